@@ -1,0 +1,99 @@
+"""The record model: a game of any zrec game as immutable data.
+
+A :class:`Game` holds its tag pairs in their order, its main :class:`Line` of
+:class:`MoveNode` values (each with comments, NAGs, a suffix and variations) and its
+result.  Source spans are carried for error messages but never take part in
+equality, so a game read back from what the writer wrote compares equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from zrec.moves import Turn
+
+CommentKind = Literal["brace", "line"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where something starts in its source: 1-based line and column."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A comment: ``{text}`` (``brace``) or ``; text`` (``line``).
+
+    Runs of white space inside a comment are one space, and leading and trailing
+    space is dropped: the text is what a reader sees, not how it was wrapped.
+    """
+
+    text: str
+    kind: CommentKind = "brace"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveNode:
+    """One move of a line, with everything written around it.
+
+    ``number``/``dots`` are the move number written before it, if any (``12.`` is
+    ``(12, 1)``, ``12...`` is ``(12, 3)``).  ``comments_before`` stand before the move
+    (only the first move of a line, or between a move number and its move);
+    ``comments_after`` follow it.  ``variations`` are alternatives to this move, each
+    starting from the position before it.
+    """
+
+    turn: Turn
+    number: int | None = None
+    dots: int = 1
+    suffix: str | None = None
+    nags: tuple[int, ...] = ()
+    comments_before: tuple[Comment, ...] = ()
+    comments_after: tuple[Comment, ...] = ()
+    variations: tuple[Line, ...] = ()
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A sequence of moves; ``comments`` holds the comments of a line with no moves."""
+
+    moves: tuple[MoveNode, ...] = ()
+    comments: tuple[Comment, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game record: tags in their order, the main line and the result token."""
+
+    tags: tuple[tuple[str, str], ...]
+    line: Line
+    result: str
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of the first tag called ``name`` (case-sensitive), else ``default``."""
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return default
+
+    def tag_map(self) -> dict[str, str]:
+        """The tags as a dict (the first of repeated names wins)."""
+        out: dict[str, str] = {}
+        for key, value in self.tags:
+            out.setdefault(key, value)
+        return out
+
+    @property
+    def game_type(self) -> str:
+        """The value of the required ``Game`` tag."""
+        return self.tag("Game") or ""
+
+    def mainline(self) -> tuple[MoveNode, ...]:
+        """The moves of the main line."""
+        return self.line.moves

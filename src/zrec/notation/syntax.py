@@ -1,0 +1,272 @@
+"""Tokens and the LALR parser of the notation, both made from ``grammar/zrec.lark``.
+
+This is the only module that imports lark.  The lexer is one compiled regular
+expression whose alternatives are the grammar's own terminal patterns, tried in a
+fixed order; it makes one token of each move, tag pair, comment or dice roll.  The
+parser is Lark's LALR(1) parser for the ``game`` rule, fed with those tokens, and
+builds the record model directly while it parses (no parse tree is made).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedInput
+from lark.lexer import Lexer, LexerState
+
+from zrec.moves import Action, Dice, Turn
+from zrec.notation.model import Comment, Game, Line, MoveNode, Span
+from zrec.resources import grammar_text
+
+# Terminals in the order the lexer tries them.  Order matters only where one
+# terminal's text can begin another's: a result ``1-0`` before a move number ``1.``
+# (they differ at once, but ``*`` and digits start several terminals).
+TOKEN_ORDER = (
+    "WHITESPACE",
+    "TAG_PAIR",
+    "BRACE_COMMENT",
+    "LINE_COMMENT",
+    "RESULT",
+    "MOVE_NUMBER",
+    "DICE",
+    "ACTION",
+    "SUFFIX",
+    "NAG",
+    "LPAR",
+    "RPAR",
+    "COMMA",
+)
+
+# A token made of letters and digits must not run straight into more of them:
+# ``b6-b5x`` or ``b444`` is one bad token, not a move followed by garbage.
+_WORDLIKE = {"RESULT", "MOVE_NUMBER", "DICE", "ACTION", "NAG"}
+_BOUNDARY = r"(?![A-Za-z0-9@.:/>-])"
+
+# Friendly names of terminals, for "expected ..." in error messages.
+DESCRIPTIONS = {
+    "TAG_PAIR": 'a tag pair [Name "value"]',
+    "MOVE_NUMBER": "a move number",
+    "ACTION": "a move",
+    "DICE": "a dice roll",
+    "SUFFIX": "an annotation (! ? !! ?? !? ?!)",
+    "NAG": "a NAG ($n)",
+    "BRACE_COMMENT": "a comment",
+    "LINE_COMMENT": "a comment",
+    "LPAR": "a variation '('",
+    "RPAR": "')' closing the variation",
+    "COMMA": "',' and another action of the turn",
+    "RESULT": "the result (1-0, 0-1, 1/2-1/2 or *)",
+    "$END": "the end of the game",
+}
+
+
+class _TokenList(Lexer):
+    """A "lexer" that hands Lark the tokens the reader has already made."""
+
+    __future_interface__ = 2
+
+    def __init__(self, conf: Any) -> None:
+        pass
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        return iter(lexer_state.text)  # type: ignore[call-overload]
+
+
+_SQUARE = r"[a-z][1-9][0-9]?"
+_PART = re.compile(rf"([-x>])(?:\(({_SQUARE})\))?({_SQUARE})")
+_FIRST = re.compile(_SQUARE)
+_TAG = re.compile(r'\[[ \t]?([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]?\]')
+_UNESCAPE = re.compile(r"\\(.)")
+_SPACES = re.compile(r"\s+")
+
+
+def parse_action(text: str) -> Action:
+    """Take apart one ACTION token (its text matched the grammar's ACTION)."""
+    if text == "--":
+        return Action("pass")
+    if text == "H":
+        return Action("herd")
+    if "@" in text:
+        piece, square = text.split("@")
+        return Action("drop", (square,), piece=piece)
+    first = _FIRST.match(text)
+    assert first is not None
+    squares = [first.group()]
+    seps: list[str] = []
+    vias: list[str | None] = []
+    for sep, via, square in _PART.findall(text, first.end()):
+        seps.append(sep)
+        vias.append(via or None)
+        squares.append(square)
+    return Action("path", tuple(squares), tuple(seps), tuple(vias))
+
+
+def parse_dice(text: str) -> Dice:
+    """Take apart one DICE token (``2413e:``)."""
+    body = text[:-1]
+    option = body[-1] if body[-1].isalpha() else None
+    digits = body[:-1] if option else body
+    return Dice(tuple(int(d) for d in digits), option)
+
+
+def parse_tag(text: str) -> tuple[str, str]:
+    """Take apart one TAG_PAIR token into name and unescaped value."""
+    match = _TAG.fullmatch(text)
+    assert match is not None
+    return match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
+
+
+def comment_from(token: str) -> Comment:
+    """A comment from its token, white space folded."""
+    if token[0] == "{":
+        return Comment(_SPACES.sub(" ", token[1:-1]).strip(), "brace")
+    return Comment(_SPACES.sub(" ", token[1:]).strip(), "line")
+
+
+class _Builder:
+    """Callbacks Lark calls as it reduces each rule: they only build, never judge."""
+
+    def __init__(self) -> None:
+        self._turns: dict[str, Turn] = {}
+
+    def _turn(self, text: str) -> Turn:
+        turn = self._turns.get(text)
+        if turn is None:
+            if len(self._turns) > 50_000:
+                self._turns.clear()
+            turn = Turn((parse_action(text),))
+            self._turns[text] = turn
+        return turn
+
+    def turn(self, children: list[Token]) -> tuple[Turn, Token]:
+        first = children[0]
+        if len(children) == 1:
+            return self._turn(first.value), first
+        actions = tuple(parse_action(t.value) for t in children[1::2])
+        return Turn(actions, parse_dice(first.value)), first
+
+    def move(self, children: list[Any]) -> tuple[Turn, Token, str | None, tuple[int, ...]]:
+        turn, token = children[0]
+        suffix = None
+        nags: list[int] = []
+        for child in children[1:]:
+            if child.type == "SUFFIX":
+                suffix = child.value
+            else:
+                nags.append(int(child.value[1:]))
+        return turn, token, suffix, tuple(nags)
+
+    def comment(self, children: list[Token]) -> Comment:
+        return comment_from(children[0].value)
+
+    def ply(self, children: list[Any]) -> tuple[Any, ...]:
+        if len(children) == 1:
+            return (None, (), children[0])
+        return (children[0], tuple(children[1:-1]), children[-1])
+
+    def variation(self, children: list[Any]) -> Line:
+        line: Line = children[1]
+        return line
+
+    def line(self, children: list[Any]) -> Line:
+        nodes: list[MoveNode] = []
+        lead: list[Comment] = []
+        after: list[Comment] = []
+        variations: list[Line] = []
+        pending: tuple[Any, ...] | None = None
+
+        def flush() -> None:
+            if pending is not None:
+                nodes.append(_node(pending, lead, after, variations))
+                lead.clear()
+                after.clear()
+                variations.clear()
+
+        for child in children:
+            if isinstance(child, tuple):
+                flush()
+                pending = child
+            elif isinstance(child, Comment):
+                (lead if pending is None else after).append(child)
+            else:
+                variations.append(child)
+        if pending is None:
+            return Line((), tuple(lead))
+        flush()
+        return Line(tuple(nodes))
+
+    def game(self, children: list[Any]) -> Game:
+        tags = tuple(parse_tag(t.value) for t in children[:-2])
+        line: Line = children[-2]
+        first = children[0]
+        return Game(tags, line, children[-1].value, Span(first.line, first.column))
+
+
+def _node(
+    ply: tuple[Any, ...], lead: list[Comment], after: list[Comment], variations: list[Line]
+) -> MoveNode:
+    number_token, between, (turn, token, suffix, nags) = ply
+    number = dots = None
+    if number_token is not None:
+        text = number_token.value
+        dots = 3 if text.endswith("...") else 1
+        number = int(text.rstrip("."))
+    return MoveNode(
+        turn,
+        number,
+        dots or 1,
+        suffix,
+        nags,
+        (*lead, *between),
+        tuple(after),
+        tuple(variations),
+        Span(token.line, token.column),
+    )
+
+
+@cache
+def parser() -> Lark:
+    """The LALR parser of one game, with the record builder inside it."""
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        lexer=_TokenList,
+        start="game",
+        transformer=_Builder(),  # type: ignore[arg-type]
+        maybe_placeholders=False,
+    )
+
+
+@cache
+def token_regex() -> re.Pattern[str]:
+    """One regular expression with a named group for each terminal, in TOKEN_ORDER."""
+    lark = Lark(grammar_text(), parser="lalr", lexer="basic", start="file")
+    patterns = {t.name: t.pattern.to_regexp() for t in lark.terminals}
+    parts = []
+    for name in TOKEN_ORDER:
+        tail = _BOUNDARY if name in _WORDLIKE else ""
+        parts.append(f"(?P<{name}>{patterns[name]}){tail}")
+    return re.compile("|".join(parts))
+
+
+def parse_tokens(tokens: Sequence[Token]) -> Game:
+    """Parse one game's tokens; raises lark's ``UnexpectedInput`` on a syntax error."""
+    game: Game = parser().parse(tokens)  # type: ignore[arg-type]
+    return game
+
+
+__all__ = [
+    "DESCRIPTIONS",
+    "Token",
+    "UnexpectedInput",
+    "comment_from",
+    "parse_action",
+    "parse_dice",
+    "parse_tag",
+    "parse_tokens",
+    "token_regex",
+]

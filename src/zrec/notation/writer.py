@@ -1,0 +1,129 @@
+"""The canonical text of a game: what ``zrec fmt`` prints.
+
+Tag pairs one a line in their order, a blank line, then the movetext filled to at
+most 79 columns and ended by the result.  Move numbers are printed as the record
+has them (the notation knows no game's turn order).  Reading what this writes
+gives back an equal :class:`~zrec.notation.model.Game`, so formatting is idempotent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from zrec.notation.model import Comment, Game, Line, MoveNode
+
+WIDTH = 79
+
+# An atom of movetext: its text, whether it must be glued to the next atom, and
+# whether a line break must follow it (after a ";" comment).
+_Atom = tuple[str, bool, bool]
+
+
+def escape_tag_value(value: str) -> str:
+    """A tag value with ``\\`` and ``"`` escaped."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def tag_line(name: str, value: str) -> str:
+    """``[Name "value"]``."""
+    return f'[{name} "{escape_tag_value(value)}"]'
+
+
+def _comment_atoms(comment: Comment) -> Iterator[_Atom]:
+    if comment.kind == "line":
+        yield (f"; {comment.text}" if comment.text else ";", False, True)
+        return
+    words = comment.text.split(" ") if comment.text else []
+    if len(words) <= 1:
+        yield ("{" + comment.text + "}", False, False)
+        return
+    yield ("{" + words[0], False, False)
+    yield from ((w, False, False) for w in words[1:-1])
+    yield (words[-1] + "}", False, False)
+
+
+def move_text(node: MoveNode) -> str:
+    """A move as written, with its suffix: ``b4xb6!``, ``2413e: a1-a3, b2-b4``."""
+    return node.turn.text() + (node.suffix or "")
+
+
+def _move_atoms(node: MoveNode) -> Iterator[_Atom]:
+    for comment in node.comments_before:
+        yield from _comment_atoms(comment)
+    if node.number is not None:
+        yield (f"{node.number}{'...' if node.dots == 3 else '.'}", False, False)
+    turn = node.turn
+    if turn.dice is not None:
+        yield (turn.dice.text(), False, False)
+    actions = turn.actions
+    for i, action in enumerate(actions):
+        last = i == len(actions) - 1
+        text = action.text() + ("" if last else ",")
+        if last and node.suffix:
+            text += node.suffix
+        yield (text, False, False)
+    for nag in node.nags:
+        yield (f"${nag}", False, False)
+    for comment in node.comments_after:
+        yield from _comment_atoms(comment)
+    for variation in node.variations:
+        yield from _variation_atoms(variation)
+
+
+def _line_atoms(line: Line) -> Iterator[_Atom]:
+    for comment in line.comments:
+        yield from _comment_atoms(comment)
+    for node in line.moves:
+        yield from _move_atoms(node)
+
+
+def _variation_atoms(line: Line) -> Iterator[_Atom]:
+    inner = list(_line_atoms(line))
+    if not inner:
+        yield ("()", False, False)
+        return
+    first_text, _, first_break = inner[0]
+    inner[0] = ("(" + first_text, False, first_break)
+    text, glue, brk = inner[-1]
+    if brk:  # a ";" comment runs to the line end: the ")" goes on the next line
+        yield from inner
+        yield (")", False, False)
+        return
+    inner[-1] = (text + ")", glue, brk)
+    yield from inner
+
+
+def _fill(atoms: Iterable[_Atom], width: int = WIDTH) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for text, _glue, brk in atoms:
+        if current and len(current) + 1 + len(text) > width:
+            lines.append(current)
+            current = text
+        else:
+            current = f"{current} {text}" if current else text
+        if brk:
+            lines.append(current)
+            current = ""
+    if current:
+        lines.append(current)
+    return lines
+
+
+def movetext_lines(game: Game, width: int = WIDTH) -> list[str]:
+    """The movetext and result, filled to ``width`` columns."""
+    atoms = [*_line_atoms(game.line), (game.result, False, False)]
+    return _fill(atoms, width)
+
+
+def write_game(game: Game) -> str:
+    """The canonical text of one game, ending with a newline."""
+    head = [tag_line(name, value) for name, value in game.tags]
+    body = movetext_lines(game)
+    return "\n".join([*head, "", *body]) + "\n" if head else "\n".join(body) + "\n"
+
+
+def write_games(games: Iterable[Game]) -> Iterator[str]:
+    """The canonical text of several games, a blank line between them."""
+    for i, game in enumerate(games):
+        yield ("\n" if i else "") + write_game(game)

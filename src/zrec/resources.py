@@ -1,0 +1,34 @@
+"""Files shipped inside the package: the grammar and the JSON Schema.
+
+They live at the top of the source tree (``grammar/``, ``schemas/``) and are linked
+into ``zrec/_data`` so that an installed wheel carries them; they are always read
+through :mod:`importlib.resources`, never from a path relative to the checkout.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+GRAMMAR = "zrec.lark"
+SCHEMA = "zrec-game.schema.json"
+
+
+def read_text(name: str) -> str:
+    """The text of a shipped data file."""
+    return resources.files("zrec").joinpath("_data", name).read_text(encoding="utf-8")
+
+
+@cache
+def grammar_text() -> str:
+    """The Lark grammar of the notation."""
+    return read_text(GRAMMAR)
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema of one game in JSON form."""
+    loaded: dict[str, Any] = json.loads(read_text(SCHEMA))
+    return loaded
