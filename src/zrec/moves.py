@@ -39,7 +39,7 @@ class Action:
         if self.kind == "drop":
             return f"{self.piece}@{self.squares[0]}"
         out = [self.squares[0]]
-        for sep, via, square in zip(self.seps, self.vias, self.squares[1:]):
+        for sep, via, square in zip(self.seps, self.vias, self.squares[1:], strict=True):
             out.append(sep)
             if via is not None:
                 out.append(f"({via})")

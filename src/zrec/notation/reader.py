@@ -60,7 +60,9 @@ class _Pending:
             self.problem = problem
 
 
-def read_records(source: str | os.PathLike[str] | BinaryIO, name: str | None = None) -> Iterator[Record]:
+def read_records(
+    source: str | os.PathLike[str] | BinaryIO, name: str | None = None
+) -> Iterator[Record]:
     """Yield every game of a file (a path, ``-`` for standard input, or a binary stream)."""
     if isinstance(source, (str, os.PathLike)):
         if str(source) == "-":
@@ -77,7 +79,9 @@ def read_text(text: str, name: str = "<input>") -> Iterator[Record]:
     return _Reader(io.BytesIO(text.encode("utf-8")), name).records()
 
 
-def read_games(source: str | os.PathLike[str] | BinaryIO, name: str | None = None) -> Iterator[Game]:
+def read_games(
+    source: str | os.PathLike[str] | BinaryIO, name: str | None = None
+) -> Iterator[Game]:
     """Yield every game of a file; raises :class:`ZrecSyntaxError` at the first broken game."""
     for record in read_records(source, name):
         if record.problem is not None:
@@ -198,7 +202,9 @@ class _Reader:
                         in_comment = (number, pos + 1, [text[pos:]])
                         break
                     bad = _bad_token(text, pos)
-                    yield from self._feed(Token("GARBAGE", bad, pos, number, pos + 1), number, text)
+                    yield from self._feed(
+                        Token("GARBAGE", bad, pos, number, pos + 1), number, text
+                    )
                     pos += len(bad)
                     continue
                 kind = found.lastgroup
@@ -276,7 +282,9 @@ class _Reader:
     def _problem(
         self, code: str, message: str, line: int, column: int, source: str = ""
     ) -> SyntaxProblem:
-        return SyntaxProblem(code, message, line, column, source or self.game.lines.get(line, ""), self.name)
+        return SyntaxProblem(
+            code, message, line, column, source or self.game.lines.get(line, ""), self.name
+        )
 
     def _explain(self, exc: UnexpectedInput, game: _Pending) -> SyntaxProblem:
         token = getattr(exc, "token", None)
@@ -334,7 +342,9 @@ def _describe(kind: str) -> str:
 
 def _expected_words(names: Iterable[str]) -> str:
     words: list[str] = []
-    for name in sorted(names, key=lambda n: list(DESCRIPTIONS).index(n) if n in DESCRIPTIONS else 99):
+    for name in sorted(
+        names, key=lambda n: list(DESCRIPTIONS).index(n) if n in DESCRIPTIONS else 99
+    ):
         word = _describe(name)
         if word not in words:
             words.append(word)

@@ -270,3 +270,37 @@ __all__ = [
     "parse_tokens",
     "token_regex",
 ]
+
+
+def parse_turn_text(text: str) -> Turn:
+    """The turn a move's text spells (``b4xb6``, ``2413e: a1-a3, b2-b4``).
+
+    Uses the same terminals as the reader; raises ``ValueError`` naming the problem.
+    """
+    kinds: list[str] = []
+    values: list[str] = []
+    pos = 0
+    regex = token_regex()
+    while pos < len(text):
+        found = regex.match(text, pos)
+        if found is None:
+            raise ValueError(f"{text!r} is not a move in the notation (at {text[pos:]!r})")
+        if found.lastgroup != "WHITESPACE":
+            kinds.append(found.lastgroup or "")
+            values.append(found.group())
+        pos = found.end()
+    dice = None
+    if kinds and kinds[0] == "DICE":
+        dice = parse_dice(values[0])
+        kinds, values = kinds[1:], values[1:]
+    actions = values[0::2]
+    ok = (
+        bool(kinds)
+        and all(k == "ACTION" for k in kinds[0::2])
+        and all(k == "COMMA" for k in kinds[1::2])
+        and len(kinds) % 2 == 1
+        and (dice is not None or len(actions) == 1)
+    )
+    if not ok:
+        raise ValueError(f"{text!r} is not a move in the notation")
+    return Turn(tuple(parse_action(a) for a in actions), dice)

@@ -151,9 +151,7 @@ class GameRules(Protocol):
         reads and writes this game's notation but has no rules engine for it yet."""
 
 
-def check_options(
-    specs: Mapping[str, OptionSpec], tags: Mapping[str, str]
-) -> dict[str, str]:
+def check_options(specs: Mapping[str, OptionSpec], tags: Mapping[str, str]) -> dict[str, str]:
     """The option values a record's tags choose, defaults filled in.
 
     Tag names match case-sensitively; values match case-insensitively and are

@@ -1,0 +1,43 @@
+"""Writing output safely: a file is either written whole or not touched at all.
+
+:func:`atomic_output` hands out a temporary file beside the target and renames it
+over the target only when the block ends without an error; ``-`` means standard
+output, which gets the text only once it is complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+
+@contextlib.contextmanager
+def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
+    """A text stream whose content reaches ``target`` only if the block succeeds.
+
+    ``None`` or ``-`` means standard output.  Otherwise the text goes to a temporary
+    file in the target's directory, renamed over the target at the end.
+    """
+    if target is None or str(target) == "-":
+        with tempfile.SpooledTemporaryFile(8 * 1024 * 1024, mode="w+", encoding="utf-8") as tmp:
+            yield tmp  # type: ignore[misc]
+            tmp.seek(0)
+            while chunk := tmp.read(1 << 20):
+                sys.stdout.write(chunk)
+            sys.stdout.flush()
+        return
+    path = Path(target)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
+            yield stream
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise

@@ -1,0 +1,1 @@
+"""The outputs layer: validation, conversion, diagrams and the archive."""

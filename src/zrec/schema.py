@@ -1,0 +1,48 @@
+"""Checking JSON games against the schema: the only module that imports jsonschema.
+
+The schema ships inside the package (``zrec/_data``, from ``schemas/``).  Errors
+name the JSON path of the offending value, e.g. ``$[2].moves[0].move``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from zrec.resources import schema
+
+
+class SchemaError(ValueError):
+    """A JSON document that is not a valid zrec game (or list of games)."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+@cache
+def validator() -> Draft202012Validator:
+    """The validator of one game."""
+    loaded = schema()
+    Draft202012Validator.check_schema(loaded)
+    return Draft202012Validator(loaded)
+
+
+def _join(prefix: str, path: str) -> str:
+    return prefix + path[1:] if path.startswith("$") else prefix + path
+
+
+def check_game(value: Any, path: str = "$") -> None:
+    """Raise :class:`SchemaError` (with the JSON path) unless ``value`` is a valid game."""
+    error = best_match(validator().iter_errors(value))
+    if error is not None:
+        raise SchemaError(_join(path, error.json_path), error.message)
+
+
+def is_valid(value: Any) -> bool:
+    """Whether ``value`` is a valid game."""
+    return validator().is_valid(value)
