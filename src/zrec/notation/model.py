@@ -2,7 +2,7 @@
 
 A :class:`Game` holds its tag pairs in their order, its main :class:`Line` of
 :class:`MoveNode` values (each with comments, NAGs, a suffix and variations) and its
-result.  Source spans are carried for error messages but never take part in
+result.  Each move carries its source span for messages, but spans never take part in
 equality, so a game read back from what the writer wrote compares equal.
 """
 
@@ -73,7 +73,6 @@ class Game:
     tags: tuple[tuple[str, str], ...]
     line: Line
     result: str
-    span: Span | None = field(default=None, compare=False, repr=False)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag called ``name`` (case-sensitive), else ``default``."""

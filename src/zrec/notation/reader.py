@@ -26,7 +26,7 @@ from typing import BinaryIO
 
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
 from zrec.notation.model import Game
-from zrec.notation.syntax import DESCRIPTIONS, Token, UnexpectedInput, parse_tokens, token_regex
+from zrec.notation.syntax import DESCRIPTIONS, ParseError, TokenT, parse_tokens, token_regex
 
 _TAG_START = "["
 
@@ -49,7 +49,7 @@ class _Pending:
     """The tokens and source lines of the game being read."""
 
     def __init__(self) -> None:
-        self.tokens: list[Token] = []
+        self.tokens: list[TokenT] = []
         self.lines: dict[int, str] = {}
         self.problem: SyntaxProblem | None = None
         self.moves_started = False
@@ -156,6 +156,7 @@ class _Reader:
         in_comment: tuple[int, int, list[str]] | None = None  # start line, column, parts
         saved: list[tuple[int, bytes]] = []  # lines to read again if a comment never closes
         stream_lines = iter(self.stream)
+        done: list[Record] = []
         while True:
             item = self._next_line(stream_lines)
             if item is None:
@@ -171,7 +172,7 @@ class _Reader:
                         start_col,
                     )
                 )
-                yield from self._finish()
+                yield self._finish()
                 # read again, as ordinary text, the lines the open comment swallowed
                 self.replay.extend(saved)
                 saved = []
@@ -179,6 +180,7 @@ class _Reader:
             number, raw = item
             text = self._decode(number, raw)
             pos = 0
+            game = self.game
             if in_comment is not None:
                 end = text.find("}")
                 if end < 0:
@@ -188,38 +190,55 @@ class _Reader:
                     continue
                 start_line, start_col, parts = in_comment
                 parts.append(text[: end + 1])
-                token = Token("BRACE_COMMENT", "".join(parts), 0, start_line, start_col)
                 in_comment = None
                 saved = []
-                yield from self._feed(token, number, text)
+                game.lines.setdefault(number, text)
+                self._feed(("BRACE_COMMENT", "".join(parts), start_line, start_col), done)
                 pos = end + 1
             length = len(text)
+            tokens = game.tokens
             while pos < length:
                 found = match(text, pos)
                 if found is None:
                     if text[pos] == "{":
-                        self.game.lines.setdefault(number, text)
+                        game.lines.setdefault(number, text)
                         in_comment = (number, pos + 1, [text[pos:]])
                         break
                     bad = _bad_token(text, pos)
-                    yield from self._feed(
-                        Token("GARBAGE", bad, pos, number, pos + 1), number, text
-                    )
+                    token: TokenT = ("GARBAGE", bad, number, pos + 1)
                     pos += len(bad)
-                    continue
-                kind = found.lastgroup
-                if kind != "WHITESPACE":
-                    token = Token(kind, found.group(), pos, number, pos + 1)  # type: ignore[arg-type]
-                    yield from self._feed(token, number, text)
-                pos = found.end()
+                else:
+                    kind = found.lastgroup
+                    pos = found.end()
+                    if kind == "WHITESPACE":
+                        continue
+                    token = (kind, found.group(), number, found.start() + 1)  # type: ignore[assignment]
+                    if kind == "ACTION" or kind == "MOVE_NUMBER":
+                        # the common case, kept short: nothing can end or split the game
+                        if not tokens:
+                            game.start_line = number
+                            game.lines[number] = text
+                        elif number not in game.lines:
+                            game.lines[number] = text
+                        tokens.append(token)
+                        game.moves_started = True
+                        continue
+                game.lines.setdefault(number, text)
+                self._feed(token, done)
+                if done:
+                    yield from done
+                    done.clear()
+                    game = self.game
+                    tokens = game.tokens
+                    game.lines.setdefault(number, text)
         if self.game.tokens or self.game.problem is not None:
-            yield from self._finish()
+            yield self._finish()
 
     # ------------------------------------------------------------ game splitting
 
-    def _feed(self, token: Token, number: int, text: str) -> Iterator[Record]:
+    def _feed(self, token: TokenT, done: list[Record]) -> None:
         game = self.game
-        kind = token.type
+        kind = token[0]
         if kind == "TAG_PAIR" and game.moves_started:
             last = game.tokens[-1]
             game.add_problem(
@@ -227,31 +246,32 @@ class _Reader:
                     "missing-result",
                     "the game has no result: a result (1-0, 0-1, 1/2-1/2 or *) must end it "
                     "before the next game's tags",
-                    last.line,
-                    last.column + len(last.value),
+                    last[2],
+                    last[3] + len(last[1]),
                 )
             )
-            yield from self._finish()
+            done.append(self._finish())
+            lines = game.lines
             game = self.game
+            if token[2] in lines:
+                game.lines[token[2]] = lines[token[2]]
         if not game.tokens and game.start_line == 0:
-            game.start_line = token.line
-        if number not in game.lines:
-            game.lines[number] = text
+            game.start_line = token[2]
         game.tokens.append(token)
         if kind != "TAG_PAIR":
             game.moves_started = True
         if kind == "RESULT":
-            yield from self._finish()
+            done.append(self._finish())
 
-    def _finish(self) -> Iterator[Record]:
+    def _finish(self) -> Record:
         game = self.game
         self.game = _Pending()
         self.count += 1
-        start = game.start_line or (game.tokens[0].line if game.tokens else 1)
+        start = game.start_line or (game.tokens[0][2] if game.tokens else 1)
         if game.problem is None:
             try:
                 parsed = parse_tokens(game.tokens)
-            except UnexpectedInput as exc:
+            except ParseError as exc:
                 game.problem = self._explain(exc, game)
             else:
                 if parsed.tag("Game") is None:
@@ -263,8 +283,7 @@ class _Reader:
                         game.lines.get(start, ""),
                     )
                 else:
-                    yield Record(self.count, start, parsed)
-                    return
+                    return Record(self.count, start, parsed)
         problem = game.problem
         if problem is not None and not problem.source_line:
             problem = SyntaxProblem(
@@ -275,7 +294,7 @@ class _Reader:
                 game.lines.get(problem.line, ""),
                 problem.file,
             )
-        yield Record(self.count, start, None, problem)
+        return Record(self.count, start, None, problem)
 
     # ------------------------------------------------------------ messages
 
@@ -286,13 +305,13 @@ class _Reader:
             code, message, line, column, source or self.game.lines.get(line, ""), self.name
         )
 
-    def _explain(self, exc: UnexpectedInput, game: _Pending) -> SyntaxProblem:
-        token = getattr(exc, "token", None)
-        expected = _expected_words(getattr(exc, "expected", None) or set())
-        if token is None or token.type == "$END":
+    def _explain(self, exc: ParseError, game: _Pending) -> SyntaxProblem:
+        kind, value, line, column = exc.token
+        expected = _expected_words(exc.expected)
+        if kind == "$END":
             last = game.tokens[-1] if game.tokens else None
-            line = last.line if last else game.start_line
-            column = (last.column + len(last.value)) if last else 1
+            line = last[2] if last else game.start_line
+            column = (last[3] + len(last[1])) if last else 1
             return SyntaxProblem(
                 "truncated",
                 f"the file ends before this game's result; expected {expected}",
@@ -301,15 +320,12 @@ class _Reader:
                 game.lines.get(line, ""),
                 self.name,
             )
-        found = _shown(token.value)
-        if token.type == "GARBAGE":
-            what = _garbage_kind(token.value)
-            message = f"found {found}, which is {what}; expected {expected}"
+        found = _shown(value)
+        if kind == "GARBAGE":
+            message = f"found {found}, which is {_garbage_kind(value)}; expected {expected}"
         else:
-            message = f"found {found} ({_describe(token.type)}); expected {expected}"
-        return SyntaxProblem(
-            "syntax", message, token.line, token.column, game.lines.get(token.line, ""), self.name
-        )
+            message = f"found {found} ({_describe(kind)}); expected {expected}"
+        return SyntaxProblem("syntax", message, line, column, game.lines.get(line, ""), self.name)
 
 
 def _bad_token(text: str, pos: int) -> str:

@@ -3,8 +3,11 @@
 This is the only module that imports lark.  The lexer is one compiled regular
 expression whose alternatives are the grammar's own terminal patterns, tried in a
 fixed order; it makes one token of each move, tag pair, comment or dice roll.  The
-parser is Lark's LALR(1) parser for the ``game`` rule, fed with those tokens, and
-builds the record model directly while it parses (no parse tree is made).
+parser runs the LALR(1) table that Lark computes from the grammar for the ``game``
+rule, with a small loop that calls the record builder at each reduction: no parse
+tree is made, and rules whose names start with ``_`` are spliced into their parent
+exactly as Lark's own tree builder does.  Tokens are plain tuples
+``(type, text, line, column)``.
 """
 
 from __future__ import annotations
@@ -14,9 +17,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token
-from lark.exceptions import UnexpectedInput
-from lark.lexer import Lexer, LexerState
+from lark import Lark
 
 from zrec.moves import Action, Dice, Turn
 from zrec.notation.model import Comment, Game, Line, MoveNode, Span
@@ -64,16 +65,17 @@ DESCRIPTIONS = {
 }
 
 
-class _TokenList(Lexer):
-    """A "lexer" that hands Lark the tokens the reader has already made."""
+TokenT = tuple[str, str, int, int]  # type, text, line, column (1-based)
+END: TokenT = ("$END", "", 0, 0)
 
-    __future_interface__ = 2
 
-    def __init__(self, conf: Any) -> None:
-        pass
+class ParseError(ValueError):
+    """A token the grammar does not allow where it stands."""
 
-    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
-        return iter(lexer_state.text)  # type: ignore[call-overload]
+    def __init__(self, token: TokenT, expected: frozenset[str]):
+        super().__init__(f"unexpected {token[0]} {token[1]!r}")
+        self.token = token
+        self.expected = expected
 
 
 _SQUARE = r"[a-z][1-9][0-9]?"
@@ -142,31 +144,31 @@ class _Builder:
             self._turns[text] = turn
         return turn
 
-    def turn(self, children: list[Token]) -> tuple[Turn, Token]:
+    def turn(self, children: list[TokenT]) -> tuple[Turn, TokenT]:
         first = children[0]
         if len(children) == 1:
-            return self._turn(first.value), first
-        actions = tuple(parse_action(t.value) for t in children[1::2])
-        return Turn(actions, parse_dice(first.value)), first
+            return self._turn(first[1]), first
+        actions = tuple(parse_action(t[1]) for t in children[1::2])
+        return Turn(actions, parse_dice(first[1])), first
 
-    def move(self, children: list[Any]) -> tuple[Turn, Token, str | None, tuple[int, ...]]:
+    def move(self, children: list[Any]) -> tuple[Turn, TokenT, str | None, tuple[int, ...]]:
         turn, token = children[0]
         suffix = None
         nags: list[int] = []
         for child in children[1:]:
-            if child.type == "SUFFIX":
-                suffix = child.value
+            if child[0] == "SUFFIX":
+                suffix = child[1]
             else:
-                nags.append(int(child.value[1:]))
+                nags.append(int(child[1][1:]))
         return turn, token, suffix, tuple(nags)
 
-    def comment(self, children: list[Token]) -> Comment:
-        return comment_from(children[0].value)
+    def comment(self, children: list[TokenT]) -> Comment:
+        return comment_from(children[0][1])
 
-    def ply(self, children: list[Any]) -> tuple[Any, ...]:
+    def ply(self, children: list[Any]) -> _Ply:
         if len(children) == 1:
-            return (None, (), children[0])
-        return (children[0], tuple(children[1:-1]), children[-1])
+            return _Ply((None, (), children[0]))
+        return _Ply((children[0], tuple(children[1:-1]), children[-1]))
 
     def variation(self, children: list[Any]) -> Line:
         line: Line = children[1]
@@ -177,7 +179,7 @@ class _Builder:
         lead: list[Comment] = []
         after: list[Comment] = []
         variations: list[Line] = []
-        pending: tuple[Any, ...] | None = None
+        pending: _Ply | None = None
 
         def flush() -> None:
             if pending is not None:
@@ -187,7 +189,7 @@ class _Builder:
                 variations.clear()
 
         for child in children:
-            if isinstance(child, tuple):
+            if type(child) is _Ply:
                 flush()
                 pending = child
             elif isinstance(child, Comment):
@@ -200,19 +202,30 @@ class _Builder:
         return Line(tuple(nodes))
 
     def game(self, children: list[Any]) -> Game:
-        tags = tuple(parse_tag(t.value) for t in children[:-2])
+        tags = tuple(parse_tag(t[1]) for t in children[:-2])
         line: Line = children[-2]
-        first = children[0]
-        return Game(tags, line, children[-1].value, Span(first.line, first.column))
+        return Game(tags, line, children[-1][1])
+
+
+class _Ply(tuple):  # type: ignore[type-arg]
+    """What the ``ply`` rule builds: (number token, comments, move parts)."""
+
+    __slots__ = ()
+
+
+class _Flat(list):  # type: ignore[type-arg]
+    """Children of a rule whose name starts with ``_``: spliced into the parent."""
+
+    __slots__ = ()
 
 
 def _node(
-    ply: tuple[Any, ...], lead: list[Comment], after: list[Comment], variations: list[Line]
+    ply: _Ply, lead: list[Comment], after: list[Comment], variations: list[Line]
 ) -> MoveNode:
     number_token, between, (turn, token, suffix, nags) = ply
     number = dots = None
     if number_token is not None:
-        text = number_token.value
+        text = number_token[1]
         dots = 3 if text.endswith("...") else 1
         number = int(text.rstrip("."))
     return MoveNode(
@@ -224,21 +237,98 @@ def _node(
         (*lead, *between),
         tuple(after),
         tuple(variations),
-        Span(token.line, token.column),
+        Span(token[2], token[3]),
     )
+
+
+# A row of the parse table: token or rule name -> (True, next state) for a shift or
+# goto, (False, (size, rule name, builder callback or None, splice)) for a reduce.
+_Row = dict[str, tuple[bool, Any]]
 
 
 @cache
-def parser() -> Lark:
-    """The LALR parser of one game, with the record builder inside it."""
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer=_TokenList,
-        start="game",
-        transformer=_Builder(),  # type: ignore[arg-type]
-        maybe_placeholders=False,
+def reference_parser() -> Lark:
+    """Lark's own LALR parser and lexer for the grammar, building a parse tree.
+
+    zrec reads with :func:`parse_tokens`; this one is for tests that check the two
+    agree, and for anyone who wants the tree.
+    """
+    return Lark(grammar_text(), parser="lalr", lexer="basic", start=["file", "game"])
+
+
+@cache
+def _machine() -> tuple[dict[int, _Row], int, int]:
+    lark = Lark(
+        grammar_text(), parser="lalr", lexer="basic", start="game", maybe_placeholders=False
     )
+    table = lark.parser.parser.parser.parse_table
+    builder = _Builder()
+    states: dict[int, _Row] = {}
+    for state, actions in table.states.items():
+        row: _Row = {}
+        for key, (action, arg) in actions.items():
+            name = str(key)  # plain str keys: Lark's Token keys compare slowly
+            if action.name == "Shift":
+                row[name] = (True, arg)
+                continue
+            origin = str(arg.origin.name)
+            callback = None if origin.startswith("_") else getattr(builder, origin)
+            splice = any(sym.name.startswith("_") for sym in arg.expansion)
+            row[name] = (False, (len(arg.expansion), origin, callback, splice))
+        states[state] = row
+    return states, table.start_states["game"], table.end_states["game"]
+
+
+def parse_tokens(tokens: Sequence[TokenT]) -> Game:
+    """Parse one game's tokens into a :class:`Game`; raises :class:`ParseError`."""
+    states, start, end = _machine()
+    stack = [start]
+    values: list[Any] = []
+    for token in (*tokens, END):
+        kind = token[0]
+        while True:
+            try:
+                shift, arg = states[stack[-1]][kind]
+            except KeyError:
+                expected = frozenset(k for k in states[stack[-1]] if k.isupper())
+                raise ParseError(token, expected) from None
+            if shift:
+                stack.append(arg)
+                values.append(token)
+                break
+            size, origin, callback, splice = arg
+            if size == 1 and not splice and callback is not None:
+                # the common case (turn, move, ply, comment of one child): no slicing
+                values[-1] = callback([values[-1]])
+                stack[-1] = states[stack[-2]][origin][1]
+                continue
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                children = []
+            if splice:
+                if callback is None and children and type(children[0]) is _Flat:
+                    flat = children[0]
+                    rest = children[1:]
+                else:
+                    flat = _Flat()
+                    rest = children
+                for child in rest:
+                    if type(child) is _Flat:
+                        flat.extend(child)
+                    else:
+                        flat.append(child)
+                children = flat
+            value = _Flat(children) if callback is None else callback(children)
+            if callback is None and type(children) is _Flat:
+                value = children
+            stack.append(states[stack[-1]][origin][1])
+            values.append(value)
+            if kind == "$END" and stack[-1] == end:
+                game: Game = values[-1]
+                return game
 
 
 @cache
@@ -253,16 +343,11 @@ def token_regex() -> re.Pattern[str]:
     return re.compile("|".join(parts))
 
 
-def parse_tokens(tokens: Sequence[Token]) -> Game:
-    """Parse one game's tokens; raises lark's ``UnexpectedInput`` on a syntax error."""
-    game: Game = parser().parse(tokens)  # type: ignore[arg-type]
-    return game
-
-
 __all__ = [
     "DESCRIPTIONS",
-    "Token",
-    "UnexpectedInput",
+    "END",
+    "ParseError",
+    "TokenT",
     "comment_from",
     "parse_action",
     "parse_dice",

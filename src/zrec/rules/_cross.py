@@ -1,41 +1,44 @@
-"""The cross-shaped board of Awithlaknakwe (Stone Warriors) and its Setup string.
+"""The cross board of Awithlaknakwe (Stone Warriors), its positions and how games end.
 
-Geometry only, no rules: the 168 squares (a 12×12 main grid ``b2``–``m13`` with an arm
-of 6 squares centred on each side), the kind of every square, the neighbour tables, the
-``Setup`` board string (read and written rank by rank) and the text drawing.  The rules
-engine in :mod:`zrec.rules.stonewarriors` works on the flat cell string defined here.
+Everything here is the same under every rule option: the 168 squares (the 12×12 main
+grid ``b2``-``m13`` and an arm of 6 squares centred on each side) and their neighbour
+tables, the position and move values, the ``Setup`` string, the score, the end of the
+game and the text drawing.  How pieces move and capture, and how written moves are
+read, is in :mod:`zrec.rules.stonewarriors`.
 
 Squares are numbered on a 14×14 grid, ``index = (rank - 1) * 14 + file`` with files
-``a``–``n`` as 0–13; a *cell string* has one character per grid point: ``"."`` for an
-empty square, ``" "`` for a grid point outside the cross, else a piece letter
-(``W``/``P`` White warrior/priest, ``w``/``p`` Black warrior/priest).
+``a``-``n`` as 0-13.  A position's *cells* have one character per grid point: ``"."``
+an empty square, ``" "`` a point outside the cross, else a piece: ``W``/``P`` White
+warrior/priest, ``w``/``p`` Black warrior/priest.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Literal
 
-from zrec.rules.base import SetupError
+from zrec.rules.base import Finding, Outcome, SetupError
 
 WIDTH = 14
 FILES = "abcdefghijklmn"
-EMPTY = "."
-OUTSIDE = " "
-PIECE_LETTERS = "WPwp"
+EMPTY, OUTSIDE = ".", " "
+SIDES = ("White", "Black")
+OWN = ("WP", "wp")  # warrior and priest letters of each side
+HOME = ("south", "north")  # each side's home arm
+CODES: Mapping[str, str] = MappingProxyType({"W": "W", "P": "WP", "w": "B", "p": "BP"})
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
-# Directions as (file step, rank step); "north" is towards rank 14.
+# Directions as (file step, rank step); north is towards rank 14.
 N, NE, E, SE, S, SW, W, NW = range(8)
-DELTAS: tuple[tuple[int, int], ...] = (
-    (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)
-)  # fmt: skip
-ORTHOGONAL = (N, E, S, W)
-DIAGONAL = (NE, SE, SW, NW)
+DELTAS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+ORTHOGONAL, DIAGONAL = (N, E, S, W), (NE, SE, SW, NW)
 
 
 def _kind_at(f: int, r: int) -> str | None:
-    """The kind of the grid point (0-based file and rank), or None outside the cross."""
+    """The kind of the grid point (file and rank from 0), or None outside the cross."""
     if 1 <= f <= 12 and 1 <= r <= 12:
         return "main"
     if 4 <= f <= 9 and r in (0, 13):
@@ -45,46 +48,40 @@ def _kind_at(f: int, r: int) -> str | None:
     return None
 
 
-_KINDS: list[str | None] = [_kind_at(i % WIDTH, i // WIDTH) for i in range(WIDTH * WIDTH)]
-
+_KINDS = [_kind_at(i % WIDTH, i // WIDTH) for i in range(WIDTH * WIDTH)]
 #: Every square index, rank 1 first, west to east within a rank.
-INDICES: tuple[int, ...] = tuple(i for i, k in enumerate(_KINDS) if k is not None)
-#: The name of a grid point (``""`` outside the cross).
-NAME: tuple[str, ...] = tuple(
-    f"{FILES[i % WIDTH]}{i // WIDTH + 1}" if k is not None else "" for i, k in enumerate(_KINDS)
-)
-#: Square name -> index.
+INDICES = tuple(i for i, k in enumerate(_KINDS) if k is not None)
+#: The name of each grid point (``""`` outside the cross).
+NAME = tuple(f"{FILES[i % WIDTH]}{i // WIDTH + 1}" if k else "" for i, k in enumerate(_KINDS))
 INDEX: Mapping[str, int] = MappingProxyType({NAME[i]: i for i in INDICES})
 #: Every square name, rank 1 first, west to east within a rank (168 names).
-SQUARES: tuple[str, ...] = tuple(NAME[i] for i in INDICES)
+SQUARES = tuple(NAME[i] for i in INDICES)
 #: Square name -> ``"main"``, ``"south"``, ``"north"``, ``"west"`` or ``"east"``.
 SQUARE_KINDS: Mapping[str, str] = MappingProxyType(
     {NAME[i]: k for i, k in enumerate(_KINDS) if k is not None}
 )
 #: Arm name -> its six squares (indices), west to east or south to north.
 ARMS: Mapping[str, tuple[int, ...]] = MappingProxyType(
-    {arm: tuple(i for i in INDICES if _KINDS[i] == arm) for arm in ("south", "north", "west", "east")}
+    {a: tuple(i for i in INDICES if _KINDS[i] == a) for a in ("south", "north", "west", "east")}
 )
 
 
 def _step(i: int, d: int) -> int:
     f, r = i % WIDTH + DELTAS[d][0], i // WIDTH + DELTAS[d][1]
-    if 0 <= f < WIDTH and 0 <= r < WIDTH and _KINDS[r * WIDTH + f] is not None:
-        return r * WIDTH + f
-    return -1
+    ok = 0 <= f < WIDTH and 0 <= r < WIDTH and _KINDS[i] and _KINDS[r * WIDTH + f]
+    return r * WIDTH + f if ok else -1
 
 
 #: ``STEP[d][i]``: the square next to ``i`` in direction ``d``, or -1 off the board.
-STEP: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_step(i, d) if _KINDS[i] is not None else -1 for i in range(WIDTH * WIDTH))
-    for d in range(8)
-)
+STEP = tuple(tuple(_step(i, d) for i in range(WIDTH * WIDTH)) for d in range(8))
 #: ``(from, to)`` -> direction, for every pair of neighbouring squares.
 DIRECTION: Mapping[tuple[int, int], int] = MappingProxyType(
     {(i, STEP[d][i]): d for i in INDICES for d in range(8) if STEP[d][i] >= 0}
 )
-
-EMPTY_CELLS = "".join(EMPTY if k is not None else OUTSIDE for k in _KINDS)
+EMPTY_CELLS = "".join(EMPTY if k else OUTSIDE for k in _KINDS)
+_RANKS = tuple(tuple(i for i in INDICES if i // WIDTH == r) for r in range(WIDTH))
+_RUN = re.compile(r"[0-9]+|.")
+_SCORE = re.compile(r"(\d+)-(\d+)")
 
 
 def sort_key(i: int) -> tuple[int, int]:
@@ -94,74 +91,264 @@ def sort_key(i: int) -> tuple[int, int]:
 
 def arm_text(arm: str) -> str:
     """An arm written as a range, e.g. ``"e1-j1"``."""
-    squares = ARMS[arm]
-    return f"{NAME[squares[0]]}-{NAME[squares[-1]]}"
+    return f"{NAME[ARMS[arm][0]]}-{NAME[ARMS[arm][-1]]}"
 
 
-def _rank_indices(rank: int) -> list[int]:
-    return [i for i in INDICES if i // WIDTH == rank]
+@dataclass(frozen=True, slots=True)
+class StonePosition:
+    """A position: the cells, the side to move (0 White, 1 Black), which priests are still
+    off the board, turns played (``ply``, 0 at the ``First`` side's first turn) and the
+    passes made in a row just before."""
+
+    cells: str
+    to_move: int
+    priests_off: tuple[bool, bool]
+    ply: int = 0
+    passes: int = 0
+
+    def on_board(self, side: int) -> int:
+        """How many pieces of ``side`` stand on the board."""
+        return self.cells.count(OWN[side][0]) + self.cells.count(OWN[side][1])
+
+    def lost(self, side: int) -> int:
+        """How many pieces ``side`` has lost (captured by the other side)."""
+        return 7 - self.on_board(side) - int(self.priests_off[side])
+
+    def entry_due(self, side: int) -> bool:
+        """Whether the priest of ``side`` must enter as soon as its home arm has room."""
+        return self.priests_off[side] and self.lost(side) > 0
+
+    def entries(self) -> tuple[int, ...]:
+        """The squares where the side to move must enter its priest now (else none)."""
+        if not self.entry_due(self.to_move):
+            return ()
+        return tuple(i for i in ARMS[HOME[self.to_move]] if self.cells[i] == EMPTY)
+
+    def across(self, side: int) -> int:
+        """How many pieces of ``side`` stand on the other side's home arm."""
+        return sum(1 for i in ARMS[HOME[1 - side]] if self.cells[i] in OWN[side])
 
 
-_RANK_INDICES: tuple[tuple[int, ...], ...] = tuple(tuple(_rank_indices(r)) for r in range(WIDTH))
-_RUN = re.compile(r"[0-9]+|.")
+@dataclass(frozen=True, slots=True)
+class StoneMove:
+    """A move: a ``step`` from ``origin`` to ``target`` removing ``captures`` (by file,
+    then rank), the priest's ``enter`` on ``target``, or a ``pass``."""
+
+    kind: Literal["step", "enter", "pass"]
+    origin: int = -1
+    target: int = -1
+    captures: tuple[int, ...] = ()
+
+    def text(self) -> str:
+        """The move in the notation: ``f5-f6xf7``, ``P@g14`` or ``--``."""
+        if self.kind == "pass":
+            return "--"
+        if self.kind == "enter":
+            return f"P@{NAME[self.target]}"
+        steps = [NAME[self.origin], "-", NAME[self.target]]
+        return "".join(steps + [f"x{NAME[c]}" for c in self.captures])
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"<StoneMove {self.text()}>"
+
+
+PASS_MOVE = StoneMove("pass")
+
+
+# -- the Setup string --------------------------------------------------------------------
+
+
+def start_position(first: int) -> StonePosition:
+    """Warriors on their home arms, both priests off the board, ``first`` to move."""
+    cells = list(EMPTY_CELLS)
+    for side in (0, 1):
+        for i in ARMS[HOME[side]]:
+            cells[i] = OWN[side][0]
+    return StonePosition("".join(cells), first, (True, True))
 
 
 def board_text(cells: str) -> str:
     """The board field of a Setup string: ranks 14 to 1, ``/`` between them."""
     ranks = []
-    for rank in reversed(range(WIDTH)):
-        out, run = [], 0
-        for i in _RANK_INDICES[rank]:
-            if cells[i] == EMPTY:
-                run += 1
-                continue
-            if run:
-                out.append(str(run))
-                run = 0
-            out.append(cells[i])
-        if run:
-            out.append(str(run))
-        ranks.append("".join(out))
+    for squares in reversed(_RANKS):
+        row = "".join(cells[i] for i in squares)
+        ranks.append(re.sub(r"\.+", lambda run: str(len(run[0])), row))
     return "/".join(ranks)
 
 
 def parse_board(text: str) -> str:
-    """The cell string of a Setup board field; raises :class:`SetupError`."""
+    """The cells a Setup board field describes; raises :class:`SetupError`."""
     rows = text.split("/")
     if len(rows) != WIDTH:
-        raise SetupError(
-            f"the board has {len(rows)} ranks separated by '/'; it needs 14 (rank 14 first)"
-        )
+        raise SetupError(f"the board has {len(rows)} ranks; it needs 14, rank 14 first")
     cells = list(EMPTY_CELLS)
-    for row, rank in zip(rows, reversed(range(WIDTH))):
-        squares = _RANK_INDICES[rank]
-        found: list[str] = []
+    for row, rank in zip(rows, range(WIDTH, 0, -1), strict=True):
+        squares, found = _RANKS[rank - 1], list[str]()
         for token in _RUN.findall(row):
-            if token.isdigit() and not token.startswith("0"):
+            if token.isdigit() and token[0] != "0":
                 found.extend(EMPTY * int(token))
-            elif token in PIECE_LETTERS:
+            elif token in "WPwp":
                 found.append(token)
             else:
                 raise SetupError(
-                    f"rank {rank + 1} has {token!r}: use W, P, w, p and a number (1 or more) "
-                    "for each run of empty squares"
+                    f"rank {rank} has {token!r}: write W, P, w, p, and a number for each "
+                    "run of empty squares"
                 )
         if len(found) != len(squares):
             raise SetupError(
-                f"rank {rank + 1} describes {len(found)} squares; it has {len(squares)} "
+                f"rank {rank} describes {len(found)} squares; it has {len(squares)} "
                 f"({NAME[squares[0]]}-{NAME[squares[-1]]})"
             )
-        for i, letter in zip(squares, found):
+        for i, letter in zip(squares, found, strict=True):
             cells[i] = letter
     return "".join(cells)
 
 
-def draw(cells: str) -> list[str]:
-    """The board as lines of text: rank 14 at the top, file letters above and below."""
+def parse_setup(text: str, first: int) -> StonePosition:
+    """The position a Setup string describes; raises :class:`SetupError`."""
+    fields = text.split()
+    if len(fields) != 3:
+        raise SetupError(
+            "a Setup string has three fields: the board (ranks 14 to 1), the side to move "
+            "(w or b) and the priests still off the board (Pp, P, p or -)"
+        )
+    board, side, off = fields
+    cells = parse_board(board)
+    if side not in ("w", "b"):
+        raise SetupError(f"the side to move is {side!r}: write w (White) or b (Black)")
+    if off != "-" and (not set(off) <= {"P", "p"} or len(set(off)) != len(off)):
+        raise SetupError(
+            f"the priests off the board are {off!r}: write P (White's), p (Black's), Pp "
+            "(both) or - (none)"
+        )
+    priests_off = ("P" in off, "p" in off)
+    for s, name in enumerate(SIDES):
+        warriors, priests = cells.count(OWN[s][0]), cells.count(OWN[s][1])
+        if warriors > 6:
+            raise SetupError(f"{name} has {warriors} warriors on the board; a side has 6")
+        if priests > 1:
+            raise SetupError(f"{name} has {priests} priests on the board; a side has 1")
+        if priests and priests_off[s]:
+            raise SetupError(f"{name}'s priest is both on the board and off it")
+        if warriors == 6 and not priests_off[s]:
+            raise SetupError(
+                f"{name}'s priest has entered, but all 6 {name} warriors are on the board: "
+                f"the priest enters only after {name}'s first loss"
+            )
+    to_move = "wb".index(side)
+    return StonePosition(cells, to_move, priests_off, 0 if to_move == first else 1)
+
+
+def setup_text(pos: StonePosition) -> str:
+    """The Setup string of a position (inverse of :func:`parse_setup`)."""
+    off = "".join(p for p, o in zip("Pp", pos.priests_off, strict=True) if o) or "-"
+    return f"{board_text(pos.cells)} {'wb'[pos.to_move]} {off}"
+
+
+# -- the end -----------------------------------------------------------------------------
+
+
+def score(pos: StonePosition) -> tuple[int, int]:
+    """Points of White and Black: own pieces on the enemy home arm + enemy pieces taken."""
+    return pos.across(0) + pos.lost(1), pos.across(1) + pos.lost(0)
+
+
+def score_words(pos: StonePosition) -> str:
+    """The score and how it is made up, in words."""
+    parts = []
+    for side, name in enumerate(SIDES):
+        there, taken = pos.across(side), pos.lost(1 - side)
+        words = [f"{there} on {SIDES[1 - side]}'s home arm"] if there else []
+        words += [f"{taken} captured"] if taken else []
+        parts.append(f"{name}: {' + '.join(words) or '0'}")
+    white, black = score(pos)
+    return f"the score is {white}-{black} ({'; '.join(parts)})"
+
+
+def outcome(pos: StonePosition) -> Outcome | None:
+    """The result when the game is over in this position, else ``None``."""
+    if pos.passes >= 2:
+        why = "both sides had to pass, one after the other"
+    else:
+        done = [s for s in (0, 1) if pos.across(s) == pos.on_board(s)]
+        if not done:
+            return None
+        why = " and ".join(
+            f"{SIDES[s]} has no piece left on the board"
+            if pos.on_board(s) == 0
+            else f"every {SIDES[s]} piece on the board stands on {SIDES[1 - s]}'s home arm"
+            for s in done
+        )
+    white, black = score(pos)
+    result = "1-0" if white > black else "0-1" if black > white else "1/2-1/2"
+    return Outcome(result, f"{why}; the score is {white}-{black}")
+
+
+def judge_end(pos: StonePosition, result: str, tags: Mapping[str, str]) -> list[Finding]:
+    """Check a record's result and ``Score`` tag against its last position."""
+    found: list[Finding] = []
+    end = outcome(pos)
+    if result not in RESULTS:
+        message = f"{result!r} is not a result: write 1-0, 0-1, 1/2-1/2 or *"
+        found.append(Finding("wrong-result", "error", message))
+    elif end is not None and result != end.result:
+        message = f"the game is over ({end.reason}), so the result is {end.result}, not {result}"
+        found.append(Finding("wrong-result", "error", message))
+    elif end is None and result != "*":
+        message = (
+            f"the game is not over by rule ({SIDES[pos.to_move]} is to move; "
+            f"{score_words(pos)}): the result {result} records a game ended by agreement "
+            "or abandoned"
+        )
+        found.append(Finding("ended-early", "warning", message))
+    if "Score" in tags:
+        written = tags["Score"].strip()
+        match = _SCORE.fullmatch(written)
+        if match is None:
+            message = (
+                f'[Score "{tags["Score"]}"] is not a score: write the points of White and '
+                'Black, e.g. [Score "4-2"]'
+            )
+            found.append(Finding("bad-score", "error", message))
+        elif (int(match[1]), int(match[2])) != score(pos):
+            message = f'[Score "{written}"] is wrong: {score_words(pos)}'
+            found.append(Finding("wrong-score", "error", message))
+    return found
+
+
+# -- pictures ----------------------------------------------------------------------------
+
+
+def pieces(pos: StonePosition) -> dict[str, str]:
+    """Occupied squares: name -> ``W``, ``B`` (warriors), ``WP``, ``BP`` (priests)."""
+    return {NAME[i]: CODES[pos.cells[i]] for i in INDICES if pos.cells[i] in CODES}
+
+
+def render(pos: StonePosition) -> str:
+    """The board as text (rank 14 at the top), then who is to move, priests and score."""
     files = "    " + " ".join(FILES)
     lines = [files]
-    for rank in reversed(range(WIDTH)):
-        row = " ".join(cells[rank * WIDTH + f] for f in range(WIDTH))
-        lines.append(f"{rank + 1:>2}  {row}".rstrip())
+    for rank in range(WIDTH, 0, -1):
+        row = " ".join(pos.cells[(rank - 1) * WIDTH : rank * WIDTH])
+        lines.append(f"{rank:>2}  {row}".rstrip())
     lines.append(files)
-    return lines
+    side, off = SIDES[pos.to_move], [SIDES[s] for s in (0, 1) if pos.priests_off[s]]
+    white, black = score(pos)
+    lines.append(
+        f"{side} to move (move {pos.ply // 2 + 1}); priests off the board: "
+        f"{', '.join(off) or 'none'}; score {white}-{black}"
+    )
+    if pos.entry_due(pos.to_move):
+        home = arm_text(HOME[pos.to_move])
+        lines.append(
+            f"{side}'s priest must enter now, on {home}"
+            if pos.entries()
+            else f"{side}'s priest enters once a square of {home} is empty"
+        )
+    end = outcome(pos)
+    if end is not None:
+        lines.append(f"game over, {end.result}: {end.reason}")
+    return "\n".join(lines)

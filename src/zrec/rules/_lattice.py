@@ -13,7 +13,7 @@ middle and outer lines join bits 3 apart, the diagonals bits 1 or 2 apart.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -64,6 +64,8 @@ class Lattice:
     jump_nn: tuple[Group, ...]
     jump_pn: tuple[Group, ...]
     jump_np: tuple[Group, ...]
+    #: The same test as :meth:`can_capture`, compiled to one expression (for speed).
+    capture_test: Callable[[int, int], bool]
 
     def can_capture(self, own: int, enemy: int) -> bool:
         """Whether a piece of ``own`` can jump a piece of ``enemy``."""
@@ -77,7 +79,7 @@ class Lattice:
         for a, b, m in self.jump_pn:
             if (((own & m) << a) & enemy) >> b & empty:
                 return True
-        for a, b, m in self.jump_np:
+        for a, b, m in self.jump_np:  # noqa: SIM110 (a loop is faster than any())
             if (((own & m) >> a) & enemy) << b & empty:
                 return True
         return False
@@ -88,14 +90,14 @@ class Lattice:
         for d, m in self.step_up:
             if ((own & m) << d) & empty:
                 return True
-        for d, m in self.step_down:
+        for d, m in self.step_down:  # noqa: SIM110
             if ((own & m) >> d) & empty:
                 return True
         return False
 
     def can_jump_from(self, p: int, others: int, enemy: int) -> bool:
         """Whether a piece on ``p`` can jump; ``others`` is every other occupied point."""
-        for q, r in self.jumps_from[p]:
+        for q, r in self.jumps_from[p]:  # noqa: SIM110
             if enemy >> q & 1 and not others >> r & 1:
                 return True
         return False
@@ -186,6 +188,27 @@ def _groups(jumps: list[tuple[int, int, int]]) -> dict[str, tuple[Group, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
+def _compile_capture_test(full: int, groups: Mapping[str, tuple[Group, ...]]) -> Callable[
+    [int, int], bool
+]:
+    """:meth:`Lattice.can_capture` unrolled into one expression with the masks inlined:
+    about twice as fast as the loop, which matters when replaying archives."""
+    shifts = {"pp": ("<<", "<<"), "nn": (">>", ">>"), "pn": ("<<", ">>"), "np": (">>", "<<")}
+    terms = [
+        f"(((own & {m}) {s1} {a}) & enemy) {s2} {b} & empty"
+        for key, (s1, s2) in shifts.items()
+        for a, b, m in groups[key]
+    ]
+    source = (
+        "def capture_test(own, enemy):\n"
+        f"    empty = {full} & ~(own | enemy)\n"
+        f"    return bool({' or '.join(terms) or 'False'})\n"
+    )
+    namespace: dict[str, Callable[[int, int], bool]] = {}
+    exec(source, namespace)
+    return namespace["capture_test"]
+
+
 @cache
 def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
     """The board with ``n`` points per outer row (8 Mosona, 16 Kolowis), built once."""
@@ -233,4 +256,5 @@ def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
         jump_nn=groups["nn"],
         jump_pn=groups["pn"],
         jump_np=groups["np"],
+        capture_test=_compile_capture_test((1 << size) - 1, groups),
     )

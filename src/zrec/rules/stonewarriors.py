@@ -1,0 +1,367 @@
+"""Rules of Awithlaknakwe (Stone Warriors), as RULINGS.md section 2 reads seed 003.
+
+White (south) owns the home arm ``e1``-``j1`` and moves towards rank 14; Black (north)
+owns ``e14``-``j14``.  Each side has 6 warriors, on its home arm at the start, and a
+priest that starts off the board.  A turn moves one piece one square to an empty
+square: a warrior forward or sideways, a priest to any neighbour.  Custodian capture is
+active only: after a move, every enemy piece next to the moved piece with a friendly
+piece just beyond it on the same line is removed.  ``[Ruleset "culin"]`` makes warriors
+step diagonally forward only, the priest sideways, forward or diagonally forward, and
+captures run along diagonals only.  This module holds how pieces move and how written
+moves are read; the board, positions, Setup string, score and end are in
+:mod:`zrec.rules._cross`.
+
+Readings fixed here where the rulings leave a detail open:
+
+- The priest's entry is a move of its own, ``P@g14`` (a drop), made by the side that
+  lost its first piece; it is not a turn: the side to move, the move number and the
+  run of passes stay as they were, and the same side then plays its normal turn.  While
+  an entry is due and a square of the home arm is empty, the entry drops are the only
+  legal moves; when the arm is full the side plays normally and the entry waits for the
+  start of a later turn of its own.  An entry is a placement, not a move: it never
+  captures.
+- The end test runs on every position, for both sides: a capture can leave the *victim*
+  with all its remaining pieces on the enemy arm, which ends the game before its priest
+  enters.  A priest counts as a remaining piece only once it is on the board.  A side
+  with no piece on the board meets the test vacuously: the game ends.
+- A side passes (``--``) only when it has no legal move.  Two passes in a row end the
+  game; an entry between them does not break the run (a placement cannot unblock
+  anything).  Once the game is over there are no legal moves.
+- Captures are counted, not stored: a side has lost ``7 - its pieces on the board - (1
+  if its priest is still off the board)``.  So a Setup whose priest has entered while
+  all 6 of its warriors stand is refused: the priest enters only after a first loss.
+- Move numbers go by pairs of turns, as in chess, the ``First`` side opening each
+  number; passes are turns, entries are not.  A Setup position is move 1 of the side to
+  move.  Captures are written by file, then rank (``f5-f6xf7xg6``); written in any
+  order they are accepted, and left out they are accepted with a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from types import MappingProxyType
+from typing import cast
+
+from zrec.moves import PASS, Action, Turn
+from zrec.rules import _cross as board
+from zrec.rules._cross import (
+    ARMS,
+    EMPTY,
+    EMPTY_CELLS,
+    HOME,
+    INDEX,
+    INDICES,
+    NAME,
+    OWN,
+    PASS_MOVE,
+    SIDES,
+    STEP,
+    StoneMove,
+    StonePosition,
+)
+from zrec.rules.base import (
+    Finding,
+    IllegalMove,
+    OptionSpec,
+    Outcome,
+    Resolved,
+    SetupError,
+    Variant,
+)
+
+__all__ = ["GAMES", "STONE_WARRIORS", "StoneMove", "StonePosition", "StoneWarriors"]
+
+_BACKWARD = (frozenset((board.S, board.SE, board.SW)), frozenset((board.N, board.NE, board.NW)))
+
+
+def _move_dirs(culin: bool, side: int, priest: bool) -> tuple[int, ...]:
+    """The directions a piece may step in."""
+    forward, diagonals = (
+        (board.N, (board.NW, board.NE)) if side == 0 else (board.S, (board.SW, board.SE))
+    )
+    if culin:
+        return (forward, board.E, board.W, *diagonals) if priest else diagonals
+    return tuple(range(8)) if priest else (forward, board.E, board.W)
+
+
+def _listing(squares: Sequence[str]) -> str:
+    if not squares:
+        return "nothing"
+    return squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
+
+
+def _captured(squares: Sequence[str], other: Sequence[str]) -> str:
+    """Captured squares in words, "alone" marking one square the other list also has."""
+    text = _listing(squares)
+    return text + " alone" if len(squares) == 1 and squares[0] in other else text
+
+
+class StoneWarriors:
+    """Stone Warriors with its rule options fixed: the engine the validator drives."""
+
+    squares: tuple[str, ...] = board.SQUARES
+
+    def __init__(self, ruleset: str = "default", first: str = "White") -> None:
+        if ruleset not in OPTIONS["Ruleset"].values or first not in SIDES:
+            raise ValueError(f"unknown options: Ruleset {ruleset!r}, First {first!r}")
+        self.ruleset = ruleset
+        self.first = SIDES.index(first)
+        culin = ruleset == "culin"
+        self._dirs = {
+            letter: _move_dirs(culin, side, letter in "Pp")
+            for side in (0, 1)
+            for letter in OWN[side]
+        }
+        self._capture_dirs = board.DIAGONAL if culin else board.ORTHOGONAL
+
+    @property
+    def options(self) -> Mapping[str, str]:
+        return {"Ruleset": self.ruleset, "First": SIDES[self.first]}
+
+    def square_kind(self, square: str) -> str:
+        """``"main"`` or the arm of a square (``"south"``, ``"north"``, ``"west"``,
+        ``"east"``); raises ``KeyError`` for a name that is not a square."""
+        return board.SQUARE_KINDS[square]
+
+    # -- positions ---------------------------------------------------------------------
+
+    def start(self) -> StonePosition:
+        return board.start_position(self.first)
+
+    def setup(self, text: str) -> StonePosition:
+        return board.parse_setup(text, self.first)
+
+    def setup_text(self, pos: StonePosition) -> str:
+        return board.setup_text(pos)
+
+    def place(
+        self, pieces: Mapping[str, str], *, to_move: str = "White", priests_off: str = ""
+    ) -> StonePosition:
+        """A position from piece codes, as :meth:`pieces` gives them.  A priest not on the
+        board is off it, unless ``priests_off`` (as in a Setup string: ``-`` for none)
+        says otherwise.  Raises :class:`SetupError`."""
+        if to_move not in SIDES:
+            raise SetupError(f"the side to move is {to_move!r}: White or Black")
+        cells = list(EMPTY_CELLS)
+        letters = {code: letter for letter, code in board.CODES.items()}
+        for square, code in pieces.items():
+            if square not in INDEX or code not in letters:
+                raise SetupError(f"cannot place {code!r} on {square!r}: codes W, B, WP, BP")
+            cells[INDEX[square]] = letters[code]
+        text = "".join(cells)
+        off = priests_off or "".join(p for p in "Pp" if p not in text) or "-"
+        return self.setup(f"{board.board_text(text)} {'wb'[SIDES.index(to_move)]} {off}")
+
+    def turn_label(self, pos: StonePosition) -> tuple[int, str]:
+        return pos.ply // 2 + 1, SIDES[pos.to_move]
+
+    def pieces(self, pos: StonePosition) -> dict[str, str]:
+        return board.pieces(pos)
+
+    def render(self, pos: StonePosition) -> str:
+        return board.render(pos)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def _captures(self, cells: str, side: int, target: int) -> tuple[int, ...]:
+        """What a piece of ``side`` arriving on ``target`` captures."""
+        own, enemy = OWN[side], OWN[1 - side]
+        found = []
+        for d in self._capture_dirs:
+            victim = STEP[d][target]
+            if victim >= 0 and cells[victim] in enemy:
+                beyond = STEP[d][victim]
+                if beyond >= 0 and cells[beyond] in own:
+                    found.append(victim)
+        return tuple(sorted(found, key=board.sort_key))
+
+    def _steps(self, pos: StonePosition) -> Iterator[StoneMove]:
+        cells, side = pos.cells, pos.to_move
+        for i in INDICES:
+            letter = cells[i]
+            if letter in OWN[side]:
+                for d in self._dirs[letter]:
+                    t = STEP[d][i]
+                    if t >= 0 and cells[t] == EMPTY:
+                        yield StoneMove("step", i, t, self._captures(cells, side, t))
+
+    def legal_moves(self, pos: StonePosition) -> Sequence[StoneMove]:
+        if board.outcome(pos) is not None:
+            return ()
+        entries = pos.entries()
+        if entries:
+            return tuple(StoneMove("enter", target=i) for i in entries)
+        return tuple(self._steps(pos)) or (PASS_MOVE,)
+
+    def apply(self, pos: StonePosition, move: StoneMove) -> StonePosition:
+        side = pos.to_move
+        if move.kind == "pass":
+            return replace(pos, to_move=1 - side, ply=pos.ply + 1, passes=pos.passes + 1)
+        cells = list(pos.cells)
+        if move.kind == "enter":
+            cells[move.target] = OWN[side][1]
+            off = (False, pos.priests_off[1]) if side == 0 else (pos.priests_off[0], False)
+            return replace(pos, cells="".join(cells), priests_off=off)
+        cells[move.target], cells[move.origin] = cells[move.origin], EMPTY
+        for c in move.captures:
+            cells[c] = EMPTY
+        return StonePosition("".join(cells), 1 - side, pos.priests_off, pos.ply + 1, 0)
+
+    # -- the end -------------------------------------------------------------------------
+
+    def score(self, pos: StonePosition) -> tuple[int, int]:
+        """Points of White and Black: own pieces on the enemy home arm + pieces taken."""
+        return board.score(pos)
+
+    def outcome(self, pos: StonePosition) -> Outcome | None:
+        return board.outcome(pos)
+
+    def judge_end(self, pos: StonePosition, result: str, tags: Mapping[str, str]) -> list[Finding]:
+        return board.judge_end(pos, result, tags)
+
+    # -- written moves -------------------------------------------------------------------
+
+    def spell(self, pos: StonePosition, move: StoneMove) -> Turn:
+        if move.kind == "pass":
+            return Turn((PASS,))
+        if move.kind == "enter":
+            return Turn((Action("drop", (NAME[move.target],), piece="P"),))
+        squares = (NAME[move.origin], NAME[move.target], *(NAME[c] for c in move.captures))
+        n = len(squares) - 1
+        return Turn((Action("path", squares, ("-",) + ("x",) * (n - 1), (None,) * n),))
+
+    def _illegal(self, pos: StonePosition, reason: str, code: str = "illegal-move") -> IllegalMove:
+        return IllegalMove(reason, sorted(m.text() for m in self.legal_moves(pos)), code)
+
+    def resolve(self, pos: StonePosition, turn: Turn) -> Resolved[StoneMove]:
+        end = board.outcome(pos)
+        if end is not None:
+            raise IllegalMove(f"the game is over: {end.reason}", (), "game-over")
+        if turn.dice is not None:
+            raise self._illegal(pos, "Stone Warriors is played without dice: write no roll")
+        if len(turn.actions) != 1:
+            raise self._illegal(pos, "write one move at a time (an entry is a move of its own)")
+        action, side = turn.actions[0], SIDES[pos.to_move]
+        for square in action.squares:
+            if square not in INDEX:
+                raise self._illegal(pos, f"{square} is not a square of the board")
+        home = board.arm_text(HOME[pos.to_move])
+        if action.kind != "drop" and pos.entries():
+            reason = (
+                f"the priest must enter now: place it on an empty square of your home arm ({home})"
+            )
+            raise self._illegal(pos, reason)
+        if action.kind == "pass":
+            if next(self._steps(pos), None) is not None:
+                raise self._illegal(pos, f"{side} cannot pass: it has legal moves")
+            return Resolved(PASS_MOVE)
+        if action.kind == "drop":
+            return Resolved(self._resolve_entry(pos, action, side, home))
+        if action.kind == "path":
+            return self._resolve_step(pos, action, side)
+        raise self._illegal(pos, f"{action.text()} is not a move of Stone Warriors")
+
+    def _resolve_entry(
+        self, pos: StonePosition, action: Action, side: str, home: str
+    ) -> StoneMove:
+        square = action.squares[0]
+        if action.piece != "P":
+            raise self._illegal(pos, f"only the priest is placed on the board: write P@{square}")
+        if not pos.priests_off[pos.to_move]:
+            raise self._illegal(pos, f"{side}'s priest has already entered: it enters only once")
+        if not pos.entry_due(pos.to_move):
+            reason = f"the priest is not in play yet: it enters when {side} loses a first piece"
+            raise self._illegal(pos, reason)
+        target = INDEX[square]
+        if target not in ARMS[HOME[pos.to_move]]:
+            reason = f"the priest enters on {side}'s home arm ({home}), not on {square}"
+            raise self._illegal(pos, reason)
+        if not pos.entries():
+            reason = (
+                f"every square of {side}'s home arm ({home}) is taken: the priest enters at "
+                "the start of a later turn, once one is empty"
+            )
+            raise self._illegal(pos, reason)
+        if pos.cells[target] != EMPTY:
+            raise self._illegal(pos, f"{square} is not empty")
+        return StoneMove("enter", target=target)
+
+    def _resolve_step(self, pos: StonePosition, action: Action, side: str) -> Resolved[StoneMove]:
+        squares, seps = action.squares, action.seps
+        if len(squares) < 2:
+            raise self._illegal(pos, "a move names the square it leaves and the one it reaches")
+        if any(via is not None for via in action.vias):
+            raise self._illegal(pos, "pieces never jump in Stone Warriors: write no (square)")
+        step = f"{squares[0]}-{squares[1]}"
+        if seps[0] != "-" or any(sep != "x" for sep in seps[1:]):
+            reason = f"write the step with '-' ({step}), then each captured square after 'x'"
+            raise self._illegal(pos, reason)
+        origin, target = INDEX[squares[0]], INDEX[squares[1]]
+        letter = pos.cells[origin]
+        if letter not in OWN[pos.to_move]:
+            raise self._illegal(pos, f"there is no {side} piece on {squares[0]}")
+        d = board.DIRECTION.get((origin, target))
+        if d is None:
+            reason = (
+                f"a piece moves one square at a time: {squares[1]} is not next to {squares[0]}"
+            )
+            raise self._illegal(pos, reason)
+        if d not in self._dirs[letter]:
+            raise self._illegal(pos, self._why_not(letter, d))
+        if pos.cells[target] != EMPTY:
+            raise self._illegal(pos, f"{squares[1]} is not empty")
+        move = StoneMove("step", origin, target, self._captures(pos.cells, pos.to_move, target))
+        actual, written = [NAME[c] for c in move.captures], list(squares[2:])
+        if actual and not written:
+            message = f"{step} captures {_listing(actual)}; write {move.text()}"
+            return Resolved(move, (Finding("missing-captures", "warning", message),))
+        if sorted(written) != sorted(actual):
+            reason = (
+                f"{step} captures {_captured(actual, written)}, not {_captured(written, actual)}"
+            )
+            raise self._illegal(pos, reason, "wrong-captures")
+        return Resolved(move)
+
+    def _why_not(self, letter: str, d: int) -> str:
+        """Why a piece (by its letter) may not step in direction ``d``."""
+        if d in _BACKWARD[0 if letter in OWN[0] else 1]:
+            if letter in "Pp":
+                return "under the Culin rules the priest never moves backward"
+            return "a warrior never moves backward"
+        if self.ruleset == "culin":
+            return "under the Culin rules a warrior moves only diagonally forward"
+        return "a warrior moves only forward or sideways"
+
+
+OPTIONS: Mapping[str, OptionSpec] = MappingProxyType(
+    {
+        "Ruleset": OptionSpec(
+            "default",
+            ("default", "culin"),
+            "default: seed 003 (warriors step forward or sideways, the priest to any "
+            "neighbour, custodian capture along ranks and files); culin: Culin 1907 as "
+            "Wikipedia summarises it (warriors step diagonally forward, the priest sideways, "
+            "forward or diagonally forward, custodian capture along diagonals)",
+        ),
+        "First": OptionSpec("White", ("White", "Black"), "the side that makes the first move"),
+    }
+)
+
+
+class StoneWarriorsGame:
+    """Awithlaknakwe (Stone Warriors): its names, sides, rule options and engine."""
+
+    name: str = "stone-warriors"
+    aliases: tuple[str, ...] = ("awithlaknakwe", "stonewarriors", "game-of-the-stone-warriors")
+    title: str = "Awithlaknakwe (Stone Warriors)"
+    sides: tuple[str, ...] = SIDES
+    options: Mapping[str, OptionSpec] = OPTIONS
+
+    def variant(self, options: Mapping[str, str]) -> Variant[object, object] | None:
+        engine = StoneWarriors(options.get("Ruleset", "default"), options.get("First", "White"))
+        return cast("Variant[object, object]", engine)
+
+
+STONE_WARRIORS = StoneWarriorsGame()
+GAMES = (STONE_WARRIORS,)
