@@ -140,6 +140,13 @@ def _action_from(value: dict[str, JSONValue]) -> Action:
 
 def _line_from(value: dict[str, JSONValue], path: str) -> Line:
     moves = tuple(_node_from(n, f"{path}.moves[{i}]") for i, n in enumerate(value["moves"]))
+    for i, node in enumerate(moves[1:], 1):
+        if node.comments_before and node.number is None:
+            raise JsonGameError(
+                f"{path}.moves[{i}].comments_before",
+                "a move other than the first of its line has comments before it only "
+                "after a move number; put them in comments_after of the move before",
+            )
     comments = _comments(value.get("comments"))
     if moves and comments:
         raise JsonGameError(

@@ -47,11 +47,17 @@ def move_text(node: MoveNode) -> str:
     return node.turn.text() + (node.suffix or "")
 
 
-def _move_atoms(node: MoveNode) -> Iterator[_Atom]:
-    for comment in node.comments_before:
-        yield from _comment_atoms(comment)
+def _move_atoms(node: MoveNode, first: bool) -> Iterator[_Atom]:
+    # Comments before a later move can only stand between its number and the move;
+    # before the first move of a line they read better ahead of the number.
+    if first:
+        for comment in node.comments_before:
+            yield from _comment_atoms(comment)
     if node.number is not None:
         yield (f"{node.number}{'...' if node.dots == 3 else '.'}", False, False)
+    if not first:
+        for comment in node.comments_before:
+            yield from _comment_atoms(comment)
     turn = node.turn
     if turn.dice is not None:
         yield (turn.dice.text(), False, False)
@@ -73,8 +79,8 @@ def _move_atoms(node: MoveNode) -> Iterator[_Atom]:
 def _line_atoms(line: Line) -> Iterator[_Atom]:
     for comment in line.comments:
         yield from _comment_atoms(comment)
-    for node in line.moves:
-        yield from _move_atoms(node)
+    for i, node in enumerate(line.moves):
+        yield from _move_atoms(node, i == 0)
 
 
 def _variation_atoms(line: Line) -> Iterator[_Atom]:
