@@ -274,7 +274,7 @@ class _Reader:
             except ParseError as exc:
                 game.problem = self._explain(exc, game)
             else:
-                if parsed.tag("Game") is None:
+                if not (parsed.tag("Game") or "").strip():
                     game.problem = self._problem(
                         "missing-tag",
                         'the game has no [Game "..."] tag naming what game it records',
@@ -307,7 +307,15 @@ class _Reader:
 
     def _explain(self, exc: ParseError, game: _Pending) -> SyntaxProblem:
         kind, value, line, column = exc.token
-        expected = _expected_words(exc.expected)
+        names = set(exc.expected)
+        depth = 0
+        for token in game.tokens:
+            if token is exc.token:
+                break
+            depth += (token[0] == "LPAR") - (token[0] == "RPAR")
+        if depth <= 0:  # LALR shares states between lines and variations
+            names.discard("RPAR")
+        expected = _expected_words(names)
         if kind == "$END":
             last = game.tokens[-1] if game.tokens else None
             line = last[2] if last else game.start_line
@@ -346,10 +354,13 @@ def _garbage_kind(text: str) -> str:
 
 
 def _shown(value: str) -> str:
-    value = value.replace("\n", " ")
     if len(value) > 40:
         value = value[:37] + "..."
-    return f"'{value}'"
+    # characters one cannot see are named, e.g. \u00a0 for a no-break space
+    shown = "".join(
+        c if c.isprintable() and not c.isspace() or c == " " else f"\\u{ord(c):04x}" for c in value
+    )
+    return f"'{shown}'"
 
 
 def _describe(kind: str) -> str:

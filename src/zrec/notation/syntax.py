@@ -42,11 +42,6 @@ TOKEN_ORDER = (
     "COMMA",
 )
 
-# A token made of letters and digits must not run straight into more of them:
-# ``b6-b5x`` or ``b444`` is one bad token, not a move followed by garbage.
-_WORDLIKE = {"RESULT", "MOVE_NUMBER", "DICE", "ACTION", "NAG"}
-_BOUNDARY = r"(?![A-Za-z0-9@.:/>-])"
-
 # Friendly names of terminals, for "expected ..." in error messages.
 DESCRIPTIONS = {
     "TAG_PAIR": 'a tag pair [Name "value"]',
@@ -321,9 +316,12 @@ def parse_tokens(tokens: Sequence[TokenT]) -> Game:
                     else:
                         flat.append(child)
                 children = flat
-            value = _Flat(children) if callback is None else callback(children)
-            if callback is None and type(children) is _Flat:
-                value = children
+            if callback is not None:
+                value = callback(children)
+            elif type(children) is _Flat:
+                value = children  # the list built so far, extended in place
+            else:
+                value = _Flat(children)
             stack.append(states[stack[-1]][origin][1])
             values.append(value)
             if kind == "$END" and stack[-1] == end:
@@ -336,11 +334,7 @@ def token_regex() -> re.Pattern[str]:
     """One regular expression with a named group for each terminal, in TOKEN_ORDER."""
     lark = Lark(grammar_text(), parser="lalr", lexer="basic", start="file")
     patterns = {t.name: t.pattern.to_regexp() for t in lark.terminals}
-    parts = []
-    for name in TOKEN_ORDER:
-        tail = _BOUNDARY if name in _WORDLIKE else ""
-        parts.append(f"(?P<{name}>{patterns[name]}){tail}")
-    return re.compile("|".join(parts))
+    return re.compile("|".join(f"(?P<{name}>{patterns[name]})" for name in TOKEN_ORDER))
 
 
 __all__ = [

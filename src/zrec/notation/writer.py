@@ -54,7 +54,9 @@ def _move_atoms(node: MoveNode, first: bool) -> Iterator[_Atom]:
         for comment in node.comments_before:
             yield from _comment_atoms(comment)
     if node.number is not None:
-        yield (f"{node.number}{'...' if node.dots == 3 else '.'}", False, False)
+        # glued: a move number never ends a line when its move follows at once
+        glue = first or not node.comments_before
+        yield (f"{node.number}{'...' if node.dots == 3 else '.'}", glue, False)
     if not first:
         for comment in node.comments_before:
             yield from _comment_atoms(comment)
@@ -102,7 +104,13 @@ def _variation_atoms(line: Line) -> Iterator[_Atom]:
 def _fill(atoms: Iterable[_Atom], width: int = WIDTH) -> list[str]:
     lines: list[str] = []
     current = ""
-    for text, _glue, brk in atoms:
+    held = ""  # an atom glued to the next one: they go on one line together
+    for text, glue, brk in atoms:
+        if held:
+            text, held = f"{held} {text}", ""
+        if glue and not brk:
+            held = text
+            continue
         if current and len(current) + 1 + len(text) > width:
             lines.append(current)
             current = text
@@ -111,6 +119,8 @@ def _fill(atoms: Iterable[_Atom], width: int = WIDTH) -> list[str]:
         if brk:
             lines.append(current)
             current = ""
+    if held:
+        current = f"{current} {held}" if current else held
     if current:
         lines.append(current)
     return lines

@@ -51,7 +51,6 @@ from zrec.rules._cross import (
     EMPTY_CELLS,
     HOME,
     INDEX,
-    INDICES,
     NAME,
     OWN,
     PASS_MOVE,
@@ -178,13 +177,14 @@ class StoneWarriors:
 
     def _steps(self, pos: StonePosition) -> Iterator[StoneMove]:
         cells, side = pos.cells, pos.to_move
-        for i in INDICES:
-            letter = cells[i]
-            if letter in OWN[side]:
-                for d in self._dirs[letter]:
+        for letter in OWN[side]:
+            dirs, i = self._dirs[letter], cells.find(letter)
+            while i >= 0:
+                for d in dirs:
                     t = STEP[d][i]
                     if t >= 0 and cells[t] == EMPTY:
                         yield StoneMove("step", i, t, self._captures(cells, side, t))
+                i = cells.find(letter, i + 1)
 
     def legal_moves(self, pos: StonePosition) -> Sequence[StoneMove]:
         if board.outcome(pos) is not None:
@@ -265,6 +265,8 @@ class StoneWarriors:
     def _resolve_entry(
         self, pos: StonePosition, action: Action, side: str, home: str
     ) -> StoneMove:
+        if len(action.squares) != 1:
+            raise self._illegal(pos, "an entry names one square, e.g. P@g14")
         square = action.squares[0]
         if action.piece != "P":
             raise self._illegal(pos, f"only the priest is placed on the board: write P@{square}")
@@ -289,7 +291,7 @@ class StoneWarriors:
 
     def _resolve_step(self, pos: StonePosition, action: Action, side: str) -> Resolved[StoneMove]:
         squares, seps = action.squares, action.seps
-        if len(squares) < 2:
+        if len(squares) < 2 or len(seps) != len(squares) - 1:
             raise self._illegal(pos, "a move names the square it leaves and the one it reaches")
         if any(via is not None for via in action.vias):
             raise self._illegal(pos, "pieces never jump in Stone Warriors: write no (square)")
