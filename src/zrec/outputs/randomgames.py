@@ -1,0 +1,81 @@
+"""Random legal games of any game with an engine, for tests and benchmarks.
+
+The same seed gives the same games.  Moves are spelled by the engine in their
+canonical form and numbered as a player would write them: ``N.`` before each move
+of the side that moves first in a turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+
+from zrec.notation.model import Game, Line, MoveNode
+from zrec.rules.base import GameRules, check_options
+
+
+def random_game(
+    rules: GameRules,
+    tags: Mapping[str, str],
+    rng: random.Random,
+    max_plies: int = 300,
+    round_number: int = 1,
+) -> Game:
+    """One random legal game; ``tags`` may set rule options (checked) and a Setup."""
+    options = check_options(rules.options, tags)
+    variant = rules.variant(options)
+    if variant is None:
+        raise ValueError(f"zrec has no rules engine for {rules.title}: it cannot play it")
+    pos = variant.setup(tags["Setup"]) if "Setup" in tags else variant.start()
+    first_side = options.get("First", rules.sides[0])
+    nodes: list[MoveNode] = []
+    previous: tuple[int, str] | None = None
+    result = "*"
+    for _ in range(max_plies):
+        outcome = variant.outcome(pos)
+        if outcome is not None:
+            result = outcome.result
+            break
+        moves = variant.legal_moves(pos)
+        if not moves:
+            break
+        move = rng.choice(list(moves))
+        label = variant.turn_label(pos)
+        number = None
+        if label != previous and label[1] == first_side:
+            number = label[0]
+        elif not nodes and label[1] != first_side:
+            number = label[0]
+        nodes.append(
+            MoveNode(variant.spell(pos, move), number, 1 if label[1] == first_side else 3)
+        )
+        previous = label
+        pos = variant.apply(pos, move)
+    else:
+        outcome = variant.outcome(pos)
+        if outcome is not None:
+            result = outcome.result
+    header: list[tuple[str, str]] = [
+        ("Game", rules.name),
+        ("Event", "zrec random game"),
+        ("Site", "?"),
+        ("Date", "????.??.??"),
+        ("Round", str(round_number)),
+    ]
+    header += [(side, "random") for side in rules.sides]
+    header.append(("Result", result))
+    header += [(k, v) for k, v in tags.items() if k not in {"Game", "Result"}]
+    return Game(tuple(header), Line(tuple(nodes)), result)
+
+
+def random_games(
+    rules: GameRules,
+    tags: Mapping[str, str],
+    count: int,
+    seed: int,
+    max_plies: int = 300,
+) -> Iterator[Game]:
+    """``count`` random games, deterministic by ``seed``."""
+    rng = random.Random(seed)
+    for i in range(count):
+        yield random_game(rules, tags, rng, max_plies, i + 1)
