@@ -7,6 +7,7 @@ It turns library results and errors into messages and exit codes:
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 from collections.abc import Iterator
 from enum import Enum

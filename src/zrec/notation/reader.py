@@ -357,10 +357,12 @@ def _shown(value: str) -> str:
     if len(value) > 40:
         value = value[:37] + "..."
     # characters one cannot see are named, e.g. \u00a0 for a no-break space
-    shown = "".join(
-        c if c.isprintable() and not c.isspace() or c == " " else f"\\u{ord(c):04x}" for c in value
-    )
+    shown = "".join(c if _visible(c) else f"\\u{ord(c):04x}" for c in value)
     return f"'{shown}'"
+
+
+def _visible(c: str) -> bool:
+    return c == " " or (c.isprintable() and not c.isspace())
 
 
 def _describe(kind: str) -> str:

@@ -13,7 +13,7 @@ exactly as Lark's own tree builder does.  Tokens are plain tuples
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 

@@ -42,9 +42,8 @@ def random_game(
         move = rng.choice(list(moves))
         label = variant.turn_label(pos)
         number = None
-        if label != previous and label[1] == first_side:
-            number = label[0]
-        elif not nodes and label[1] != first_side:
+        opens_turn = label != previous and label[1] == first_side
+        if opens_turn or (not nodes and label[1] != first_side):
             number = label[0]
         nodes.append(
             MoveNode(variant.spell(pos, move), number, 1 if label[1] == first_side else 3)

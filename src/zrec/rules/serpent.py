@@ -22,7 +22,16 @@ from types import MappingProxyType
 from typing import NamedTuple, cast
 
 from zrec.moves import Action, Turn
-from zrec.rules._lattice import Lattice, coordinates, lattice, point_index, point_name
+from zrec.rules._lattice import (
+    Lattice,
+    coordinates,
+    drawing,
+    lattice,
+    point_index,
+    point_name,
+    read_setup,
+    setup_string,
+)
 from zrec.rules.base import (
     AmbiguousMove,
     Finding,
@@ -30,7 +39,6 @@ from zrec.rules.base import (
     OptionSpec,
     Outcome,
     Resolved,
-    SetupError,
     Variant,
 )
 
@@ -98,13 +106,17 @@ class SerpentVariant:
         self.centre = point_name(lat.centre)
         #: Every point name, rows a, b, c, west to east.
         self.points: tuple[str, ...] = tuple(point_name(i) for i in lat.points)
-        #: Every line as a pair of point names.
+        order = {p: k for k, p in enumerate(lat.points)}
+        lines = [(x, y) if order[x] < order[y] else (y, x) for x, y in lat.lines]
+        lines.sort(key=lambda line: (order[line[0]], order[line[1]]))
+        #: Every line as a pair of point names, in the order of ``points``.
         self.lines: tuple[tuple[str, str], ...] = tuple(
-            (point_name(x), point_name(y)) for x, y in lat.lines
+            (point_name(x), point_name(y)) for x, y in lines
         )
+        jumps = sorted(lat.jumps, key=lambda j: (order[j[0]], order[j[1]], order[j[2]]))
         #: Every jump as (from, over, to) point names, both directions.
         self.jumps: tuple[tuple[str, str, str], ...] = tuple(
-            (point_name(p), point_name(q), point_name(r)) for p, q, r in lat.jumps
+            (point_name(p), point_name(q), point_name(r)) for p, q, r in jumps
         )
         #: Drawing coordinates (x east, y north): b_k (2k-2, 0), a_k (2k-1, -1), c_k (2k-1, 1).
         self.coordinates: Mapping[str, tuple[int, int]] = MappingProxyType(
@@ -149,67 +161,11 @@ class SerpentVariant:
         )
 
     def setup(self, text: str) -> SerpentPosition:
-        example = self.setup_text(self._start)
-        fields = text.split()
-        rows = fields[0].split("/") if fields else []
-        if len(fields) != 2 or len(rows) != 3:
-            raise SetupError(
-                f"a Setup for {self.title} is the rows c/b/a and the side to move, "
-                f'e.g. "{example}"; got "{text.strip()}"'
-            )
-        n = self.lattice.n
-        white = black = 0
-        for name, row, length in zip("cba", rows, (n, n + 1, n), strict=True):
-            k = 0
-            for token in re.findall(r"\d+|.", row):
-                if token.isdigit():
-                    if int(token) == 0:
-                        raise SetupError(f"row {name} has a run of 0 empty points")
-                    k += int(token)
-                    continue
-                if token not in "WB":
-                    raise SetupError(
-                        f'row {name} has the unknown character "{token}"; '
-                        "use W, B or a number of empty points"
-                    )
-                k += 1
-                if k <= length:
-                    bit = _BIT[point_index(f"{name}{k}")]
-                    if token == "W":
-                        white |= bit
-                    else:
-                        black |= bit
-            if k != length:
-                raise SetupError(f"row {name} has {k} points; it must have {length}")
-        for side, mask in zip(SIDES, (white, black), strict=True):
-            if mask.bit_count() > self.max_pieces:
-                raise SetupError(
-                    f"{side} has {mask.bit_count()} pieces; "
-                    f"{self.title} has at most {self.max_pieces} a side"
-                )
-        if fields[1] not in ("w", "b"):
-            raise SetupError(f'the side to move must be "w" or "b", not "{fields[1]}"')
-        return SerpentPosition(white, black, 0 if fields[1] == "w" else 1, 0)
+        white, black, turn = read_setup(self.lattice, text, self.title, self.max_pieces)
+        return SerpentPosition(white, black, turn, 0)
 
     def setup_text(self, pos: SerpentPosition) -> str:
-        n = self.lattice.n
-        rows = []
-        for name, length in (("c", n), ("b", n + 1), ("a", n)):
-            out, run = [], 0
-            for k in range(1, length + 1):
-                bit = _BIT[point_index(f"{name}{k}")]
-                letter = "W" if pos.white & bit else "B" if pos.black & bit else ""
-                if not letter:
-                    run += 1
-                    continue
-                if run:
-                    out.append(str(run))
-                out.append(letter)
-                run = 0
-            if run:
-                out.append(str(run))
-            rows.append("".join(out))
-        return "/".join(rows) + (" w" if pos.turn == 0 else " b")
+        return setup_string(self.lattice, pos.white, pos.black, pos.turn)
 
     def turn_label(self, pos: SerpentPosition) -> tuple[int, str]:
         return pos.ply // 2 + 1, SIDES[pos.turn]
@@ -224,38 +180,9 @@ class SerpentVariant:
         return out
 
     def render(self, pos: SerpentPosition) -> str:
-        n, lined = self.lattice.n, self.lattice.lined
-        width = 4 * n + 1
-
-        def mark(i: int) -> str:
-            return "W" if pos.white >> i & 1 else "B" if pos.black >> i & 1 else "."
-
-        def outer(row: int) -> str:
-            cells = [" "] * width
-            for k in range(n):
-                cells[4 * k + 2] = mark(3 * k + row)
-                if lined and k < n - 1:
-                    cells[4 * k + 3 : 4 * k + 6] = "---"
-            return "".join(cells).rstrip()
-
-        middle = "---".join(mark(3 * k) for k in range(n + 1))
-        up = " " + " ".join("/ \\" for _ in range(n))
-        down = " " + " ".join("\\ /" for _ in range(n))
-        top = "".join(f"{k:<4}" for k in range(1, n + 1))
-        bottom = "".join(f"{k:<4}" for k in range(1, n + 2))
         w, b = pos.white.bit_count(), pos.black.bit_count()
-        return "\n".join(
-            [
-                "      " + top.rstrip(),
-                "c   " + outer(2),
-                "    " + up,
-                "b   " + middle,
-                "    " + down,
-                "a   " + outer(1),
-                "    " + bottom.rstrip(),
-                f"{SIDES[pos.turn]} to move (White {w}, Black {b})",
-            ]
-        )
+        status = f"{SIDES[pos.turn]} to move (White {w}, Black {b})"
+        return drawing(self.lattice, pos.white, pos.black) + "\n" + status
 
     # -- moves -----------------------------------------------------------------
 
@@ -353,8 +280,9 @@ class SerpentVariant:
             action = actions[0]
             squares = action.squares
             index = self._index
-            white, black, side, _ = pos
+            white, black, side, ply = pos
             own, enemy = (black, white) if side else (white, black)
+            usual = ply or not self._first_to_centre  # not the Pieces-23 first move
             if action.seps == ("-",):
                 frm = index.get(squares[0], -1)
                 if frm >= 0 and own >> frm & 1 and action.vias[0] is None:
@@ -362,14 +290,11 @@ class SerpentVariant:
                     if (
                         done is not None
                         and not (own | enemy) >> done.move.path[1] & 1
-                        and not self._first_to_centre
+                        and usual
                         and not self._capture_test(own, enemy)
                     ):
                         return done
-            elif (
-                not self._first_to_centre
-                and action.seps.count("x") == len(action.seps) == len(squares) - 1
-            ):
+            elif usual and 1 < len(squares) == action.seps.count("x") + 1 == len(action.vias) + 1:
                 move = self._fast_chain(own, enemy, squares, action.vias)
                 if move is not None:
                     return Resolved(move)
@@ -378,7 +303,8 @@ class SerpentVariant:
     def _fast_chain(
         self, own: int, enemy: int, squares: Sequence[str], vias: Sequence[str | None]
     ) -> SerpentMove | None:
-        """The chain when every hop has one jumped point and the chain is whole, else None."""
+        """The chain when each hop jumps exactly one enemy piece (or the one its via
+        names) and the chain is whole; else None."""
         index, over = self._index, self._over
         p = index.get(squares[0], -1)
         if p < 0 or not own >> p & 1:
@@ -389,14 +315,22 @@ class SerpentVariant:
         for i in range(len(vias)):
             r = index.get(squares[i + 1], -1)
             qs = over.get((p, r))
-            if qs is None or len(qs) != 1:
+            if qs is None or (friends | enemy) >> r & 1:
                 return None
-            q = qs[0]
             via = vias[i]
-            if via is not None and index.get(via) != q:
-                return None
-            if not enemy >> q & 1 or (friends | enemy) >> r & 1:
-                return None
+            if via is not None:
+                q = index.get(via, -1)
+                if q not in qs or not enemy >> q & 1:
+                    return None
+            elif len(qs) == 1:
+                q = qs[0]
+                if not enemy >> q & 1:
+                    return None
+            else:
+                jumped = [q for q in qs if enemy >> q & 1]
+                if len(jumped) != 1:
+                    return None
+                q = jumped[0]
             enemy &= ~_BIT[q]
             caps.append(q)
             path.append(r)
@@ -450,8 +384,7 @@ class SerpentVariant:
         if len(moves) > 1:
             options = ", ".join(self.spell(pos, m).actions[0].text() for m in moves)
             raise AmbiguousMove(
-                f"{text} fits several chains: {options}; "
-                "write the jumped point in parentheses",
+                f"{text} fits several chains: {options}; write the jumped point in parentheses",
                 self._legal_texts(pos),
             )
         return Resolved(moves[0])
