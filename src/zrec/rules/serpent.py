@@ -40,6 +40,7 @@ from zrec.rules.base import (
     Outcome,
     Resolved,
     Variant,
+    check_options,
 )
 
 SIDES = ("White", "Black")
@@ -563,9 +564,12 @@ class SerpentGame:
         self.options: Mapping[str, OptionSpec] = MappingProxyType(specs)
 
     def engine(self, **options: str) -> SerpentVariant:
-        """The engine with these options (defaults for the rest), typed for callers."""
-        chosen = {tag: options.get(tag, spec.default) for tag, spec in self.options.items()}
-        return _variant(self.name, self.n, tuple(sorted(chosen.items())))
+        """The engine with these rule options (defaults for the rest; other tags are
+        ignored), typed for callers: ``MOSONA.engine(Board="open")``.  Built once per
+        choice of options.  Raises :class:`OptionError` for a value the game does not know.
+        """
+        chosen = check_options(self.options, options)
+        return _variant(self.title, self.n, tuple(chosen.items()))
 
     def variant(self, options: Mapping[str, str]) -> Variant[object, object] | None:
         return cast("Variant[object, object]", self.engine(**options))
@@ -577,11 +581,11 @@ def _variant(name: str, n: int, options: tuple[tuple[str, str], ...]) -> Serpent
 
 
 MOSONA = SerpentGame(
-    "Awithlaknannai Mosona", ("mosona", "awithlaknan mosona"), "Awithlaknannai Mosona", 8
+    "mosona", ("awithlaknannai mosona", "awithlaknan mosona"), "Awithlaknannai Mosona", 8
 )
 KOLOWIS = SerpentGame(
-    "Kolowis Awithlaknannai",
-    ("kolowis", "fighting serpents", "awithlaknannai kolowis"),
+    "kolowis",
+    ("kolowis awithlaknannai", "fighting serpents", "awithlaknannai kolowis"),
     "Kolowis Awithlaknannai",
     16,
 )

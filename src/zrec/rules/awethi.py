@@ -1,0 +1,40 @@
+"""Awéthi (seed 004): a game zrec can record but cannot yet check.
+
+zrec reads, writes and converts Awéthi records (dice turns, herd moves, shepherd
+and wolf paths; see docs/notation.md section 5.4), and knows its name, seats and
+option tags.  It has no rules engine for it yet: :meth:`Awethi.variant` returns
+``None``, and the validator reports such records as not checked rather than valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from zrec.rules.base import OptionSpec, Variant
+
+_OPTIONS = {
+    "Points": OptionSpec(
+        "basic",
+        ("basic", "advanced"),
+        "basic: the shepherd player with most animals in the shelter wins; advanced: "
+        "animals score points (calf 1, cow 3, bull 5).",
+    ),
+}
+
+
+class Awethi:
+    """Names, seats and options of Awéthi; no engine yet."""
+
+    name = "awethi"
+    aliases = ("awéthi", "awethi!")
+    title = "Awéthi"
+    sides = ("Shepherd1", "Shepherd2", "Shepherd3", "Shepherd4", "Wolves")
+    options: Mapping[str, OptionSpec] = MappingProxyType(_OPTIONS)
+
+    def variant(self, options: Mapping[str, str]) -> Variant[object, object] | None:
+        return None
+
+
+AWETHI = Awethi()
+GAMES = (AWETHI,)

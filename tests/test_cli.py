@@ -1,0 +1,197 @@
+"""The command line: help everywhere, exit codes, and files never half-written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from zrec import __version__
+from zrec.cli import app
+
+runner = CliRunner()
+GOOD = '[Game "mosona"]\n[Event "E"]\n1.  b6-b5   b4xb6 {centre taken} *\n'
+BROKEN = '[Game "mosona"]\n1. b6-b5 zz9 *\n[Game "mosona"]\n1. a4-b5 c5xa4 *\n'
+
+
+def invoke(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def commands() -> list[str]:
+    group = get_command(app)
+    return sorted(group.commands)  # type: ignore[attr-defined]
+
+
+def test_every_command_has_help() -> None:
+    assert {"fmt", "convert", "schema", "validate", "show", "random"} <= set(commands())
+    for name in commands():
+        result = invoke(name, "--help")
+        assert result.exit_code == 0, name
+        assert "Usage: zrec " + name in result.stdout
+
+
+def test_version() -> None:
+    result = invoke("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"zrec {__version__}\n"
+
+
+def test_fmt_prints_canonical_text(tmp_path: Path) -> None:
+    path = tmp_path / "g.zrec"
+    path.write_text(GOOD)
+    result = invoke("fmt", str(path))
+    assert result.exit_code == 0
+    assert result.stdout == (
+        '[Game "mosona"]\n[Event "E"]\n\n1. b6-b5 b4xb6 {centre taken} *\n'
+    )
+
+
+def test_fmt_reads_standard_input() -> None:
+    result = invoke("fmt", "-", stdin=GOOD)
+    assert result.exit_code == 0
+    assert result.stdout.endswith("1. b6-b5 b4xb6 {centre taken} *\n")
+
+
+def test_fmt_check_and_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "g.zrec"
+    path.write_text(GOOD)
+    assert invoke("fmt", "--check", str(path)).exit_code == 1
+    assert invoke("fmt", "-i", str(path)).exit_code == 0
+    assert invoke("fmt", "--check", str(path)).exit_code == 0
+    assert path.read_text().startswith('[Game "mosona"]\n[Event "E"]\n\n1. b6-b5')
+
+
+def test_fmt_with_a_broken_game_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "g.zrec"
+    path.write_text(BROKEN)
+    out = tmp_path / "out.zrec"
+    out.write_text("keep me")
+    result = invoke("fmt", str(path), "-o", str(out))
+    assert result.exit_code == 1
+    assert "found 'zz9'" in result.stderr
+    assert "nothing written" in result.stderr
+    assert out.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.zrec", "out.zrec"]
+    assert invoke("fmt", "-i", str(path)).exit_code == 1
+    assert path.read_text() == BROKEN
+
+
+def test_unreadable_file_is_exit_2() -> None:
+    result = invoke("fmt", "/no/such/file.zrec")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("zrec: cannot read /no/such/file.zrec:")
+    assert invoke("validate", "/no/such/file.zrec").exit_code == 2
+
+
+def test_bad_usage_is_exit_2() -> None:
+    assert invoke("convert", "x.zrec").exit_code == 2  # --to is required
+    assert invoke("nonsense").exit_code == 2
+
+
+def test_convert_to_json_and_back(tmp_path: Path) -> None:
+    path = tmp_path / "g.zrec"
+    path.write_text(GOOD + GOOD)
+    result = invoke("convert", str(path), "--to", "json")
+    assert result.exit_code == 0
+    games = json.loads(result.stdout)
+    assert len(games) == 2
+    assert games[0]["tags"] == [["Game", "mosona"], ["Event", "E"]]
+    assert games[0]["moves"][1]["comments_after"] == [{"text": "centre taken", "kind": "brace"}]
+    json_path = tmp_path / "g.json"
+    json_path.write_text(result.stdout)
+    back = invoke("convert", str(json_path), "--to", "zrec")
+    assert back.exit_code == 0
+    assert back.stdout == invoke("fmt", str(path)).stdout
+
+
+def test_convert_jsonl(tmp_path: Path) -> None:
+    path = tmp_path / "g.zrec"
+    path.write_text(GOOD + GOOD)
+    result = invoke("convert", str(path), "--to", "json", "--jsonl")
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and json.loads(lines[1])["result"] == "*"
+    jsonl = tmp_path / "g.jsonl"
+    jsonl.write_text(result.stdout)
+    assert invoke("convert", str(jsonl), "--to", "zrec").exit_code == 0
+
+
+def test_bad_json_names_the_path(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps([{"tags": [["Game", "mosona"]], "moves": [{"move": 5}], "result": "*"}]))
+    result = invoke("convert", str(path), "--to", "zrec")
+    assert result.exit_code == 1
+    assert result.stderr == f"zrec: {path}: $[0].moves[0].move: 5 is not of type 'string'\n"
+
+
+def test_schema_command_prints_the_schema() -> None:
+    result = invoke("schema")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_validate_exit_codes_and_summary(tmp_path: Path) -> None:
+    good = tmp_path / "good.zrec"
+    good.write_text('[Game "mosona"]\n1. b6-b5 b4xb6 *\n')
+    result = invoke("validate", str(good))
+    assert result.exit_code == 0
+    assert result.stdout == "1 game read, 1 valid, 0 invalid, 0 warnings\n"
+    bad = tmp_path / "bad.zrec"
+    bad.write_text('[Game "mosona"]\n1. b6-b5 c5-b6 *\n[Game "mosona"]\n1. a4-b5 c5xa4 *\n')
+    result = invoke("validate", str(bad))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{bad}:2:10: error[illegal-move] game 1, ply 2: move 1 (Black): c5-b6 is illegal: "
+        "a capture is compulsory here; legal moves: b4xb6",
+        "2 games read, 1 valid, 1 invalid, 0 warnings",
+    ]
+
+
+def test_validate_json_format(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.zrec"
+    bad.write_text('[Game "chess"]\n1. e2-e4 *\n')
+    result = invoke("validate", "--format", "json", str(bad))
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    (diagnostic,) = document["diagnostics"]
+    assert diagnostic["code"] == "unknown-game"
+    assert diagnostic["severity"] == "error"
+    assert (diagnostic["file"], diagnostic["game"], diagnostic["line"]) == (str(bad), 1, 1)
+    assert document["summary"]["invalid"] == 1
+
+
+def test_random_is_deterministic_by_seed() -> None:
+    one = invoke("random", "--game", "mosona", "--count", "2", "--seed", "7")
+    two = invoke("random", "--game", "mosona", "--count", "2", "--seed", "7")
+    other = invoke("random", "--game", "mosona", "--count", "2", "--seed", "8")
+    assert one.exit_code == 0
+    assert one.stdout == two.stdout != other.stdout
+    assert one.stdout.count('[Game "mosona"]') == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "chess"], "names no game zrec knows"),
+        (["--game", "mosona", "-O", "Jumps=diagonal"], '[Jumps "diagonal"] is not a known value'),
+        (["--game", "mosona", "-O", "Jumps"], "--option takes Tag=value"),
+    ],
+)
+def test_random_errors(args: list[str], message: str) -> None:
+    result = invoke("random", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_show_prints_the_position_and_legal_moves(tmp_path: Path) -> None:
+    path = tmp_path / "g.zrec"
+    path.write_text('[Game "mosona"]\n1. a5-b5 *\n')
+    result = invoke("show", str(path))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1] == "Legal moves (2): c4xa5, c6xa5"
+    assert "Move 1, Black to move." in result.stdout
+    assert invoke("show", str(path), "--ply", "5").exit_code == 1
+    assert invoke("show", str(path), "--game", "3").exit_code == 2
