@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from hypothesis import HealthCheck, given, settings
-from strategies import games
 
+from strategies import games
 from zrec import read_game, write_game
 from zrec.notation.jsonio import game_from_json, game_to_json
 from zrec.notation.model import Game

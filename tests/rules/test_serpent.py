@@ -564,7 +564,8 @@ def test_spell_and_resolve_round_trip_in_random_games(
             lat = v.lattice
             assert lat.capture_test(own, enemy) == lat.can_capture(own, enemy)
             assert lat.capture_test(own, enemy) == bool(lat.chains(own, enemy))
-            assert v.setup(v.setup_text(pos)) == pos._replace(ply=0)
+            first = 0 if pos.turn == v.start().turn else 1  # 1...: numbered as in PGN
+            assert v.setup(v.setup_text(pos)) == pos._replace(ply=first)
             pos = v.apply(pos, rng.choice(moves))
             positions += 1
         assert v.outcome(pos) is not None or pos.ply == 120
@@ -606,7 +607,14 @@ def test_setup_round_trip_and_multi_digit_runs() -> None:
     pos = k.setup("16/8W8/W15 b")
     assert k.pieces(pos) == {"b9": "W", "a1": "W"}
     assert k.setup_text(pos) == "16/8W8/W15 b"
-    assert pos == SerpentPosition(pos.white, 0, 1, 0)
+    assert pos == SerpentPosition(pos.white, 0, 1, 1)
+    # Black (the second side) to move: "1..." now, then White's "2."
+    assert k.turn_label(pos) == (1, "Black")
+    assert k.turn_label(k.setup("16/8W8/W15 w")) == (1, "White")
+    m = MOSONA.engine()
+    black_to_move = m.setup("BBBBBBBB/BBBWB4/8 b")
+    after = m.apply(black_to_move, m.legal_moves(black_to_move)[0])
+    assert m.turn_label(after) == (2, "White")
 
 
 @pytest.mark.parametrize(

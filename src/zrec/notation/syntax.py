@@ -248,7 +248,13 @@ def reference_parser() -> Lark:
     zrec reads with :func:`parse_tokens`; this one is for tests that check the two
     agree, and for anyone who wants the tree.
     """
-    return Lark(grammar_text(), parser="lalr", lexer="basic", start=["file", "game"])
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        lexer="basic",
+        start=["file", "game"],
+        maybe_placeholders=False,
+    )
 
 
 @cache

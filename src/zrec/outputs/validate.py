@@ -157,13 +157,13 @@ def _illegal(
             "game-over",
             "error",
             f"{_label(ctx, pos)}{where}: {text} is played after the game has ended "
-            f"({outcome.reason}, {outcome.result})",
+            f"({outcome.reason})",
             node,
             ply,
         )
         return
     if isinstance(exc, AmbiguousMove):
-        message = f"{text} is ambiguous: {exc.reason}; it fits {', '.join(exc.legal)}"
+        message = f"{text} is ambiguous: {exc.reason}"
     else:
         message = f"{text} is illegal: {exc.reason}; {_legal_list(exc.legal)}"
     ctx.add(exc.code, "error", f"{_label(ctx, pos)}{where}: {message}", node, ply)

@@ -163,7 +163,9 @@ class SerpentVariant:
 
     def setup(self, text: str) -> SerpentPosition:
         white, black, turn = read_setup(self.lattice, text, self.title, self.max_pieces)
-        return SerpentPosition(white, black, turn, 0)
+        # Numbering as in PGN: when the side that moves second is to move, the
+        # record starts with "1..." and the next move is number 2.
+        return SerpentPosition(white, black, turn, 0 if turn == self._start.turn else 1)
 
     def setup_text(self, pos: SerpentPosition) -> str:
         return setup_string(self.lattice, pos.white, pos.black, pos.turn)

@@ -1,0 +1,111 @@
+"""Every sample: valid, lossless through JSON, canonical; every invalid sample gives
+exactly the diagnostics written beside it; Lark's own parser agrees with zrec's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lark import Token, Transformer, Tree
+
+from zrec import read_records, read_text, write_game
+from zrec.notation.jsonio import game_from_json, game_to_json
+from zrec.notation.model import Game
+from zrec.notation.syntax import _Builder, reference_parser
+from zrec.outputs.validate import validate_records
+from zrec.schema import check_game
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted((ROOT / "samples").glob("*.zrec"))
+INVALID = sorted((ROOT / "samples" / "invalid").glob("*.zrec"))
+
+
+def games_of(path: Path) -> list[Game]:
+    records = list(read_records(path))
+    assert records and all(r.game is not None for r in records), records
+    return [r.game for r in records if r.game is not None]
+
+
+def test_there_is_a_sample_of_every_game() -> None:
+    kinds = {g.game_type for p in SAMPLES for g in games_of(p)}
+    assert kinds == {"mosona", "kolowis", "stone-warriors", "awethi"}
+    names = {p.name for p in SAMPLES}
+    assert {"culin-opening.zrec", "mosona-open.zrec", "mosona-bent.zrec"} <= names
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_sample_validates(path: Path) -> None:
+    reports = list(validate_records(read_records(path), path.name))
+    for report in reports:
+        assert report.valid, [d.format() for d in report.diagnostics]
+        if report.checked:
+            assert report.diagnostics == []
+        else:
+            assert [d.code for d in report.diagnostics] == ["not-checked"]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_sample_json_round_trip_and_fmt(path: Path) -> None:
+    for game in games_of(path):
+        first = game_to_json(game)
+        check_game(first)
+        text = write_game(game_from_json(json.loads(json.dumps(first))))
+        (again,) = [r.game for r in read_text(text)]
+        assert again is not None
+        assert game_to_json(again) == first
+        assert write_game(again) == text  # fmt(fmt(x)) == fmt(x)
+    canonical = "\n".join(write_game(g) for g in games_of(path))
+    assert path.read_text(encoding="utf-8") == canonical, "samples are kept in canonical form"
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.stem)
+def test_invalid_sample_gives_exactly_its_expected_diagnostics(path: Path) -> None:
+    name = f"samples/invalid/{path.name}"
+    found = [
+        d.format() for report in validate_records(read_records(path, name), name)
+        for d in report.diagnostics
+    ]
+    expected = path.with_suffix(".expected").read_text(encoding="utf-8").splitlines()
+    assert found == expected
+    assert found, "every invalid sample shows at least one diagnostic"
+    assert all(f"[{path.stem}]" in line or "[" in line for line in found)
+    assert any(f"[{path.stem}]" in line for line in found), "the file is named after its code"
+
+
+class _FromTree(Transformer[Token, Any]):
+    """Builds the record model from Lark's own parse tree, with zrec's builder."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.builder = _Builder()
+
+    def __default__(self, data: str, children: list[Any], meta: Any) -> Any:
+        method = getattr(self.builder, data)
+        return method([_tuple(c) for c in children])
+
+
+def _tuple(child: Any) -> Any:
+    if isinstance(child, Token):
+        return (child.type, str(child), child.line, child.column)
+    return child
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_lark_own_parser_reads_every_sample_the_same(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    tree = reference_parser().parse(text, start="file")
+    assert isinstance(tree, Tree)
+    ours = games_of(path)
+    theirs = [_FromTree().transform(g) for g in tree.children]
+    assert theirs == ours
+
+
+@pytest.mark.parametrize("name", ["syntax", "missing-result", "truncated", "unclosed-comment"])
+def test_lark_own_parser_rejects_the_broken_samples(name: str) -> None:
+    from lark.exceptions import UnexpectedInput
+
+    text = (ROOT / "samples" / "invalid" / f"{name}.zrec").read_text(encoding="utf-8")
+    with pytest.raises(UnexpectedInput):
+        reference_parser().parse(text, start="file")
