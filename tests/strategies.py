@@ -43,9 +43,9 @@ turns = st.one_of(
     st.builds(lambda d, a: Turn(tuple(a), d), dice, st.lists(actions, min_size=1, max_size=4)),
 )
 
-_word_chars = st.characters(
-    blacklist_categories=("Cs",), blacklist_characters="}\r\n"
-).filter(lambda c: not _SPACE.match(c))
+_word_chars = st.characters(exclude_categories=["Cs"], exclude_characters="}\r\n").filter(
+    lambda c: not _SPACE.match(c)
+)
 words = st.text(_word_chars, min_size=1, max_size=8)
 comments = st.builds(
     lambda w, k: Comment(" ".join(w), k),
@@ -85,7 +85,7 @@ def lines(depth: int) -> st.SearchStrategy[Line]:
 
 tag_names = st.from_regex(r"\A[A-Za-z][A-Za-z0-9_]{0,10}\Z")
 tag_values = st.text(
-    st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=20
+    st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"), max_size=20
 )
 results = st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "0-1-0", "1/2-1/2-0"])
 

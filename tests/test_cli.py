@@ -45,9 +45,7 @@ def test_fmt_prints_canonical_text(tmp_path: Path) -> None:
     path.write_text(GOOD)
     result = invoke("fmt", str(path))
     assert result.exit_code == 0
-    assert result.stdout == (
-        '[Game "mosona"]\n[Event "E"]\n\n1. b6-b5 b4xb6 {centre taken} *\n'
-    )
+    assert result.stdout == ('[Game "mosona"]\n[Event "E"]\n\n1. b6-b5 b4xb6 {centre taken} *\n')
 
 
 def test_fmt_reads_standard_input() -> None:
@@ -121,7 +119,9 @@ def test_convert_jsonl(tmp_path: Path) -> None:
 
 def test_bad_json_names_the_path(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
-    path.write_text(json.dumps([{"tags": [["Game", "mosona"]], "moves": [{"move": 5}], "result": "*"}]))
+    path.write_text(
+        json.dumps([{"tags": [["Game", "mosona"]], "moves": [{"move": 5}], "result": "*"}])
+    )
     result = invoke("convert", str(path), "--to", "zrec")
     assert result.exit_code == 1
     assert result.stderr == f"zrec: {path}: $[0].moves[0].move: 5 is not of type 'string'\n"

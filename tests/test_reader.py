@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 
 import pytest
 
@@ -48,9 +49,7 @@ def test_chain_with_jumped_point_and_black_move_number() -> None:
     game = read_game('[Game "mosona"]\n1... a4x(a5)b6x(c4)b4 *')
     (node,) = game.line.moves
     assert (node.number, node.dots) == (1, 3)
-    assert node.turn.actions == (
-        Action("path", ("a4", "b6", "b4"), ("x", "x"), ("a5", "c4")),
-    )
+    assert node.turn.actions == (Action("path", ("a4", "b6", "b4"), ("x", "x"), ("a5", "c4")),)
 
 
 def test_stone_warriors_forms() -> None:
@@ -215,19 +214,15 @@ def test_memory_does_not_grow_with_the_file() -> None:
         + "} b4xb6 *\n\n"
     ).encode()
 
-    class Stream(io.RawIOBase):
+    class Stream(io.BytesIO):
         """Hands out the same game 300 times without holding the whole file."""
 
-        def __init__(self) -> None:
-            self.left = 300
-
-        def __iter__(self):  # type: ignore[no-untyped-def]
-            while self.left:
-                self.left -= 1
+        def __iter__(self) -> Iterator[bytes]:
+            for _ in range(300):
                 yield from io.BytesIO(game)
 
     tracemalloc.start()
-    count = sum(1 for r in read_records(Stream(), "big") if r.ok)  # type: ignore[arg-type]
+    count = sum(1 for r in read_records(Stream(), "big") if r.ok)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert count == 300

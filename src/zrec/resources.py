@@ -18,7 +18,7 @@ SCHEMA = "zrec-game.schema.json"
 
 def read_text(name: str) -> str:
     """The text of a shipped data file."""
-    return resources.files("zrec").joinpath("_data", name).read_text(encoding="utf-8")
+    return resources.files("zrec").joinpath("_data").joinpath(name).read_text(encoding="utf-8")
 
 
 @cache

@@ -45,4 +45,4 @@ def check_game(value: Any, path: str = "$") -> None:
 
 def is_valid(value: Any) -> bool:
     """Whether ``value`` is a valid game."""
-    return validator().is_valid(value)
+    return bool(validator().is_valid(value))

@@ -71,7 +71,7 @@ def read_records(
         with open(source, "rb") as stream:
             yield from _Reader(stream, name or str(source)).records()
         return
-    yield from _Reader(source, name or getattr(source, "name", "<input>")).records()
+    yield from _Reader(source, name or str(getattr(source, "name", "<input>"))).records()
 
 
 def read_text(text: str, name: str = "<input>") -> Iterator[Record]:

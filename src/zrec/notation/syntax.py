@@ -333,6 +333,7 @@ def parse_tokens(tokens: Sequence[TokenT]) -> Game:
             if kind == "$END" and stack[-1] == end:
                 game: Game = values[-1]
                 return game
+    raise AssertionError("the parse table accepts only at $END")
 
 
 @cache

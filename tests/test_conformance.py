@@ -1,0 +1,112 @@
+"""Random legal games validate cleanly; one illegal move is caught exactly where it is.
+
+The test suite plays ``ZREC_RANDOM_GAMES`` games (default 1,000) per game, board and
+jump rule; ``benchmarks/conformance.py`` runs the full 10,000 of the issue.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zrec.moves import Turn, step
+from zrec.notation.model import Game, Line
+from zrec.notation.reader import read_records
+from zrec.notation.writer import write_games
+from zrec.outputs.randomgames import random_game, random_games
+from zrec.outputs.validate import Summary, validate_game, validate_records
+from zrec.rules import find_game
+from zrec.rules.base import IllegalMove, check_options
+
+COUNT = int(os.environ.get("ZREC_RANDOM_GAMES", "1000"))
+
+CONFIGS = [
+    ("mosona", {"Board": "lined", "Jumps": "line"}, COUNT),
+    ("mosona", {"Board": "open", "Jumps": "line"}, COUNT),
+    ("mosona", {"Board": "lined", "Jumps": "bent"}, COUNT),
+    ("mosona", {"Board": "open", "Jumps": "bent"}, COUNT),
+    ("kolowis", {"Board": "lined", "Jumps": "line"}, COUNT // 4),
+    ("kolowis", {"Board": "open", "Jumps": "bent"}, COUNT // 4),
+    ("kolowis", {"Pieces": "23"}, COUNT // 4),
+    ("stone-warriors", {"Ruleset": "default"}, COUNT // 10),
+    ("stone-warriors", {"Ruleset": "culin"}, COUNT // 10),
+]
+
+
+@pytest.mark.parametrize(("game", "tags", "count"), CONFIGS, ids=lambda v: str(v))
+def test_random_games_validate_cleanly(game: str, tags: dict[str, str], count: int) -> None:
+    text = "".join(write_games(random_games(find_game(game), tags, count, seed=2026)))
+    summary = Summary()
+    for report in validate_records(read_records(io.BytesIO(text.encode()), "random"), "random"):
+        summary.add(report)
+        assert report.diagnostics == [], [d.format() for d in report.diagnostics]
+    assert (summary.games, summary.valid) == (count, count)
+    assert summary.plies > count * 10
+
+
+def _illegal_text(
+    game: str, tags: dict[str, str], record: Game, ply: int, rng: random.Random
+) -> str:
+    """A move written as a player might, but illegal in the position before ``ply``."""
+    rules = find_game(game)
+    variant = rules.variant(check_options(rules.options, tags))
+    assert variant is not None
+    pos = variant.start()
+    for node in record.line.moves[:ply]:
+        pos = variant.apply(pos, variant.resolve(pos, node.turn).move)
+    squares = sorted(
+        {sq for m in variant.legal_moves(pos) for sq in variant.spell(pos, m).actions[0].squares}
+    )
+    squares += sorted(variant.pieces(pos))
+    for _ in range(1000):
+        a, b = rng.sample(squares, 2)
+        turn = step(a, b)
+        try:
+            variant.resolve(pos, Turn((turn,)))
+        except IllegalMove:
+            return turn.text()
+    raise AssertionError("no illegal move found")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(
+        [
+            ("mosona", {}),
+            ("mosona", {"Board": "open", "Jumps": "bent"}),
+            ("kolowis", {}),
+            ("stone-warriors", {}),
+            ("stone-warriors", {"Ruleset": "culin"}),
+        ]
+    ),
+    st.integers(0, 10_000),
+    st.floats(0, 1, exclude_max=True),
+)
+def test_one_illegal_move_is_rejected_at_exactly_that_move(
+    config: tuple[str, dict[str, str]], seed: int, where: float
+) -> None:
+    game, tags = config
+    record = random_game(find_game(game), tags, random.Random(seed), max_plies=80)
+    moves = record.line.moves
+    if not moves:
+        return
+    ply = int(where * len(moves))
+    text = _illegal_text(game, tags, record, ply, random.Random(seed))
+    bad = replace(moves[ply], turn=Turn((step(*text.split("-")),)))
+    mutated = replace(record, line=Line((*moves[:ply], bad, *moves[ply + 1 :])), result="*")
+    mutated = replace(
+        mutated, tags=tuple((k, "*" if k == "Result" else v) for k, v in mutated.tags)
+    )
+    report = validate_game(mutated, "mutated")
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    assert len(errors) == 1, [d.format() for d in report.diagnostics]
+    assert errors[0].ply == ply + 1
+    assert errors[0].move == text
+    assert errors[0].code in {"illegal-move", "game-over"}
+    assert validate_game(replace(record), "original").valid

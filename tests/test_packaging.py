@@ -1,0 +1,74 @@
+"""An installed wheel carries the grammar and the schema and finds them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(dist),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = dist.glob("zrec-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        grammar = archive.read("zrec/_data/zrec.lark").decode()
+        schema = archive.read("zrec/_data/zrec-game.schema.json").decode()
+    assert grammar == (ROOT / "grammar" / "zrec.lark").read_text(encoding="utf-8")
+    assert schema == (ROOT / "schemas" / "zrec-game.schema.json").read_text(encoding="utf-8")
+
+    site = tmp_path / "site"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    script = (
+        "import zrec, zrec.resources, zrec.schema\n"
+        "print(zrec.__file__)\n"
+        "game = zrec.read_game('[Game \"mosona\"]\\n1. b6-b5 b4xb6 *')\n"
+        "from zrec.notation.jsonio import game_to_json\n"
+        "zrec.schema.check_game(game_to_json(game))\n"
+        "print(len(zrec.resources.grammar_text()), len(game.line.moves))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    where, sizes = done.stdout.splitlines()
+    assert where.startswith(str(site))
+    assert sizes == f"{len(grammar)} 2"
