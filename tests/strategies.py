@@ -54,12 +54,13 @@ comments = st.builds(
 )
 
 
-def lines(depth: int) -> st.SearchStrategy[Line]:
-    variations = st.lists(lines(depth - 1), max_size=2) if depth > 0 else st.just([])
+def lines(depth: int, most: int = 8) -> st.SearchStrategy[Line]:
+    """Lines of up to ``most`` moves; variations nest ``depth`` deep, shorter each level."""
+    variations = st.lists(lines(depth - 1, 3), max_size=1) if depth > 0 else st.just([])
 
     @st.composite
     def build(draw: st.DrawFn) -> Line:
-        count = draw(st.integers(0, 6))
+        count = draw(st.integers(0, most))
         if count == 0:
             return Line((), tuple(draw(st.lists(comments, max_size=2))))
         nodes = []
@@ -75,7 +76,7 @@ def lines(depth: int) -> st.SearchStrategy[Line]:
                     tuple(draw(st.lists(st.integers(0, 999), max_size=2))),
                     tuple(before),
                     tuple(draw(st.lists(comments, max_size=2))),
-                    tuple(draw(variations)),
+                    tuple(draw(variations)) if draw(st.integers(0, 3)) == 0 else (),
                 )
             )
         return Line(tuple(nodes))

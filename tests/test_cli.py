@@ -195,3 +195,28 @@ def test_show_prints_the_position_and_legal_moves(tmp_path: Path) -> None:
     assert "Move 1, Black to move." in result.stdout
     assert invoke("show", str(path), "--ply", "5").exit_code == 1
     assert invoke("show", str(path), "--game", "3").exit_code == 2
+
+
+def test_show_stops_before_a_later_illegal_move(tmp_path: Path) -> None:
+    path = tmp_path / "g.zrec"
+    path.write_text('[Game "mosona"]\n1. b6-b5 c5-b6 *\n')
+    result = invoke("show", str(path), "--ply", "1")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1] == "Legal moves (1): b4xb6"
+    assert invoke("show", str(path)).exit_code == 1
+
+
+def test_written_files_get_ordinary_permissions(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    source = tmp_path / "g.zrec"
+    source.write_text(GOOD)
+    out = tmp_path / "out.zrec"
+    assert invoke("fmt", str(source), "-o", str(out)).exit_code == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
+    source.chmod(0o640)
+    assert invoke("fmt", "-i", str(source)).exit_code == 0
+    assert stat.S_IMODE(source.stat().st_mode) == 0o640

@@ -13,7 +13,7 @@ from zrec.notation.model import Game
 from zrec.notation.writer import WIDTH
 from zrec.schema import check_game
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

@@ -34,6 +34,15 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
     path = Path(target)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
+        # mkstemp makes the file private (0600); give it the mode a new file would have,
+        # or keep the mode of the file it replaces
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp_name, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             yield stream
         os.replace(tmp_name, path)

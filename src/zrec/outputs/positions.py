@@ -54,13 +54,13 @@ def prepare(game: Game) -> Replay:
     return Replay(rules, variant, start)
 
 
-def steps(game: Game, replay: Replay | None = None) -> Iterator[Step]:
-    """Every move of the main line with its positions; stops with
-    :class:`PositionError` at an illegal move."""
+def steps(game: Game, replay: Replay | None = None, upto: int | None = None) -> Iterator[Step]:
+    """Every move of the main line (or of its first ``upto`` moves) with its positions;
+    stops with :class:`PositionError` at an illegal move."""
     replay = replay or prepare(game)
     variant = replay.variant
     pos = replay.start
-    for ply, node in enumerate(game.line.moves, 1):
+    for ply, node in enumerate(game.line.moves[:upto], 1):
         try:
             move = variant.resolve(pos, node.turn).move
         except IllegalMove as exc:
@@ -112,8 +112,6 @@ def position_at(game: Game, ply: int | None = None) -> Shown:
     target = total if ply is None else ply
     pos = replay.start
     last: Step | None = None
-    for step in steps(game, replay):
-        if step.ply > target:
-            break
+    for step in steps(game, replay, target):
         pos, last = step.after, step
     return Shown(replay, pos, target, last)

@@ -1,0 +1,385 @@
+"""Geometry of the boards zrec draws, for :mod:`zrec.outputs.diagram`.
+
+Where each point or square stands on the picture, the picture of the empty board
+(lines, squares, trails, coordinates), and the route a moving piece takes.  Two
+shapes are known, recognised from what a rules engine exposes rather than from the
+game's name: the serpent lattice (an engine with ``points`` and ``lines``) and the
+cross board of Stone Warriors (an engine with ``squares`` and ``square_kind``).
+Everything is derived from the point and square names (``b6``, ``g14``); the rules
+modules hold no drawing geometry.  All lengths are in the picture's own units (px at
+the natural size).
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from zrec.moves import Action
+
+Point = tuple[float, float]
+
+SPAN = 40.0  # lattice: from a middle point to the next outer point, and between rows
+CELL = 36.0  # cross board: the side of a square
+GAP = 14.0  # room for a coordinate label
+
+
+class BoardError(ValueError):
+    """An engine whose board zrec cannot draw."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of a route: a straight line to ``end``, or an arc about ``centre``."""
+
+    end: Point
+    centre: Point | None = None
+    sweep: int = 0  # the SVG sweep flag of an arc (1: clockwise on the picture)
+
+
+def num(x: float) -> str:
+    """A length as SVG text: at most two decimals, no trailing zeros, no ``-0``."""
+    if x == int(x):
+        return str(int(x))
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def element(tag: str, cls: str | None = None, **attrs: str | float) -> ET.Element:
+    """An SVG element; numbers are written with :func:`num`, ``cls`` is the class."""
+    out = {
+        k.rstrip("_").replace("_", "-"): v if isinstance(v, str) else num(v)
+        for k, v in attrs.items()
+    }
+    if cls:
+        out["class"] = cls
+    return ET.Element(tag, out)
+
+
+def label(text: str, x: float, y: float, cls: str = "coord") -> ET.Element:
+    node = element("text", cls, x=x, y=y)
+    node.text = text
+    return node
+
+
+def split_name(name: str) -> tuple[str, int]:
+    """``"b12"`` -> ``("b", 12)``."""
+    return name[0], int(name[1:])
+
+
+class Board:
+    """What every board gives the diagram: size, centres, the empty board, routes."""
+
+    width: float
+    height: float
+    radius: float  # of a piece
+    centres: dict[str, Point]
+    pivot: Point  # the flipped board is the board turned half round this point
+
+    _drawn: tuple[tuple[str, dict[str, str], str | None], ...] | None = None
+
+    def background(self) -> list[ET.Element]:
+        """The empty board, new elements each call (it is drawn once per board)."""
+        if self._drawn is None:
+            self._drawn = tuple((e.tag, e.attrib, e.text) for e in self.draw())
+        out = []
+        for tag, attrib, text in self._drawn:
+            node = ET.Element(tag, dict(attrib))
+            node.text = text
+            out.append(node)
+        return out
+
+    def draw(self) -> list[ET.Element]:
+        """The elements of the empty board (:meth:`background` keeps them)."""
+        raise NotImplementedError
+
+    def route(self, path: Sequence[str], captured: Sequence[str]) -> list[Segment]:
+        """The segments from ``path[0]`` through every landing point."""
+        return [Segment(self.centres[p]) for p in path[1:]]
+
+    def captured_mark(self, square: str) -> list[ET.Element]:
+        """Extra marks on the square of a captured piece (its ghost is drawn anyway)."""
+        return []
+
+
+def board_for(variant: Any, *, flip: bool = False, coordinates: bool = True) -> Board:
+    """The board of an engine, seen from White's side or, with ``flip``, from Black's."""
+    points, lines = getattr(variant, "points", None), getattr(variant, "lines", None)
+    if points is not None and lines is not None:
+        jumps = getattr(variant, "jumps", ())
+        return LatticeBoard(points, lines, jumps, flip=flip, coordinates=coordinates)
+    squares, kind = getattr(variant, "squares", None), getattr(variant, "square_kind", None)
+    if squares is not None and kind is not None:
+        return CrossBoard(squares, kind, flip=flip, coordinates=coordinates)
+    raise BoardError(f"zrec cannot draw the board of {type(variant).__name__}")
+
+
+def landing_path(variant: Any, action: Action) -> tuple[str, ...]:
+    """The points a piece visits in a written move of this engine's game: its start,
+    then each landing point (a drop: its one square)."""
+    if getattr(variant, "points", None) is not None:
+        return action.squares  # a step's two points, or a chain's every landing point
+    # A step is "from-to", then the captured squares after "x"; a drop is one square.
+    return action.squares[:2]
+
+
+def _sweep(centre: Point, start: Point, end: Point) -> int:
+    """The SVG sweep flag of the short arc about ``centre`` from ``start`` to ``end``."""
+    cross = (start[0] - centre[0]) * (end[1] - centre[1]) - (start[1] - centre[1]) * (
+        end[0] - centre[0]
+    )
+    return 1 if cross > 0 else 0
+
+
+class LatticeBoard(Board):
+    """The serpent lattice: rows a (south), b (middle), c (north) with curved ends.
+
+    ``b_k`` stands at x = 2(k-1), ``a_k`` and ``c_k`` at x = 2k-1 (in units of
+    :data:`SPAN`); the two end diagonals at each end are drawn as one half circle
+    through the end of the middle row.
+    """
+
+    radius = 15.0
+
+    def __init__(
+        self,
+        points: Sequence[str],
+        lines: Sequence[tuple[str, str]],
+        jumps: Sequence[tuple[str, str, str]] = (),
+        *,
+        flip: bool,
+        coordinates: bool,
+    ) -> None:
+        self.jumps = frozenset(jumps)
+        self.n = sum(1 for p in points if p[0] == "a")
+        self.flip, self.coordinates = flip, coordinates
+        pad = self.radius + 5
+        self.left = pad + (GAP + 2 if coordinates else 0)
+        self.top = pad + (GAP if coordinates else 0)
+        self.width = self.left + 2 * self.n * SPAN + pad
+        self.height = 2 * self.top + 2 * SPAN
+        self.centres = {p: self.at(*self._raw(p)) for p in points}
+        self.pivot = (self.left + self.n * SPAN, self.top + SPAN)
+        self.lines = tuple(lines)
+        self.adjacent = {frozenset(line) for line in lines}
+        last = f"b{self.n + 1}"
+        #: The end lines, each -> the centre of its half circle.
+        self.curves: dict[frozenset[str], Point] = {}
+        for end, a, c in (("b1", "a1", "c1"), (last, f"a{self.n}", f"c{self.n}")):
+            mid = self._mid(a, c)
+            for outer in (a, c):
+                if frozenset((end, outer)) in self.adjacent:
+                    self.curves[frozenset((end, outer))] = mid
+
+    def _raw(self, name: str) -> Point:
+        row, k = split_name(name)
+        if row == "b":
+            return 2 * (k - 1) * SPAN, SPAN
+        return (2 * k - 1) * SPAN, 2 * SPAN if row == "a" else 0.0
+
+    def at(self, x: float, y: float) -> Point:
+        """Raw lattice coordinates (x east, y down from row c) to the picture."""
+        if self.flip:
+            x, y = 2 * self.n * SPAN - x, 2 * SPAN - y
+        return self.left + x, self.top + y
+
+    def _mid(self, p: str, q: str) -> Point:
+        (x1, y1), (x2, y2) = self.centres[p], self.centres[q]
+        return (x1 + x2) / 2, (y1 + y2) / 2
+
+    def draw(self) -> list[ET.Element]:
+        out: list[ET.Element] = []
+        for p, q in self.lines:
+            if frozenset((p, q)) in self.curves:
+                continue
+            kind = "middle" if p[0] == q[0] == "b" else "outer" if p[0] == q[0] else "diagonal"
+            (x1, y1), (x2, y2) = self.centres[p], self.centres[q]
+            out.append(element("line", f"line {kind}", x1=x1, y1=y1, x2=x2, y2=y2))
+        for end, a, c in (("b1", "a1", "c1"), (f"b{self.n + 1}", f"a{self.n}", f"c{self.n}")):
+            parts = [self.segment(a, end), self.segment(end, c)]
+            if all(s.centre is not None for s in parts):
+                out.append(element("path", "line curve", d=path_data(self.centres[a], parts)))
+        out += [
+            element("circle", "point", cx=x, cy=y, r=3.2, data_point=name)
+            for name, (x, y) in self.centres.items()
+        ]
+        if self.coordinates:
+            out += self._labels()
+        return out
+
+    def _labels(self) -> list[ET.Element]:
+        out = []
+        for row in "cba":
+            y = self.centres[f"{row}1"][1]
+            out.append(label(row, self.left - self.radius - GAP + 2, y))
+        top, bottom = self.top - self.radius - 8, self.top + 2 * SPAN + self.radius + 8
+        for k in range(1, self.n + 1):
+            out.append(label(str(k), self.centres[f"a{k}"][0], top))
+        for k in range(1, self.n + 2):
+            out.append(label(str(k), self.centres[f"b{k}"][0], bottom))
+        return out
+
+    def segment(self, p: str, r: str) -> Segment:
+        """The drawn line from ``p`` to its neighbour ``r`` (an arc on a curved end)."""
+        end = self.centres[r]
+        centre = self.curves.get(frozenset((p, r)))
+        if centre is None:
+            return Segment(end)
+        return Segment(end, centre, _sweep(centre, self.centres[p], end))
+
+    def route(self, path: Sequence[str], captured: Sequence[str]) -> list[Segment]:
+        out: list[Segment] = []
+        overs = self._jumped(tuple(path), frozenset(captured))
+        for (p, r), q in zip(pairwise(path), overs, strict=True):
+            if q is None:
+                out.append(
+                    self.segment(p, r)
+                    if frozenset((p, r)) in self.adjacent
+                    else Segment(self.centres[r])
+                )
+            else:
+                out += [self.segment(p, q), self.segment(q, r)]
+        return out
+
+    def _jumped(self, path: tuple[str, ...], captured: frozenset[str]) -> list[str | None]:
+        """The point each hop of ``path`` jumps (``None`` for a step), chosen so that every
+        hop is a jump of the board and each captured point is jumped once."""
+
+        def search(i: int, left: frozenset[str]) -> list[str | None] | None:
+            if i == len(path) - 1:
+                return [] if not left else None
+            p, r = path[i], path[i + 1]
+            if frozenset((p, r)) in self.adjacent:
+                rest = search(i + 1, left)
+                return None if rest is None else [None, *rest]
+            for q in sorted(left):
+                if (p, q, r) in self.jumps or (
+                    not self.jumps
+                    and frozenset((p, q)) in self.adjacent
+                    and frozenset((q, r)) in self.adjacent
+                ):
+                    rest = search(i + 1, left - {q})
+                    if rest is not None:
+                        return [q, *rest]
+            return None
+
+        found = search(0, captured)
+        return found if found is not None else [None] * (len(path) - 1)
+
+
+class CrossBoard(Board):
+    """The cross-shaped board of squares, with the two diagonals (trails) of each."""
+
+    radius = 12.5
+
+    def __init__(
+        self, squares: Sequence[str], kind: Callable[[str], str], *, flip: bool, coordinates: bool
+    ) -> None:
+        self.squares = tuple(squares)
+        self.kinds = {s: kind(s) for s in self.squares}
+        cells = [(ord(s[0]) - ord("a"), split_name(s)[1] - 1) for s in self.squares]
+        self.files = max(f for f, _ in cells) + 1
+        self.ranks = max(r for _, r in cells) + 1
+        self.cells = dict(zip(self.squares, cells, strict=True))
+        self.taken = set(cells)
+        self.flip, self.coordinates = flip, coordinates
+        pad = 6.0
+        self.left = pad + (GAP + 4 if coordinates else 0)
+        self.top = pad
+        self.width = self.left + self.files * CELL + pad
+        self.height = self.top + self.ranks * CELL + pad + (GAP + 2 if coordinates else 0)
+        self.centres = {s: self.corner(f + 0.5, r + 0.5) for s, (f, r) in self.cells.items()}
+        self.pivot = (self.left + self.files * CELL / 2, self.top + self.ranks * CELL / 2)
+
+    def corner(self, f: float, r: float) -> Point:
+        """Grid coordinates (file and rank from 0, corners on whole numbers) to the picture."""
+        x, y = f * CELL, (self.ranks - r) * CELL
+        if self.flip:
+            x, y = self.files * CELL - x, self.ranks * CELL - y
+        return self.left + x, self.top + y
+
+    def draw(self) -> list[ET.Element]:
+        out: list[ET.Element] = []
+        trails, border = [], []
+        for square in self.squares:
+            f, r = self.cells[square]
+            (x1, y1), (x2, y2) = self.corner(f, r), self.corner(f + 1, r + 1)
+            x, y = min(x1, x2), min(y1, y2)
+            out.append(
+                element("rect", f"square {self.kinds[square]}", x=x, y=y, width=CELL, height=CELL)
+            )
+            trails.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
+            trails.append(f"M{num(x1)} {num(y2)}L{num(x2)} {num(y1)}")
+            for df, dr, a, b in (
+                (0, -1, (0, 0), (1, 0)),
+                (1, 0, (1, 0), (1, 1)),
+                (0, 1, (1, 1), (0, 1)),
+                (-1, 0, (0, 1), (0, 0)),
+            ):
+                if (f + df, r + dr) not in self.taken:
+                    (u1, v1), (u2, v2) = (
+                        self.corner(f + a[0], r + a[1]),
+                        self.corner(f + b[0], r + b[1]),
+                    )
+                    border.append(f"M{num(u1)} {num(v1)}L{num(u2)} {num(v2)}")
+        out.append(element("path", "trail", d="".join(trails)))
+        out.append(element("path", "border", d="".join(border)))
+        if self.coordinates:
+            out += self._labels()
+        return out
+
+    def _labels(self) -> list[ET.Element]:
+        out = []
+        bottom = self.top + self.ranks * CELL + GAP - 2
+        for f in range(self.files):
+            out.append(label(chr(ord("a") + f), self.corner(f + 0.5, 0)[0], bottom))
+        for r in range(self.ranks):
+            out.append(label(str(r + 1), self.left - GAP / 2 - 4, self.corner(0, r + 0.5)[1]))
+        return out
+
+    def captured_mark(self, square: str) -> list[ET.Element]:
+        x, y = self.centres[square]
+        h = CELL / 2 - 2.5
+        return [element("rect", "captured", x=x - h, y=y - h, width=2 * h, height=2 * h)]
+
+
+def path_data(start: Point, segments: Sequence[Segment]) -> str:
+    """SVG path data from ``start`` along the segments (arcs as circular arcs)."""
+    out = [f"M{num(start[0])} {num(start[1])}"]
+    here = start
+    for seg in segments:
+        x, y = seg.end
+        if seg.centre is None:
+            out.append(f"L{num(x)} {num(y)}")
+        else:
+            r = math.dist(seg.centre, here)
+            out.append(f"A{num(r)} {num(r)} 0 0 {seg.sweep} {num(x)} {num(y)}")
+        here = seg.end
+    return "".join(out)
+
+
+def trim_end(start: Point, segments: Sequence[Segment], by: float) -> tuple[list[Segment], Point]:
+    """The route shortened by ``by`` at its end, and the direction it ends in (unit)."""
+    segs = list(segments)
+    if not segs:
+        return segs, (1.0, 0.0)
+    here = segs[-2].end if len(segs) > 1 else start
+    last = segs[-1]
+    if last.centre is None:
+        dx, dy = last.end[0] - here[0], last.end[1] - here[1]
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        by = min(by, length * 0.8)
+        segs[-1] = Segment((last.end[0] - ux * by, last.end[1] - uy * by))
+        return segs, (ux, uy)
+    cx, cy = last.centre
+    r = math.dist(last.centre, last.end)
+    sign = 1 if last.sweep else -1
+    angle = math.atan2(last.end[1] - cy, last.end[0] - cx) - sign * by / r
+    end = (cx + r * math.cos(angle), cy + r * math.sin(angle))
+    segs[-1] = Segment(end, last.centre, last.sweep)
+    return segs, (-sign * math.sin(angle), sign * math.cos(angle))
