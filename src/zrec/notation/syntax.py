@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
+from itertools import chain
 from typing import Any
 
 from lark import Lark
@@ -236,9 +237,13 @@ def _node(
     )
 
 
-# A row of the parse table: token or rule name -> (True, next state) for a shift or
-# goto, (False, (size, rule name, builder callback or None, splice)) for a reduce.
-_Row = dict[str, tuple[bool, Any]]
+# The parse table as the loop uses it.  A row maps a token type to an action:
+# (SHIFT, next state); (UNIT, rule, callback) for a rule of one child built by a
+# callback; (ACCUMULATE, rule) for a "_" list rule that adds one more child to the
+# list it already holds; (REDUCE, size, rule, callback or None, splice) otherwise.
+# A goto table maps a state and a rule name to the state after it.
+SHIFT, UNIT, ACCUMULATE, REDUCE = 0, 1, 2, 3
+_Row = dict[str, tuple[Any, ...]]
 
 
 @cache
@@ -258,57 +263,78 @@ def reference_parser() -> Lark:
 
 
 @cache
-def _machine() -> tuple[dict[int, _Row], int, int]:
+def _machine() -> tuple[dict[int, _Row], dict[int, dict[str, int]], int, int]:
     lark = Lark(
         grammar_text(), parser="lalr", lexer="basic", start="game", maybe_placeholders=False
     )
     table = lark.parser.parser.parser.parse_table
     builder = _Builder()
-    states: dict[int, _Row] = {}
+    rows: dict[int, _Row] = {}
+    gotos: dict[int, dict[str, int]] = {}
     for state, actions in table.states.items():
         row: _Row = {}
+        goto: dict[str, int] = {}
         for key, (action, arg) in actions.items():
             name = str(key)  # plain str keys: Lark's Token keys compare slowly
             if action.name == "Shift":
-                row[name] = (True, arg)
+                if name.isupper() or name == "$END":
+                    row[name] = (SHIFT, arg)
+                else:
+                    goto[name] = arg
                 continue
             origin = str(arg.origin.name)
+            symbols = [str(sym.name) for sym in arg.expansion]
             callback = None if origin.startswith("_") else getattr(builder, origin)
-            splice = any(sym.name.startswith("_") for sym in arg.expansion)
-            row[name] = (False, (len(arg.expansion), origin, callback, splice))
-        states[state] = row
-    return states, table.start_states["game"], table.end_states["game"]
+            splice = any(sym.startswith("_") for sym in symbols)
+            if len(symbols) == 1 and not splice and callback is not None:
+                row[name] = (UNIT, origin, callback)
+            elif len(symbols) == 2 and symbols[0] == origin and not symbols[1].startswith("_"):
+                row[name] = (ACCUMULATE, origin)
+            else:
+                row[name] = (REDUCE, len(symbols), origin, callback, splice)
+        rows[state] = row
+        gotos[state] = goto
+    return rows, gotos, table.start_states["game"], table.end_states["game"]
 
 
 def parse_tokens(tokens: Sequence[TokenT]) -> Game:
     """Parse one game's tokens into a :class:`Game`; raises :class:`ParseError`."""
-    states, start, end = _machine()
-    stack = [start]
+    rows, gotos, state, end = _machine()
+    stack: list[int] = []  # the states below the current one
     values: list[Any] = []
-    for token in (*tokens, END):
+    for token in chain(tokens, (END,)):
         kind = token[0]
         while True:
-            try:
-                shift, arg = states[stack[-1]][kind]
-            except KeyError:
-                expected = frozenset(k for k in states[stack[-1]] if k.isupper())
-                raise ParseError(token, expected) from None
-            if shift:
-                stack.append(arg)
+            action = rows[state].get(kind)
+            if action is None:
+                expected = frozenset(k for k in rows[state] if k.isupper())
+                raise ParseError(token, expected)
+            op = action[0]
+            if op == SHIFT:
+                stack.append(state)
                 values.append(token)
+                state = action[1]
                 break
-            size, origin, callback, splice = arg
-            if size == 1 and not splice and callback is not None:
-                # the common case (turn, move, ply, comment of one child): no slicing
-                values[-1] = callback([values[-1]])
-                stack[-1] = states[stack[-2]][origin][1]
+            if op == UNIT:  # turn, move, ply, comment of one child: no slicing
+                values[-1] = action[2]([values[-1]])
+                state = gotos[stack[-1]][action[1]]
                 continue
+            if op == ACCUMULATE:  # a list rule takes one more child, in place
+                last = values.pop()
+                values[-1].append(last)
+                del stack[-1]
+                state = gotos[stack[-1]][action[1]]
+                continue
+            _, size, origin, callback, splice = action
             if size:
                 children = values[-size:]
                 del values[-size:]
-                del stack[-size:]
+                base = stack[-size]
+                del stack[len(stack) - size + 1 :]
             else:
                 children = []
+                base = state
+                stack.append(state)
             if splice:
                 if callback is None and children and type(children[0]) is _Flat:
                     flat = children[0]
@@ -328,9 +354,9 @@ def parse_tokens(tokens: Sequence[TokenT]) -> Game:
                 value = children  # the list built so far, extended in place
             else:
                 value = _Flat(children)
-            stack.append(states[stack[-1]][origin][1])
             values.append(value)
-            if kind == "$END" and stack[-1] == end:
+            state = gotos[base][origin]
+            if kind == "$END" and state == end:
                 game: Game = values[-1]
                 return game
     raise AssertionError("the parse table accepts only at $END")
