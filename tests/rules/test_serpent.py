@@ -642,7 +642,14 @@ def test_setup_round_trip_and_multi_digit_runs() -> None:
             "8/9/wwwwwwww w",
             'row a has the unknown character "w"; use W, B or a number of empty points',
         ),
-        ("8/0WWWWWWWWW/8 w", "row b has a run of 0 empty points"),
+        (
+            "8/0WWWWWWWWW/8 w",
+            'row b has the run "0": write runs of empty points from 1 up, with no leading zero',
+        ),
+        (
+            "8/01WWWWWWWW/8 w",
+            'row b has the run "01": write runs of empty points from 1 up, with no leading zero',
+        ),
         (
             "BBBBBBBB/BBBBBBBBB/8 w",
             "Black has 17 pieces; Awithlaknannai Mosona has at most 12 a side",

@@ -300,8 +300,11 @@ def read_setup(lat: Lattice, text: str, title: str, max_pieces: int) -> tuple[in
         k = 0
         for token in re.findall(r"\d+|.", cells):
             if token.isdigit():
-                if int(token) == 0:
-                    raise SetupError(f"row {row} has a run of 0 empty points")
+                if token.startswith("0"):
+                    raise SetupError(
+                        f'row {row} has the run "{token}": write runs of empty points '
+                        "from 1 up, with no leading zero"
+                    )
                 k += int(token)
                 continue
             if token not in ("W", "B"):
