@@ -64,14 +64,14 @@ def test_sample_json_round_trip_and_fmt(path: Path) -> None:
 def test_invalid_sample_gives_exactly_its_expected_diagnostics(path: Path) -> None:
     name = f"samples/invalid/{path.name}"
     found = [
-        d.format()
+        line
         for report in validate_records(read_records(path, name), name)
         for d in report.diagnostics
+        for line in d.format().splitlines()
     ]
     expected = path.with_suffix(".expected").read_text(encoding="utf-8").splitlines()
     assert found == expected
     assert found, "every invalid sample shows at least one diagnostic"
-    assert all(f"[{path.stem}]" in line or "[" in line for line in found)
     assert any(f"[{path.stem}]" in line for line in found), "the file is named after its code"
 
 

@@ -45,17 +45,22 @@ class Diagnostic:
     message: str
     ply: int | None = None
     move: str | None = None
+    #: for a syntax problem: the source line and a caret under the place
+    excerpt: str = field(default="", compare=False)
 
     def format(self) -> str:
-        """``file:line:column: severity[code] game N, ply P: message``."""
+        """``file:line:column: severity[code] game N, ply P: message``, then the excerpt."""
         where = f"game {self.game}" + (f", ply {self.ply}" if self.ply is not None else "")
-        return (
+        head = (
             f"{self.file}:{self.line}:{self.column}: {self.severity}[{self.code}] "
             f"{where}: {self.message}"
         )
+        return f"{head}\n{self.excerpt}" if self.excerpt else head
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        del out["excerpt"]
+        return out
 
 
 @dataclass(slots=True)
@@ -265,6 +270,7 @@ def validate_record(record: Record, file: str) -> GameReport:
         assert record.problem is not None
         problem = record.problem
         report = GameReport(file, record.number, record.line)
+        excerpt = "\n".join(problem.format().splitlines()[1:])
         report.diagnostics.append(
             Diagnostic(
                 problem.code,
@@ -274,6 +280,7 @@ def validate_record(record: Record, file: str) -> GameReport:
                 problem.line,
                 problem.column,
                 problem.message,
+                excerpt=excerpt,
             )
         )
         return report
