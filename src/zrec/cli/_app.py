@@ -1,0 +1,103 @@
+"""The ``zrec`` application object and what every command shares.
+
+Helpers here turn library errors into messages and exit codes:
+0 all good, 1 a record is invalid, 2 bad usage or a file that cannot be read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import Annotated, BinaryIO, NoReturn, Optional
+
+import typer
+
+from zrec import __version__
+from zrec.notation.model import Game
+from zrec.notation.reader import Record
+
+app = typer.Typer(
+    name="zrec",
+    help="Record, check and publish games of the Zuni board games and of Awéthi.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """Print ``zrec: message`` to standard error and exit."""
+    typer.echo(f"zrec: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@contextlib.contextmanager
+def open_input(path: str) -> Iterator[BinaryIO]:
+    """A binary stream for a path, ``-`` meaning standard input; exit 2 if unreadable."""
+    if path == "-":
+        yield sys.stdin.buffer
+        return
+    try:
+        stream = open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}")
+    with stream:
+        yield stream
+
+
+def report_broken(records: list[Record]) -> None:
+    for record in records:
+        assert record.problem is not None
+        typer.echo(f"{record.problem.format()}\n  (game {record.number})", err=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"zrec {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Record, check and publish games of the Zuni board games and of Awéthi."""
+
+
+InputArg = Annotated[
+    str, typer.Argument(help="A .zrec file, or - for standard input.", metavar="FILE")
+]
+OutputOpt = Annotated[
+    Optional[str],  # noqa: UP045 - typer reads the annotation at run time
+    typer.Option("-o", "--output", help="Write here instead of standard output.", metavar="OUT"),
+]
+
+
+class Abort(Exception):
+    """Leave an atomic output block without writing."""
+
+
+def readable(records: Iterator[Record], broken: list[Record]) -> Iterator[Game]:
+    """The games that could be read; the others are collected in ``broken``."""
+    for record in records:
+        if record.game is None:
+            broken.append(record)
+        else:
+            yield record.game
+
+
+def nth_record(records: Iterator[Record], number: int) -> Record:
+    """The game numbered ``number`` (from 1) of a file; exit 2 if there is none."""
+    for record in records:
+        if record.number == number:
+            return record
+    fail(f"there is no game {number} in the file", EXIT_USAGE)
