@@ -220,3 +220,49 @@ def test_written_files_get_ordinary_permissions(tmp_path: Path) -> None:
     source.chmod(0o640)
     assert invoke("fmt", "-i", str(source)).exit_code == 0
     assert stat.S_IMODE(source.stat().st_mode) == 0o640
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["fmt", "{good}", "-o", "/nonexistent/x.zrec"],
+        ["fmt", "{good}", "-o", "{dir}"],
+        ["convert", "{good}", "--to", "json", "-o", "/nonexistent/x.json"],
+        ["random", "--game", "mosona", "-o", "/nonexistent/x.zrec"],
+    ],
+)
+def test_an_output_that_cannot_be_written_is_exit_2(tmp_path: Path, args: list[str]) -> None:
+    good = tmp_path / "g.zrec"
+    good.write_text(GOOD)
+    result = invoke(*(a.format(good=good, dir=tmp_path) for a in args))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("zrec: cannot write ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.zrec"]
+
+
+def test_fmt_check_reads_standard_input() -> None:
+    canonical = invoke("fmt", "-", stdin=GOOD).stdout
+    assert invoke("fmt", "--check", "-", stdin=canonical).exit_code == 0
+    assert invoke("fmt", "--check", "-", stdin=GOOD).exit_code == 1
+
+
+def test_validate_goes_on_after_a_file_it_cannot_read(tmp_path: Path) -> None:
+    good = tmp_path / "g.zrec"
+    good.write_text('[Game "mosona"]\n1. b6-b5 b4xb6 *\n')
+    result = invoke("validate", "/no/such.zrec", str(good))
+    assert result.exit_code == 2
+    assert result.stderr == "zrec: cannot read /no/such.zrec: No such file or directory\n"
+    assert result.stdout == "1 game read, 1 valid, 0 invalid, 0 warnings\n"
+
+
+def test_variations_nested_too_deep_are_refused_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "deep.zrec"
+    path.write_text('[Game "mosona"]\n1. b6-b5 ' + "(1. a4-b5 " * 51 + ")" * 51 + " *\n")
+    result = invoke("validate", str(path))
+    assert result.exit_code == 1
+    assert "variations are nested more than 50 deep here" in result.stdout
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    result = invoke("convert", str(deep), "--to", "zrec")
+    assert result.exit_code == 1
+    assert result.stderr == f"zrec: {deep}: not valid JSON: it is nested too deeply\n"

@@ -16,12 +16,21 @@ from pathlib import Path
 from typing import TextIO
 
 
+class OutputError(OSError):
+    """The output file cannot be written (no such folder, a folder, no permission)."""
+
+
+def _cannot(path: Path, exc: OSError) -> OutputError:
+    return OutputError(f"cannot write {path}: {exc.strerror or exc}")
+
+
 @contextlib.contextmanager
 def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
     """A text stream whose content reaches ``target`` only if the block succeeds.
 
     ``None`` or ``-`` means standard output.  Otherwise the text goes to a temporary
-    file in the target's directory, renamed over the target at the end.
+    file in the target's directory, renamed over the target at the end.  Raises
+    :class:`OutputError` when the target cannot be written.
     """
     if target is None or str(target) == "-":
         with tempfile.SpooledTemporaryFile(8 * 1024 * 1024, mode="w+", encoding="utf-8") as tmp:
@@ -32,7 +41,14 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
             sys.stdout.flush()
         return
     path = Path(target)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    if path.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder")
+    try:
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or "."
+        )
+    except OSError as exc:
+        raise _cannot(path, exc) from None
     try:
         # mkstemp makes the file private (0600); give it the mode a new file would have,
         # or keep the mode of the file it replaces
@@ -45,7 +61,10 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
         os.chmod(tmp_name, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             yield stream
-        os.replace(tmp_name, path)
+        try:
+            os.replace(tmp_name, path)
+        except OSError as exc:
+            raise _cannot(path, exc) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)

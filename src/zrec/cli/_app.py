@@ -9,11 +9,13 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import Annotated, BinaryIO, NoReturn, Optional
+from pathlib import Path
+from typing import Annotated, BinaryIO, NoReturn, Optional, TextIO
 
 import typer
 
 from zrec import __version__
+from zrec.fileio import OutputError, atomic_output
 from zrec.notation.model import Game
 from zrec.notation.reader import Record
 
@@ -80,6 +82,17 @@ OutputOpt = Annotated[
     Optional[str],  # noqa: UP045 - typer reads the annotation at run time
     typer.Option("-o", "--output", help="Write here instead of standard output.", metavar="OUT"),
 ]
+
+
+@contextlib.contextmanager
+def write_to(target: str | Path | None) -> Iterator[TextIO]:
+    """:func:`zrec.fileio.atomic_output`, with a target that cannot be written
+    reported as ``zrec: cannot write ...`` and exit code 2."""
+    try:
+        with atomic_output(target) as stream:
+            yield stream
+    except OutputError as exc:
+        fail(str(exc), EXIT_USAGE)
 
 
 class Abort(Exception):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from enum import Enum
 from typing import Annotated, Optional
 
@@ -10,14 +11,15 @@ import typer
 
 from zrec.cli._app import (
     EXIT_INVALID,
+    EXIT_USAGE,
     InputArg,
     OutputOpt,
     app,
     fail,
     nth_record,
     open_input,
+    write_to,
 )
-from zrec.fileio import atomic_output
 from zrec.notation.reader import read_records
 from zrec.outputs.convert import write_text
 
@@ -49,8 +51,15 @@ def validate(
 
     summary = Summary()
     found: list[dict[str, object]] = []
+    unreadable = 0
     for file in files:
-        with open_input(file) as stream:
+        try:
+            stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+        except OSError as exc:
+            typer.echo(f"zrec: cannot read {file}: {exc.strerror or exc}", err=True)
+            unreadable += 1
+            continue
+        with stream:
             name = "<stdin>" if file == "-" else file
             for report in validate_records(read_records(stream, name), name):
                 summary.add(report)
@@ -66,6 +75,8 @@ def validate(
         typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
     else:
         typer.echo(summary.line())
+    if unreadable:
+        raise typer.Exit(EXIT_USAGE)
     if summary.invalid:
         raise typer.Exit(EXIT_INVALID)
 
@@ -124,7 +135,7 @@ def random_command(
         tags[name] = value
     try:
         rules = find_game(game)
-        with atomic_output(output) as out:
+        with write_to(output) as out:
             write_text(random_games(rules, tags, count, seed, max_plies), out)
     except UnknownGame as exc:
         fail(str(exc))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from enum import Enum
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -19,8 +19,8 @@ from zrec.cli._app import (
     open_input,
     readable,
     report_broken,
+    write_to,
 )
-from zrec.fileio import atomic_output
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
 from zrec.notation.writer import write_games
@@ -51,18 +51,18 @@ def fmt(
     target = file if in_place else output
     try:
         with open_input(file) as stream:
-            records = read_records(stream, file)
             if check:
-                original = Path(file).read_bytes() if file != "-" else None
-                text = _format_all(records, broken)
+                original = stream.read()  # compared with the canonical text below
+                text = _format_all(read_records(io.BytesIO(original), file), broken)
                 if broken:
                     report_broken(broken)
                     raise typer.Exit(EXIT_INVALID)
-                if original is None or original.decode("utf-8", "replace") != text:
+                if original.decode("utf-8", "replace") != text:
                     typer.echo(f"{file}: not in canonical form", err=True)
                     raise typer.Exit(EXIT_INVALID)
                 return
-            with atomic_output(target) as out:
+            records = read_records(stream, file)
+            with write_to(target) as out:
                 out.write(_format_all(records, broken))
                 if broken:
                     raise Abort()
@@ -108,7 +108,7 @@ def convert(
     kind = source or (Format.json if file.endswith((".json", ".jsonl")) else Format.zrec)
     broken: list[Record] = []
     try:
-        with open_input(file) as stream, atomic_output(output) as out:
+        with open_input(file) as stream, write_to(output) as out:
             if kind is Format.zrec:
                 games: Iterator[Game] = readable(read_records(stream, file), broken)
             else:

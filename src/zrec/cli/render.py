@@ -16,8 +16,8 @@ from zrec.cli._app import (
     nth_record,
     open_input,
     report_broken,
+    write_to,
 )
-from zrec.fileio import atomic_output
 from zrec.notation.reader import read_records
 
 
@@ -115,7 +115,7 @@ def diagram_command(
             digits = max(3, len(str(len(pictures) - 1)))
             for i, picture in enumerate(pictures):
                 name = f"{target.stem}-{i:0{digits}d}{target.suffix or '.svg'}"
-                with atomic_output(target.with_name(name)) as out:
+                with write_to(target.with_name(name)) as out:
                     out.write(picture)
             return
         if strip:
@@ -140,7 +140,7 @@ def diagram_command(
             )
     except DiagramError as exc:
         fail(str(exc), EXIT_INVALID)
-    with atomic_output(output) as out:
+    with write_to(output) as out:
         out.write(picture)
 
 
@@ -178,5 +178,5 @@ def html_command(
         )
     except PageError as exc:
         fail(str(exc), EXIT_INVALID)
-    with atomic_output(output) as out:
+    with write_to(output) as out:
         out.write(page)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from zrec.moves import Action, Turn
-from zrec.notation.model import Comment, Game, Line, MoveNode
+from zrec.notation.model import MAX_VARIATION_DEPTH, Comment, Game, Line, MoveNode
 from zrec.notation.syntax import parse_turn_text
 
 FORMAT = "zrec-game/1"
@@ -153,6 +153,26 @@ def _line_from(value: dict[str, JSONValue], path: str) -> Line:
             f"{path}.comments", "only a line with no moves has comments of its own"
         )
     return Line(moves, comments)
+
+
+def check_depth(value: JSONValue, path: str = "$") -> None:
+    """Refuse variations nested deeper than the text form allows (before the schema
+    check, which would itself recurse that deep); raises :class:`JsonGameError`."""
+    todo: list[tuple[JSONValue, str, int]] = [(value, path, 0)]
+    while todo:
+        line, where, depth = todo.pop()
+        if depth > MAX_VARIATION_DEPTH:
+            raise JsonGameError(
+                where, f"variations are nested more than {MAX_VARIATION_DEPTH} deep"
+            )
+        moves = line.get("moves") if isinstance(line, dict) else None
+        if not isinstance(moves, list):
+            continue
+        for i, node in enumerate(moves):
+            variations = node.get("variations") if isinstance(node, dict) else None
+            if isinstance(variations, list):
+                for j, variation in enumerate(variations):
+                    todo.append((variation, f"{where}.moves[{i}].variations[{j}]", depth + 1))
 
 
 def game_from_json(value: dict[str, JSONValue], path: str = "$") -> Game:

@@ -15,6 +15,10 @@ from zrec.moves import Turn
 
 CommentKind = Literal["brace", "line"]
 
+#: How deep variations may nest (a variation inside a variation ... inside the main
+#: line).  Deeper nesting is refused on reading, in text and in JSON alike.
+MAX_VARIATION_DEPTH = 50
+
 
 @dataclass(frozen=True, slots=True)
 class Span:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
-from zrec.notation.model import Game
+from zrec.notation.model import MAX_VARIATION_DEPTH, Game
 from zrec.notation.syntax import DESCRIPTIONS, ParseError, TokenT, parse_tokens, token_regex
 
 _TAG_START = "["
@@ -54,6 +54,7 @@ class _Pending:
         self.problem: SyntaxProblem | None = None
         self.moves_started = False
         self.start_line = 0
+        self.depth = 0  # variations open
 
     def add_problem(self, problem: SyntaxProblem) -> None:
         if self.problem is None:
@@ -260,6 +261,19 @@ class _Reader:
         game.tokens.append(token)
         if kind != "TAG_PAIR":
             game.moves_started = True
+        if kind == "LPAR":
+            game.depth += 1
+            if game.depth > MAX_VARIATION_DEPTH:
+                game.add_problem(
+                    self._problem(
+                        "syntax",
+                        f"variations are nested more than {MAX_VARIATION_DEPTH} deep here",
+                        token[2],
+                        token[3],
+                    )
+                )
+        elif kind == "RPAR":
+            game.depth -= 1
         if kind == "RESULT":
             done.append(self._finish())
 

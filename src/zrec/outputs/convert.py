@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from typing import Any, BinaryIO, TextIO
 
-from zrec.notation.jsonio import JsonGameError, game_from_json, game_to_json
+from zrec.notation.jsonio import JsonGameError, check_depth, game_from_json, game_to_json
 from zrec.notation.model import Game
 from zrec.notation.writer import write_game
 from zrec.schema import SchemaError, check_game
@@ -41,6 +41,7 @@ def write_json(games: Iterator[Game], out: TextIO, jsonl: bool = False) -> int:
 
 def _game(value: Any, path: str) -> Game:
     try:
+        check_depth(value, path)
         check_game(value, path)
         return game_from_json(value, path)
     except (SchemaError, JsonGameError) as exc:
@@ -60,8 +61,9 @@ def read_json_games(stream: BinaryIO, name: str, jsonl: bool | None = None) -> I
                 continue
             try:
                 value = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise ConversionError(f"{name}: line {number}: not valid JSON: {exc}") from None
+            except (ValueError, RecursionError) as exc:
+                why = _why(exc)
+                raise ConversionError(f"{name}: line {number}: not valid JSON: {why}") from None
             try:
                 yield _game(value, "$")
             except ConversionError as exc:
@@ -69,8 +71,8 @@ def read_json_games(stream: BinaryIO, name: str, jsonl: bool | None = None) -> I
         return
     try:
         document = json.load(stream)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ConversionError(f"{name}: not valid JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise ConversionError(f"{name}: not valid JSON: {_why(exc)}") from None
     if isinstance(document, list):
         for i, value in enumerate(document):
             try:
@@ -82,6 +84,13 @@ def read_json_games(stream: BinaryIO, name: str, jsonl: bool | None = None) -> I
             yield _game(document, "$")
         except ConversionError as exc:
             raise ConversionError(f"{name}: {exc}") from None
+
+
+def _why(exc: Exception) -> str:
+    """What is wrong with a JSON text, in words (UnicodeDecodeError is a ValueError)."""
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply"
+    return str(exc)
 
 
 def write_text(games: Iterator[Game], out: TextIO) -> int:

@@ -80,7 +80,7 @@ DIRECTION: Mapping[tuple[int, int], int] = MappingProxyType(
 )
 EMPTY_CELLS = "".join(EMPTY if k else OUTSIDE for k in _KINDS)
 _RANKS = tuple(tuple(i for i in INDICES if i // WIDTH == r) for r in range(WIDTH))
-_RUN = re.compile(r"[0-9]+|.")
+_RUN = re.compile(r"[0-9]+|.")  # ASCII digits only: "²" or "８" is not a run
 _SCORE = re.compile(r"(\d+)-(\d+)")
 
 
@@ -188,13 +188,15 @@ def parse_board(text: str) -> str:
     for row, rank in zip(rows, range(WIDTH, 0, -1), strict=True):
         squares, found = _RANKS[rank - 1], list[str]()
         for token in _RUN.findall(row):
-            if token.isdigit() and token[0] != "0":
-                found.extend(EMPTY * int(token))
+            if token[0] in "123456789":
+                # a run longer than the rank is refused below; never build a huge one
+                run = int(token) if len(token) <= 3 else len(squares) + 1
+                found.extend(EMPTY * min(run, len(squares) + 1))
             elif token in "WPwp":
                 found.append(token)
             else:
                 raise SetupError(
-                    f"rank {rank} has {token!r}: write W, P, w, p, and a number for each "
+                    f"rank {rank} has {token[:12]!r}: write W, P, w, p, and a number for each "
                     "run of empty squares"
                 )
         if len(found) != len(squares):

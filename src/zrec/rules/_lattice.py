@@ -298,8 +298,10 @@ def read_setup(lat: Lattice, text: str, title: str, max_pieces: int) -> tuple[in
     white = black = 0
     for row, cells, length in zip("cba", rows, (n, n + 1, n), strict=True):
         k = 0
-        for token in re.findall(r"\d+|.", cells):
-            if token.isdigit():
+        for token in re.findall(r"[0-9]+|.", cells):  # ASCII digits only
+            if token[0] in "0123456789":
+                if len(token) > 3:
+                    raise SetupError(f'row {row} has the run "{token[:12]}", longer than the row')
                 if token.startswith("0"):
                     raise SetupError(
                         f'row {row} has the run "{token}": write runs of empty points '
