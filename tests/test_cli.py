@@ -266,3 +266,39 @@ def test_variations_nested_too_deep_are_refused_cleanly(tmp_path: Path) -> None:
     result = invoke("convert", str(deep), "--to", "zrec")
     assert result.exit_code == 1
     assert result.stderr == f"zrec: {deep}: not valid JSON: it is nested too deeply\n"
+
+
+def test_control_characters_in_a_record_still_give_well_formed_svg(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    path = tmp_path / "g.zrec"
+    path.write_text('[Game "mosona"]\n[Event "x\x01y"]\n1. b6-b5 *\n')
+    out = tmp_path / "g.svg"
+    assert invoke("diagram", str(path), "--strip", "-o", str(out)).exit_code == 0
+    title = ET.parse(out).getroot().find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and title.text == "Awithlaknannai Mosona — x\ufffdy"
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        (
+            {"tags": [["Event", "x"]], "moves": [], "result": "*"},
+            '$[0].tags: every game needs a ["Game", "..."] tag naming what game it records',
+        ),
+        (
+            {
+                "tags": [["Game", "mosona"]],
+                "moves": [{"move": "b6-b5", "comments_after": [{"text": "a}b"}]}],
+                "result": "*",
+            },
+            "$[0].moves[0].comments_after[0].text: a brace comment cannot contain '}'",
+        ),
+    ],
+)
+def test_json_errors_in_words(tmp_path: Path, game: dict[str, object], message: str) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps([game]))
+    result = invoke("convert", str(path), "--to", "zrec")
+    assert result.exit_code == 1
+    assert result.stderr == f"zrec: {path}: {message}\n"

@@ -36,11 +36,22 @@ def _join(prefix: str, path: str) -> str:
     return prefix + path[1:] if path.startswith("$") else prefix + path
 
 
+def _message(error: Any) -> str:
+    """The schema's complaint in words, where jsonschema's own would be cryptic."""
+    if error.validator == "contains" and error.json_path.endswith(".tags"):
+        return 'every game needs a ["Game", "..."] tag naming what game it records'
+    if error.validator == "not" and error.json_path.endswith(".text"):
+        return "a brace comment cannot contain '}'"
+    if error.validator == "dependentRequired":
+        return '"dots" is only allowed with "number"'
+    return str(error.message)
+
+
 def check_game(value: Any, path: str = "$") -> None:
     """Raise :class:`SchemaError` (with the JSON path) unless ``value`` is a valid game."""
     error = best_match(validator().iter_errors(value))
     if error is not None:
-        raise SchemaError(_join(path, error.json_path), error.message)
+        raise SchemaError(_join(path, error.json_path), _message(error))
 
 
 def is_valid(value: Any) -> bool:

@@ -15,6 +15,7 @@ the pieces and the marks of the last move in :mod:`zrec.outputs._layers`.
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -92,6 +93,15 @@ class Frame:
     caption: str | None = None
 
 
+# Characters XML 1.0 does not allow at all, even escaped (ElementTree lets them through).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with characters that XML forbids replaced by U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def position_text(variant: Variant[Any, Any], position: Any) -> str:
     """The position in words: the pieces of each kind, whose turn it is, the Setup."""
     groups: dict[str, list[str]] = {}
@@ -149,7 +159,7 @@ def to_text(root: ET.Element) -> str:
     for node in root.iter():
         node.attrib = dict(sorted(node.attrib.items()))
     ET.indent(root)
-    return ET.tostring(root, encoding="unicode") + "\n"
+    return xml_safe(ET.tostring(root, encoding="unicode")) + "\n"
 
 
 def diagram(

@@ -1,8 +1,10 @@
 """Random legal games of any game with an engine, for tests and benchmarks.
 
 The same seed gives the same games.  Moves are spelled by the engine in their
-canonical form and numbered as a player would write them: ``N.`` before each move
-of the side that moves first in a turn.
+canonical form and numbered as docs/notation.md section 4.3 says a player should:
+``N.`` before each turn of the side that moves first, ``N...`` before the other
+side's turn where it does not follow one (at the start, after a priest's entry), and
+no number on a move that is not a turn.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def random_game(
     pos = variant.setup(tags["Setup"]) if "Setup" in tags else variant.start()
     first_side = options.get("First", rules.sides[0])
     nodes: list[MoveNode] = []
-    previous: tuple[int, str] | None = None
+    after_first_turn = False
     result = "*"
     for _ in range(max_plies):
         outcome = variant.outcome(pos)
@@ -41,15 +43,15 @@ def random_game(
             break
         move = rng.choice(list(moves))
         label = variant.turn_label(pos)
-        number = None
-        opens_turn = label != previous and label[1] == first_side
-        if opens_turn or (not nodes and label[1] != first_side):
-            number = label[0]
-        nodes.append(
-            MoveNode(variant.spell(pos, move), number, 1 if label[1] == first_side else 3)
-        )
-        previous = label
-        pos = variant.apply(pos, move)
+        after = variant.apply(pos, move)
+        is_turn = variant.turn_label(after) != label  # a priest's entry is not a turn
+        first = label[1] == first_side
+        # N. before every turn of the first side; N... before the other side's turn
+        # when it does not follow the first side's turn (the start, or an entry)
+        number = label[0] if is_turn and (first or not after_first_turn) else None
+        nodes.append(MoveNode(variant.spell(pos, move), number, 1 if first else 3))
+        after_first_turn = is_turn and first
+        pos = after
     else:
         outcome = variant.outcome(pos)
         if outcome is not None:
