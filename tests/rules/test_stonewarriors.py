@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
+from written import turn
 
-from zrec.moves import PASS, Action, Turn, step
+from zrec.moves import Turn, step
 from zrec.rules import find_game
 from zrec.rules._cross import INDEX, SQUARE_KINDS, SQUARES
 from zrec.rules.base import GameRules, IllegalMove, OptionError, Variant, check_options
@@ -14,17 +13,6 @@ from zrec.rules.stonewarriors import STONE_WARRIORS, StoneMove, StonePosition, S
 
 V = StoneWarriors()
 CULIN = StoneWarriors("culin")
-
-
-def turn(text: str) -> Turn:
-    """A written move as the notation would hand it over: ``f5-f6xf7``, ``P@g14``, ``--``."""
-    if text == "--":
-        return Turn((PASS,))
-    if text.startswith("P@"):
-        return Turn((Action("drop", (text[2:],), piece="P"),))
-    squares = re.split(r"[-x]", text)
-    seps = tuple(re.findall(r"[-x]", text))
-    return Turn((Action("path", tuple(squares), seps, (None,) * len(seps)),))
 
 
 def place(

@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import replace
 
 import pytest
+from written import turn
 
-from zrec.moves import PASS, Action, Dice, Turn
+from zrec.moves import Action, Dice, Turn
 from zrec.rules._cross import NAME
 from zrec.rules.base import Finding, IllegalMove, SetupError
 from zrec.rules.stonewarriors import StoneMove, StonePosition, StoneWarriors
 
 V = StoneWarriors()
 START = "wwwwww/12/12/12/14/14/14/14/14/14/12/12/12/WWWWWW w Pp"
-
-
-def turn(text: str) -> Turn:
-    """A written move as the notation would hand it over: ``f5-f6xf7``, ``P@g14``, ``--``."""
-    if text == "--":
-        return Turn((PASS,))
-    if text.startswith("P@"):
-        return Turn((Action("drop", (text[2:],), piece="P"),))
-    squares = re.split(r"[-x]", text)
-    seps = tuple(re.findall(r"[-x]", text))
-    return Turn((Action("path", tuple(squares), seps, (None,) * len(seps)),))
 
 
 def place(white: str, black: str, *, to_move: str = "White", off: str = "-") -> StonePosition:
