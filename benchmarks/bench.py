@@ -33,7 +33,7 @@ DATA = HERE / "data"
 def build_archive(game: str, count: int, seed: int, options: dict[str, str]) -> Path:
     """The archive of random games, made once and kept."""
     from zrec.notation.writer import write_games
-    from zrec.outputs.randomgames import random_games
+    from zrec.play.selfplay import random_games
     from zrec.rules import find_game
 
     suffix = "".join(f"-{k}{v}" for k, v in sorted(options.items()))

@@ -32,8 +32,8 @@ CONFIGS: list[tuple[str, dict[str, str]]] = [
 def run(config: tuple[str, dict[str, str]], count: int) -> str:
     from zrec.notation.reader import read_records
     from zrec.notation.writer import write_games
-    from zrec.outputs.randomgames import random_games
     from zrec.outputs.validate import Summary, validate_records
+    from zrec.play.selfplay import random_games
     from zrec.rules import find_game
 
     game, tags = config

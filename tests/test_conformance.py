@@ -19,10 +19,12 @@ from zrec.moves import Turn, step
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_records
 from zrec.notation.writer import write_games
-from zrec.outputs.randomgames import random_game, random_games
 from zrec.outputs.validate import Summary, validate_game, validate_records
+from zrec.play import positions
+from zrec.play.replay import prepare_rules
+from zrec.play.selfplay import random_game, random_games
 from zrec.rules import find_game
-from zrec.rules.base import IllegalMove, check_options
+from zrec.rules.base import IllegalMoveError
 
 COUNT = int(os.environ.get("ZREC_RANDOM_GAMES", "1000"))
 
@@ -54,22 +56,20 @@ def _illegal_text(
     game: str, tags: dict[str, str], record: Game, ply: int, rng: random.Random
 ) -> str:
     """A move written as a player might, but illegal in the position before ``ply``."""
-    rules = find_game(game)
-    variant = rules.variant(check_options(rules.options, tags))
-    assert variant is not None
-    pos = variant.start()
-    for node in record.line.moves[:ply]:
-        pos = variant.apply(pos, variant.resolve(pos, node.turn).move)
+    replay = prepare_rules(find_game(game), tags)
+    engine = replay.engine
+    steps = positions(replay, record.line, ply)
+    pos = steps[-1].after if steps else replay.start
     squares = sorted(
-        {sq for m in variant.legal_moves(pos) for sq in variant.spell(pos, m).actions[0].squares}
+        {sq for m in engine.legal_moves(pos) for sq in engine.spell(pos, m).actions[0].squares}
     )
-    squares += sorted(variant.pieces(pos))
+    squares += sorted(engine.view(pos).codes())
     for _ in range(1000):
         a, b = rng.sample(squares, 2)
         turn = step(a, b)
         try:
-            variant.resolve(pos, Turn((turn,)))
-        except IllegalMove:
+            engine.resolve(pos, Turn((turn,)))
+        except IllegalMoveError:
             return turn.text()
     raise AssertionError("no illegal move found")
 

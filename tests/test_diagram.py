@@ -13,6 +13,7 @@ import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -32,6 +33,7 @@ from zrec.outputs.diagram import (
     strip,
     strip_for_record,
 )
+from zrec.rules.base import Engine
 from zrec.rules.serpent import KOLOWIS, MOSONA
 from zrec.rules.stonewarriors import StoneWarriors
 
@@ -133,8 +135,8 @@ def test_every_position_of_every_sample_is_valid_svg(name: str, number: int, gam
         assert root.tag == f"{SVG}svg"
         assert root.find(f"{SVG}title") is not None
         desc = root.find(f"{SVG}desc")
-        assert desc is not None and desc.text == position_text(replay.variant, frame.position)
-        assert pieces_drawn(svg) == replay.variant.pieces(frame.position)
+        assert desc is not None and desc.text == position_text(replay.engine, frame.position)
+        assert pieces_drawn(svg) == replay.engine.view(frame.position).codes()
     ET.fromstring(strip_for_record(game, flip=True, coordinates=False))
 
 
@@ -148,8 +150,10 @@ def test_the_output_is_deterministic_with_sorted_attributes() -> None:
 
 
 def test_a_flipped_board_is_the_board_turned_half_round() -> None:
-    for variant in (MOSONA.engine(), KOLOWIS.engine(Board="open"), StoneWarriors()):
-        plain, flipped = board_for(variant), board_for(variant, flip=True)
+    engines: list[Engine[Any, Any]] = [MOSONA.engine(), KOLOWIS.engine(Board="open")]
+    for variant in [*engines, StoneWarriors()]:
+        spec = variant.view(variant.start()).board
+        plain, flipped = board_for(spec), board_for(spec, flip=True)
         assert plain.pivot == flipped.pivot
         px, py = plain.pivot
         for name, (x, y) in plain.centres.items():
@@ -202,7 +206,7 @@ def test_marks_of_moves() -> None:
     assert frames[-2].last_move == LastMove(("h9", "g9"), (("g10", "W"),))
     entry = frames[-1].last_move
     assert entry == LastMove(("e1",))
-    svg = diagram(replay.variant, frames[-1].position, last_move=entry)
+    svg = diagram(replay.engine, frames[-1].position, last_move=entry)
     assert 'class="last-move entry"' in svg and 'class="last-move arrow"' not in svg
     culin = sample("stone-warriors-culin.zrec")
     _, frames = record_frames(culin, upto=ply_of(culin, "--"))

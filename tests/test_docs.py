@@ -35,3 +35,14 @@ def test_every_zrec_example_in_the_spec_reads_without_error() -> None:
         for record in records:
             assert record.game is not None, record.problem
             assert write_game(record.game)
+
+
+def test_the_architecture_examples_run() -> None:
+    """docs/architecture.md: its Python blocks run in order, in one namespace."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)\n```", text, re.S)
+    assert len(blocks) == 3
+    namespace: dict[str, object] = {"__name__": "architecture_example"}
+    for block in blocks:
+        exec(compile(block, "docs/architecture.md", "exec"), namespace)
+    assert "RACE" in namespace and "steps" in namespace

@@ -1,4 +1,5 @@
-"""An installed wheel carries the grammar and the schema and finds them."""
+"""An installed wheel carries the grammar, the schema and the replay page's files and
+finds them."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         grammar = archive.read("zrec/_data/zrec.lark").decode()
         schema = archive.read("zrec/_data/zrec-game.schema.json").decode()
+        page = [archive.read(f"zrec/_data/replay.{ext}").decode() for ext in ("css", "js")]
+    data = ROOT / "src" / "zrec" / "_data"
+    assert page == [(data / f"replay.{ext}").read_text(encoding="utf-8") for ext in ("css", "js")]
     assert grammar == (ROOT / "grammar" / "zrec.lark").read_text(encoding="utf-8")
     assert schema == (ROOT / "schemas" / "zrec-game.schema.json").read_text(encoding="utf-8")
 
@@ -59,6 +63,9 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
         "from zrec.notation.jsonio import game_to_json\n"
         "zrec.schema.check_game(game_to_json(game))\n"
         "print(len(zrec.resources.grammar_text()), len(game.line.moves))\n"
+        "from zrec.outputs.replay_page import replay_page\n"
+        "page = replay_page([game])\n"
+        "print('zrec-data' in page, 'function go(id)' in page)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     done = subprocess.run(
@@ -69,6 +76,7 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    where, sizes = done.stdout.splitlines()
+    where, sizes, page_ok = done.stdout.splitlines()
     assert where.startswith(str(site))
     assert sizes == f"{len(grammar)} 2"
+    assert page_ok == "True True"

@@ -24,8 +24,8 @@ from typer.testing import CliRunner
 
 from zrec import Game, Line, read_game, read_games
 from zrec.cli import app
-from zrec.outputs.positions import prepare
 from zrec.outputs.replay_page import PageError, replay_page
+from zrec.play import prepare
 
 ROOT = Path(__file__).resolve().parent.parent
 CULIN = ROOT / "samples" / "culin-opening.zrec"
@@ -52,14 +52,14 @@ def layer_pieces(layer: list[list[Any]]) -> dict[str, str]:
 def positions(game: Game) -> Iterator[tuple[list[str], dict[str, str]]]:
     """Every position of every line, in the page's node order: (path of moves, pieces)."""
     replay = prepare(game)
-    variant = replay.variant
-    yield [], variant.pieces(replay.start)
+    engine = replay.engine
+    yield [], engine.view(replay.start).codes()
 
     def walk(line: Line, pos: Any, path: list[str]) -> Iterator[tuple[list[str], dict[str, str]]]:
         for node in line.moves:
-            after = variant.apply(pos, variant.resolve(pos, node.turn).move)
+            after, _ = engine.apply(pos, engine.resolve(pos, node.turn).move)
             here = [*path, node.turn.text()]
-            yield here, variant.pieces(after)
+            yield here, engine.view(after).codes()
             for variation in node.variations:
                 yield from walk(variation, pos, path)
             pos, path = after, here
@@ -235,13 +235,13 @@ def test_stepping_through_culins_opening_in_chromium(tmp_path: Path) -> None:
         dump_dom(page, "#autotest=ArrowRight,ArrowRight,Home,End,ArrowLeft,Flip,node:6")
     )
     replay = prepare(game)
-    variant = replay.variant
-    start = variant.pieces(replay.start)
-    after1 = variant.apply(
-        replay.start, variant.resolve(replay.start, game.line.moves[0].turn).move
+    engine = replay.engine
+    start = engine.view(replay.start).codes()
+    after1, _ = engine.apply(
+        replay.start, engine.resolve(replay.start, game.line.moves[0].turn).move
     )
-    after2 = variant.apply(after1, variant.resolve(after1, game.line.moves[1].turn).move)
-    one, two = variant.pieces(after1), variant.pieces(after2)
+    after2, _ = engine.apply(after1, engine.resolve(after1, game.line.moves[1].turn).move)
+    one, two = engine.view(after1).codes(), engine.view(after2).codes()
     assert [(key, pieces) for key, _, pieces in steps[:6]] == [
         ("start", start),
         ("ArrowRight", one),

@@ -15,8 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
+from zrec.errors import ZrecError
 
-class OutputError(OSError):
+
+class OutputError(ZrecError, OSError):
     """The output file cannot be written (no such folder, a folder, no permission)."""
 
 

@@ -1,8 +1,11 @@
-"""Files shipped inside the package: the grammar and the JSON Schema.
+"""Files shipped inside the package: the grammar, the JSON Schema and the replay page's
+stylesheet and script.
 
-They live at the top of the source tree (``grammar/``, ``schemas/``) and are linked
-into ``zrec/_data`` so that an installed wheel carries them; they are always read
-through :mod:`importlib.resources`, never from a path relative to the checkout.
+The grammar and the schema live at the top of the source tree (``grammar/``,
+``schemas/``) and are linked into ``zrec/_data``; the page's ``replay.css`` and
+``replay.js`` live in ``zrec/_data`` itself.  An installed wheel carries them all; they
+are always read through :mod:`importlib.resources`, never from a path relative to the
+checkout.
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ from typing import Any
 
 GRAMMAR = "zrec.lark"
 SCHEMA = "zrec-game.schema.json"
+PAGE_CSS = "replay.css"
+PAGE_SCRIPT = "replay.js"
 
 
+@cache
 def read_text(name: str) -> str:
     """The text of a shipped data file."""
     return resources.files("zrec").joinpath("_data").joinpath(name).read_text(encoding="utf-8")

@@ -12,10 +12,11 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from zrec.errors import ZrecError
 from zrec.resources import schema
 
 
-class SchemaError(ValueError):
+class SchemaError(ZrecError, ValueError):
     """A JSON document that is not a valid zrec game (or list of games)."""
 
     def __init__(self, path: str, message: str):

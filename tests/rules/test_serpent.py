@@ -7,25 +7,27 @@ import random
 import re
 
 import pytest
+from written import label
 
 from zrec.moves import PASS, Action, Dice, Turn
 from zrec.rules import find_game
 from zrec.rules.base import (
-    AmbiguousMove,
+    AmbiguousMoveError,
     Finding,
-    IllegalMove,
+    IllegalMoveError,
     OptionError,
     Outcome,
+    Setting,
     SetupError,
     check_options,
 )
 from zrec.rules.serpent import (
     KOLOWIS,
     MOSONA,
+    SerpentEngine,
     SerpentGame,
     SerpentMove,
     SerpentPosition,
-    SerpentVariant,
 )
 
 MOSONA_START = "BBBBBBBB/BBBB1WWWW/WWWWWWWW w"
@@ -48,13 +50,13 @@ def turn(text: str) -> Turn:
     return Turn((act(text),))
 
 
-def legal(v: SerpentVariant, pos: SerpentPosition) -> list[str]:
+def legal(v: SerpentEngine, pos: SerpentPosition) -> list[str]:
     return sorted(v.spell(pos, m).text() for m in v.legal_moves(pos))
 
 
-def play(v: SerpentVariant, pos: SerpentPosition, *moves: str) -> SerpentPosition:
+def play(v: SerpentEngine, pos: SerpentPosition, *moves: str) -> SerpentPosition:
     for text in moves:
-        pos = v.apply(pos, v.resolve(pos, turn(text)).move)
+        pos, _ = v.apply(pos, v.resolve(pos, turn(text)).move)
     return pos
 
 
@@ -191,7 +193,7 @@ def test_bent_jumps_give_white_a_capture_on_move_one() -> None:
     ]  # fmt: skip
     move = v.resolve(start, turn("a3x(b4)b5x(c4)b4x(b3)a3")).move
     assert move == SerpentMove.named("a3xb5xb4xa3", "b4 c4 b3")
-    after = v.apply(start, move)
+    after, _ = v.apply(start, move)
     assert v.setup_text(after) == "BBB1BBBB/BB3WWWW/WWWWWWWW b"
 
 
@@ -202,7 +204,7 @@ def test_capture_is_compulsory() -> None:
     v = MOSONA.engine()
     pos = play(v, v.start(), "b6-b5")
     assert legal(v, pos) == ["b4xb6"]
-    with pytest.raises(IllegalMove) as err:
+    with pytest.raises(IllegalMoveError) as err:
         v.resolve(pos, turn("c5-b6"))
     assert err.value.reason == "a capture is compulsory here"
     assert err.value.legal == ("b4xb6",)
@@ -212,7 +214,7 @@ def test_a_chain_must_go_on() -> None:
     v = MOSONA.engine()
     pos = v.setup("8/1WB1B4/8 w")
     assert legal(v, pos) == ["b2xb4xb6"]
-    with pytest.raises(IllegalMove) as err:
+    with pytest.raises(IllegalMoveError) as err:
         v.resolve(pos, turn("b2xb4"))
     assert err.value.reason == "the chain must go on: the piece on b4 can still jump"
     assert err.value.legal == ("b2xb4xb6",)
@@ -223,7 +225,7 @@ def test_a_chain_may_land_again_on_a_point_it_passed() -> None:
     v = MOSONA.engine()
     pos = v.setup("8/3BB4/2WB4 w")
     assert legal(v, pos) == ["a3xa5xc4xa3", "a3xc4xa5xa3"]
-    after = v.apply(pos, v.resolve(pos, turn("a3xc4xa5xa3")).move)
+    after, _ = v.apply(pos, v.resolve(pos, turn("a3xc4xa5xa3")).move)
     assert v.setup_text(after) == "8/9/2W5 b"
     assert at("8/3BB4/2WB4 w", Board="open") == ["a3xc4xa5"]
 
@@ -274,7 +276,7 @@ def test_pieces_23_first_move_goes_to_the_centre(jumps: str) -> None:
     v = KOLOWIS.engine(Pieces="23", Jumps=jumps)
     start = v.start()
     assert legal(v, start) == ["a8-b9", "a9-b9", "b10-b9"]
-    with pytest.raises(IllegalMove) as err:
+    with pytest.raises(IllegalMoveError) as err:
         v.resolve(start, turn("a16-b17"))
     assert err.value.reason == "the first move must go to the centre (b9)"
     assert err.value.legal == ("a8-b9", "a9-b9", "b10-b9")
@@ -325,7 +327,8 @@ def no_move(rule: str, result: str, white: int, black: int) -> str:
 def test_outcome(setup: str, options: dict[str, str], result: str, reason: str) -> None:
     v = MOSONA.engine(**options)
     pos = v.setup(setup)
-    assert v.outcome(pos) == Outcome(result, reason)
+    end = v.outcome(pos)
+    assert isinstance(end, Outcome) and (end.result, end.reason) == (result, reason)
     assert v.legal_moves(pos) == [] or not pos.white or not pos.black
 
 
@@ -339,7 +342,9 @@ def test_blocked_only_on_the_open_board() -> None:
 def test_annihilation_after_a_capture() -> None:
     v = MOSONA.engine()
     pos = play(v, v.setup("8/1WB1B4/8 w"), "b2xb4xb6")
-    assert v.outcome(pos) == Outcome("1-0", "Black has no pieces left, so White wins (1-0)")
+    end = v.outcome(pos)
+    assert end is not None
+    assert (end.result, end.reason) == ("1-0", "Black has no pieces left, so White wins (1-0)")
     assert v.outcome(v.start()) is None
 
 
@@ -426,7 +431,7 @@ def test_judge_end_of_an_unknown_result() -> None:
 def test_illegal_moves(setup: str, written: str, reason: str) -> None:
     v = MOSONA.engine()
     pos = v.setup(setup)
-    with pytest.raises(IllegalMove) as err:
+    with pytest.raises(IllegalMoveError) as err:
         v.resolve(pos, turn(written))
     assert err.value.reason == reason
     assert err.value.code == "illegal-move"
@@ -448,7 +453,7 @@ def test_illegal_moves(setup: str, written: str, reason: str) -> None:
 )
 def test_turns_that_are_not_one_move(t: Turn, reason: str) -> None:
     v = MOSONA.engine()
-    with pytest.raises(IllegalMove) as err:
+    with pytest.raises(IllegalMoveError) as err:
         v.resolve(v.start(), t)
     assert err.value.reason == reason
     assert err.value.legal == ("a4-b5", "a5-b5", "b6-b5")
@@ -481,7 +486,7 @@ def test_ambiguous_short_chain() -> None:
     v = MOSONA.engine()
     pos = v.setup("4B1BW/3BBB2W/1BB4B w")
     assert legal(v, pos) == ["c8xc6xa5xc4xc6", "c8xc6xc4xa5xc6"]
-    with pytest.raises(AmbiguousMove) as err:
+    with pytest.raises(AmbiguousMoveError) as err:
         v.resolve(pos, turn("c8xc6"))
     assert err.value.reason == (
         "c8xc6 gives only the start and the last landing point, and several chains fit it: "
@@ -507,7 +512,7 @@ def test_bent_chain_needs_a_via() -> None:
     texts = legal(v, pos)
     assert "b2x(a2)b3xb4" in texts and "b2x(c2)b3xb4" in texts
     assert "b2xb3xb2" in texts  # a2 and c2 in either order: one move
-    with pytest.raises(AmbiguousMove) as err:
+    with pytest.raises(AmbiguousMoveError) as err:
         v.resolve(pos, turn("b2xb3xb4"))
     assert err.value.reason == (
         "b2xb3xb4 fits several chains: b2x(a2)b3xb4, b2x(c2)b3xb4; "
@@ -566,7 +571,7 @@ def test_spell_and_resolve_round_trip_in_random_games(
             assert lat.capture_test(own, enemy) == bool(lat.chains(own, enemy))
             first = 0 if pos.turn == v.start().turn else 1  # 1...: numbered as in PGN
             assert v.setup(v.setup_text(pos)) == pos._replace(ply=first)
-            pos = v.apply(pos, rng.choice(moves))
+            pos, _ = v.apply(pos, rng.choice(moves))
             positions += 1
         assert v.outcome(pos) is not None or pos.ply == 120
     assert positions > 300
@@ -584,21 +589,21 @@ def test_spell() -> None:
 # -- positions, Setup, labels, drawing --------------------------------------------------
 
 
-def test_apply_and_turn_label() -> None:
+def test_apply_and_move_labels() -> None:
     v = MOSONA.engine()
     pos = v.start()
-    labels = [v.turn_label(pos)]
+    labels = [label(v, pos)]
     for text in ("b6-b5", "b4xb6", "b7xb5"):
         pos = play(v, pos, text)
-        labels.append(v.turn_label(pos))
+        labels.append(label(v, pos))
     assert labels == [(1, "White"), (1, "Black"), (2, "White"), (2, "Black")]
     assert pos == v.setup("BBBBBBBB/BBB1W2WW/WWWWWWWW b")._replace(ply=3)
     b = MOSONA.engine(First="Black")
     pos = b.start()
-    labels = [b.turn_label(pos)]
+    labels = [label(b, pos)]
     for text in ("b4-b5", "b6xb4", "b3xb5"):
         pos = play(b, pos, text)
-        labels.append(b.turn_label(pos))
+        labels.append(label(b, pos))
     assert labels == [(1, "Black"), (1, "White"), (2, "Black"), (2, "White")]
 
 
@@ -609,12 +614,14 @@ def test_setup_round_trip_and_multi_digit_runs() -> None:
     assert k.setup_text(pos) == "16/8W8/W15 b"
     assert pos == SerpentPosition(pos.white, 0, 1, 1)
     # Black (the second side) to move: "1..." now, then White's "2."
-    assert k.turn_label(pos) == (1, "Black")
-    assert k.turn_label(k.setup("16/8W8/W15 w")) == (1, "White")
+    # (no Black pieces: the game is over, so the side to move is read off the position)
+    assert (k.move_number(pos).number, k.seats[pos.turn]) == (1, "Black")
+    white_to_move = k.setup("16/8W8/W15 w")
+    assert (k.move_number(white_to_move).number, k.seats[white_to_move.turn]) == (1, "White")
     m = MOSONA.engine()
     black_to_move = m.setup("BBBBBBBB/BBBWB4/8 b")
-    after = m.apply(black_to_move, m.legal_moves(black_to_move)[0])
-    assert m.turn_label(after) == (2, "White")
+    after, _ = m.apply(black_to_move, m.legal_moves(black_to_move)[0])  # takes White's last
+    assert (m.move_number(after).number, m.seats[after.turn]) == (2, "White")
 
 
 @pytest.mark.parametrize(
@@ -705,13 +712,13 @@ def test_registry_and_options() -> None:
     assert find_game("mosona") is MOSONA
     assert find_game("Kolowis Awithlaknannai") is KOLOWIS
     assert find_game("Fighting Serpents") is KOLOWIS
-    assert MOSONA.sides == ("White", "Black")
+    assert MOSONA.seats == ("White", "Black")
     assert list(MOSONA.options) == ["Board", "Jumps", "Middle", "EndRule", "First"]
     assert list(KOLOWIS.options) == ["Board", "Jumps", "Middle", "EndRule", "First", "Pieces"]
     assert KOLOWIS.options["Pieces"].default == "24"
     chosen = check_options(KOLOWIS.options, {"Board": "OPEN", "Pieces": "23"})
-    v = KOLOWIS.variant(chosen)
-    assert isinstance(v, SerpentVariant)
+    v = KOLOWIS.engine_for(Setting(chosen))
+    assert isinstance(v, SerpentEngine)
     assert v.options == {
         "Board": "open", "Jumps": "line", "Middle": "right", "EndRule": "majority",
         "First": "White", "Pieces": "23",

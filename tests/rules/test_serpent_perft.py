@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from zrec.rules.serpent import KOLOWIS, MOSONA, SerpentPosition, SerpentVariant
+from zrec.rules.serpent import KOLOWIS, MOSONA, SerpentEngine, SerpentPosition
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "perft-serpent.json"
 GAMES = {"mosona": MOSONA, "kolowis": KOLOWIS}
@@ -104,11 +104,11 @@ class Naive:
         return sum(self.perft(b, other, depth - 1) for b in self.moves(board, side))
 
 
-def perft(v: SerpentVariant, pos: SerpentPosition, depth: int) -> int:
+def perft(v: SerpentEngine, pos: SerpentPosition, depth: int) -> int:
     moves = v.legal_moves(pos)
     if depth == 1:
         return len(moves)
-    return sum(perft(v, v.apply(pos, m), depth - 1) for m in moves)
+    return sum(perft(v, v.apply(pos, m)[0], depth - 1) for m in moves)
 
 
 def tables() -> list[tuple[str, str, str, list[int]]]:

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from written import turn
+from written import label, turn
 
 from zrec.moves import Turn, step
 from zrec.rules import find_game
 from zrec.rules._cross import INDEX, SQUARE_KINDS, SQUARES
-from zrec.rules.base import GameRules, IllegalMove, OptionError, Variant, check_options
+from zrec.rules.base import (
+    Engine,
+    GameRules,
+    IllegalMoveError,
+    OptionError,
+    Setting,
+    check_options,
+)
 from zrec.rules.stonewarriors import STONE_WARRIORS, StoneMove, StonePosition, StoneWarriors
 
 V = StoneWarriors()
@@ -33,7 +40,7 @@ def place(
 
 def play(pos: StonePosition, *moves: str, v: StoneWarriors = V) -> StonePosition:
     for text in moves:
-        pos = v.apply(pos, v.resolve(pos, turn(text)).move)
+        pos, _ = v.apply(pos, v.resolve(pos, turn(text)).move)
     return pos
 
 
@@ -41,8 +48,8 @@ def legal(pos: StonePosition, v: StoneWarriors = V) -> list[str]:
     return sorted(m.text() for m in v.legal_moves(pos))
 
 
-def refusal(pos: StonePosition, text: str, v: StoneWarriors = V) -> IllegalMove:
-    with pytest.raises(IllegalMove) as caught:
+def refusal(pos: StonePosition, text: str, v: StoneWarriors = V) -> IllegalMoveError:
+    with pytest.raises(IllegalMoveError) as caught:
         v.resolve(pos, turn(text))
     return caught.value
 
@@ -76,11 +83,11 @@ def test_registry_names_and_options() -> None:
     for name in ("stone-warriors", "Awithlaknakwe", "stonewarriors", "Stone Warriors"):
         assert find_game(name) is STONE_WARRIORS
     game: GameRules = STONE_WARRIORS  # mypy checks both protocols here
-    engine_type: Variant[StonePosition, StoneMove] = V
-    assert game.sides == ("White", "Black") and engine_type.options["First"] == "White"
+    engine_type: Engine[StonePosition, StoneMove] = V
+    assert game.seats == ("White", "Black") and engine_type.options["First"] == "White"
     chosen = check_options(STONE_WARRIORS.options, {"Ruleset": "Culin", "First": "black"})
     assert chosen == {"Ruleset": "culin", "First": "Black"}
-    engine = STONE_WARRIORS.variant(chosen)
+    engine = STONE_WARRIORS.engine_for(Setting(chosen))
     assert engine is not None and engine.options == {"Ruleset": "culin", "First": "Black"}
     with pytest.raises(OptionError):
         check_options(STONE_WARRIORS.options, {"Ruleset": "ludii"})
@@ -93,7 +100,7 @@ def test_start_position() -> None:
         **{f"{f}1": "W" for f in "efghij"},
         **{f"{f}14": "B" for f in "efghij"},
     }
-    assert V.turn_label(start) == (1, "White")
+    assert label(V, start) == (1, "White")
     assert legal(start) == ["e1-e2", "f1-f2", "g1-g2", "h1-h2", "i1-i2", "j1-j2"]
     assert V.score(start) == (0, 0) and V.outcome(start) is None
 
@@ -101,14 +108,14 @@ def test_start_position() -> None:
 def test_first_black_and_move_numbers() -> None:
     v = StoneWarriors(first="Black")
     pos = v.start()
-    assert v.turn_label(pos) == (1, "Black")
+    assert label(v, pos) == (1, "Black")
     assert legal(pos, v) == ["e14-e13", "f14-f13", "g14-g13", "h14-h13", "i14-i13", "j14-j13"]
     refusal(pos, "e1-e2", v)
     pos = play(pos, "e14-e13", v=v)
-    assert v.turn_label(pos) == (1, "White")
+    assert label(v, pos) == (1, "White")
     pos = play(pos, "e1-e2", v=v)
-    assert v.turn_label(pos) == (2, "Black")
-    assert V.turn_label(play(V.start(), "e1-e2", "e14-e13")) == (2, "White")
+    assert label(v, pos) == (2, "Black")
+    assert label(V, play(V.start(), "e1-e2", "e14-e13")) == (2, "White")
 
 
 # -- moves -------------------------------------------------------------------------------
@@ -216,7 +223,7 @@ ENTRY = "f5 f8 a6 a7 n6 n7", "f7 b12 c12 d12 k12 l12"
 
 def test_priest_entry_after_the_first_loss_is_its_own_move() -> None:
     pos = play(place(*ENTRY, off="Pp"), "f5-f6xf7")
-    assert pos.lost(1) == 1 and V.turn_label(pos) == (1, "Black")
+    assert pos.lost(1) == 1 and label(V, pos) == (1, "Black")
     assert legal(pos) == [f"P@{f}14" for f in "efghij"]
     e = refusal(pos, "b12-b11")
     assert e.reason == (
@@ -230,10 +237,10 @@ def test_priest_entry_after_the_first_loss_is_its_own_move() -> None:
     )
     entered = play(pos, "P@g14")
     assert V.pieces(entered)["g14"] == "BP" and entered.priests_off == (True, False)
-    assert V.turn_label(entered) == (1, "Black") and entered.ply == pos.ply
+    assert label(V, entered) == (1, "Black") and entered.ply == pos.ply
     assert "g14-g13" in legal(entered) and "b12-b11" in legal(entered)
     after = play(entered, "b12-b11")
-    assert V.turn_label(after) == (2, "White")
+    assert label(V, after) == (2, "White")
 
 
 def test_priest_is_not_in_play_before_a_loss() -> None:
@@ -270,9 +277,9 @@ def test_entry_waits_while_the_home_arm_is_full() -> None:
     pos = play(pos, "e14-e13")  # frees e14, but the entry waits for Black's next turn
     assert legal(pos)[0] != "P@e14" and pos.to_move == 0
     pos = play(pos, "a7-a8")
-    assert legal(pos) == ["P@e14"] and V.turn_label(pos) == (2, "Black")
+    assert legal(pos) == ["P@e14"] and label(V, pos) == (2, "Black")
     pos = play(pos, "P@e14")
-    assert V.turn_label(pos) == (2, "Black") and pos.priests_off == (True, False)
+    assert label(V, pos) == (2, "Black") and pos.priests_off == (True, False)
 
 
 def test_entry_due_on_a_full_arm_with_no_move_passes() -> None:
@@ -290,7 +297,7 @@ def test_pass_only_without_a_legal_move() -> None:
     stuck = place("m13", "l13 b5")
     assert legal(stuck) == ["--"]
     after = play(stuck, "--")
-    assert after.passes == 1 and V.turn_label(after) == (1, "Black") and V.outcome(after) is None
+    assert after.passes == 1 and label(V, after) == (1, "Black") and V.outcome(after) is None
     assert play(after, "b5-b4").passes == 0
 
 

@@ -6,11 +6,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from written import turn
+from written import label, turn
 
 from zrec.moves import Action, Dice, Turn
 from zrec.rules._cross import NAME
-from zrec.rules.base import Finding, IllegalMove, SetupError
+from zrec.rules.base import Finding, IllegalMoveError, SetupError
 from zrec.rules.stonewarriors import StoneMove, StonePosition, StoneWarriors
 
 V = StoneWarriors()
@@ -23,8 +23,8 @@ def place(white: str, black: str, *, to_move: str = "White", off: str = "-") -> 
     return V.place(pieces, to_move=to_move, priests_off=off)
 
 
-def refusal(pos: StonePosition, written: Turn | str) -> IllegalMove:
-    with pytest.raises(IllegalMove) as caught:
+def refusal(pos: StonePosition, written: Turn | str) -> IllegalMoveError:
+    with pytest.raises(IllegalMoveError) as caught:
         V.resolve(pos, turn(written) if isinstance(written, str) else written)
     return caught.value
 
@@ -126,7 +126,7 @@ def random_positions(v: StoneWarriors, seed: int, games: int, plies: int) -> lis
             if not moves:
                 break
             eager = [m for m in moves if m.captures or advances(m, pos.to_move)]
-            pos = v.apply(pos, rng.choice(eager if eager and rng.random() < 0.7 else moves))
+            pos, _ = v.apply(pos, rng.choice(eager if eager and rng.random() < 0.7 else moves))
         seen.append(pos)
     return seen
 
@@ -185,9 +185,9 @@ def test_setup_round_trip() -> None:
 
 def test_setup_numbers_the_moves_from_the_side_to_move() -> None:
     black_to_move = V.setup(START.replace(" w ", " b "))
-    assert V.turn_label(black_to_move) == (1, "Black")
-    assert V.turn_label(V.apply(black_to_move, V.legal_moves(black_to_move)[0])) == (2, "White")
-    assert StoneWarriors(first="Black").turn_label(black_to_move) == (1, "Black")
+    assert label(V, black_to_move) == (1, "Black")
+    assert label(V, V.apply(black_to_move, V.legal_moves(black_to_move)[0])[0]) == (2, "White")
+    assert label(StoneWarriors(first="Black"), black_to_move) == (1, "Black")
 
 
 @pytest.mark.parametrize(

@@ -110,7 +110,14 @@ def show(
 
 @app.command("random")
 def random_command(
-    game: Annotated[str, typer.Option("--game", help="mosona, kolowis or stone-warriors.")],
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            help="The game, as its Game tag names it (an unknown name "
+            "lists the games zrec knows).",
+        ),
+    ],
     count: Annotated[int, typer.Option("--count", min=1, help="How many games.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same games.")] = 0,
     option: Annotated[
@@ -123,9 +130,9 @@ def random_command(
     output: OutputOpt = None,
 ) -> None:
     """Write random legal games (deterministic by --seed), for tests and benchmarks."""
-    from zrec.outputs.randomgames import random_games
-    from zrec.rules import UnknownGame, find_game
-    from zrec.rules.base import RulesError
+    from zrec.errors import ZrecError
+    from zrec.play.selfplay import random_games
+    from zrec.rules import find_game
 
     tags: dict[str, str] = {}
     for item in option or []:
@@ -137,7 +144,5 @@ def random_command(
         rules = find_game(game)
         with write_to(output) as out:
             write_text(random_games(rules, tags, count, seed, max_plies), out)
-    except UnknownGame as exc:
-        fail(str(exc))
-    except (RulesError, ValueError) as exc:
+    except ZrecError as exc:
         fail(str(exc))

@@ -88,8 +88,10 @@ def diagram_command(
     if css is not None:
         try:
             stylesheet = Path(css).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            fail(f"cannot read {css}: {getattr(exc, 'strerror', None) or exc}")
+        except OSError as exc:
+            fail(f"cannot read {css}: {exc.strerror or exc}")
+        except UnicodeDecodeError as exc:
+            fail(f"cannot read {css}: {exc}")
     with open_input(file) as stream:
         record = nth_record(read_records(stream, file), game)
     if record.game is None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zrec.errors import ZrecError
+
 _CONTEXT = 72  # characters of the source line shown around the error
 
 
@@ -51,7 +53,7 @@ class SyntaxProblem:
         return self.format()
 
 
-class ZrecSyntaxError(ValueError):
+class ZrecSyntaxError(ZrecError, ValueError):
     """Raised by the single-call API (:func:`zrec.read_game`) for invalid notation."""
 
     def __init__(self, problem: SyntaxProblem):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zrec.errors import ZrecError
 from zrec.moves import Action, Turn
 from zrec.notation.model import MAX_VARIATION_DEPTH, Comment, Game, Line, MoveNode
 from zrec.notation.syntax import parse_turn_text
@@ -20,7 +21,7 @@ FORMAT = "zrec-game/1"
 JSONValue = Any
 
 
-class JsonGameError(ValueError):
+class JsonGameError(ZrecError, ValueError):
     """A JSON game that the schema accepts but that is still not a valid record."""
 
     def __init__(self, path: str, message: str):

@@ -2,9 +2,9 @@
 
 Where each point or square stands on the picture, the picture of the empty board
 (lines, squares, trails, coordinates), and the route a moving piece takes.  Two
-shapes are known, recognised from what a rules engine exposes rather than from the
-game's name: the serpent lattice (an engine with ``points`` and ``lines``) and the
-cross board of Stone Warriors (an engine with ``squares`` and ``square_kind``).
+kinds of board are known, as an engine's view declares them
+(:class:`~zrec.rules.base.BoardSpec`): a ``lattice`` of points joined by lines, with
+curved ends, and a ``grid`` of squares of any shape, each shaded by its region.
 Everything is derived from the point and square names (``b6``, ``g14``); the rules
 modules hold no drawing geometry.  All lengths are in the picture's own units (px at
 the natural size).
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
 
-from zrec.moves import Action
+from zrec.errors import ZrecError
+from zrec.rules.base import BoardSpec
 
 Point = tuple[float, float]
 
@@ -28,7 +28,7 @@ CELL = 36.0  # cross board: the side of a square
 GAP = 14.0  # room for a coordinate label
 
 
-class BoardError(ValueError):
+class BoardError(ZrecError, ValueError):
     """An engine whose board zrec cannot draw."""
 
 
@@ -106,25 +106,14 @@ class Board:
         return []
 
 
-def board_for(variant: Any, *, flip: bool = False, coordinates: bool = True) -> Board:
-    """The board of an engine, seen from White's side or, with ``flip``, from Black's."""
-    points, lines = getattr(variant, "points", None), getattr(variant, "lines", None)
-    if points is not None and lines is not None:
-        jumps = getattr(variant, "jumps", ())
-        return LatticeBoard(points, lines, jumps, flip=flip, coordinates=coordinates)
-    squares, kind = getattr(variant, "squares", None), getattr(variant, "square_kind", None)
-    if squares is not None and kind is not None:
-        return CrossBoard(squares, kind, flip=flip, coordinates=coordinates)
-    raise BoardError(f"zrec cannot draw the board of {type(variant).__name__}")
-
-
-def landing_path(variant: Any, action: Action) -> tuple[str, ...]:
-    """The points a piece visits in a written move of this engine's game: its start,
-    then each landing point (a drop: its one square)."""
-    if getattr(variant, "points", None) is not None:
-        return action.squares  # a step's two points, or a chain's every landing point
-    # A step is "from-to", then the captured squares after "x"; a drop is one square.
-    return action.squares[:2]
+def board_for(spec: BoardSpec, *, flip: bool = False, coordinates: bool = True) -> Board:
+    """The drawing of a board an engine's view describes, seen from the first seat's
+    side or, with ``flip``, from the other."""
+    if spec.kind == "lattice":
+        return LatticeBoard(spec.cells, spec.lines, spec.jumps, flip=flip, coordinates=coordinates)
+    if spec.kind == "grid":
+        return GridBoard(spec.cells, spec.regions, flip=flip, coordinates=coordinates)
+    raise BoardError(f"zrec cannot draw a board of kind {spec.kind!r}")
 
 
 def _sweep(centre: Point, start: Point, end: Point) -> int:
@@ -271,16 +260,22 @@ class LatticeBoard(Board):
         return found if found is not None else [None] * (len(path) - 1)
 
 
-class CrossBoard(Board):
-    """The cross-shaped board of squares, with the two diagonals (trails) of each."""
+class GridBoard(Board):
+    """A board of squares of any shape, with the two diagonals (trails) of each; each
+    square is classed by its region."""
 
     radius = 12.5
 
     def __init__(
-        self, squares: Sequence[str], kind: Callable[[str], str], *, flip: bool, coordinates: bool
+        self,
+        squares: Sequence[str],
+        regions: Mapping[str, str],
+        *,
+        flip: bool,
+        coordinates: bool,
     ) -> None:
         self.squares = tuple(squares)
-        self.kinds = {s: kind(s) for s in self.squares}
+        self.kinds = {s: regions.get(s, "plain") for s in self.squares}
         cells = [(ord(s[0]) - ord("a"), split_name(s)[1] - 1) for s in self.squares]
         self.files = max(f for f, _ in cells) + 1
         self.ranks = max(r for _, r in cells) + 1

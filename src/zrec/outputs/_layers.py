@@ -12,61 +12,73 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from zrec.outputs._boards import Board, Point, element, landing_path, num, path_data, trim_end
-from zrec.rules.base import Variant
-
-_SIDE = {"W": "white", "B": "black"}
+from zrec.outputs._boards import Board, Point, element, num, path_data, trim_end
+from zrec.rules.base import REMOVED, Engine, Event, Piece, View
 
 
 @dataclass(frozen=True)
 class LastMove:
-    """The marks of the move just played: where the piece went and what it took.
+    """The marks of the move just played: where the pieces went and what was taken.
 
-    ``path`` is the start point then every landing point (a drop: its one square);
-    ``captured`` pairs each captured square with the code of the piece taken there
-    (drawn as a faint ghost).
+    ``path`` is the route of the (first) moving piece, its start then every landing
+    point (a placement: its one square); ``more`` holds the routes of any other pieces
+    the move moved; ``captured`` pairs each square emptied by a capture with the code
+    of the piece taken there, and ``ghosts`` are those pieces, drawn faintly.
     """
 
     path: tuple[str, ...]
     captured: tuple[tuple[str, str], ...] = ()
+    more: tuple[tuple[str, ...], ...] = ()
+    ghosts: tuple[Piece, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def paths(self) -> tuple[tuple[str, ...], ...]:
+        return (self.path, *self.more) if self.path else self.more
 
 
-def mark_move(variant: Variant[Any, Any], before: Any, move: Any) -> LastMove | None:
-    """The marks of ``move`` played in ``before`` (``None`` for a pass)."""
-    turn = variant.spell(before, move)
-    if len(turn.actions) != 1 or turn.actions[0].kind not in ("path", "drop"):
+def mark_move(
+    engine: Engine[Any, Any],
+    before: Any,
+    move: Any,
+    events: Sequence[Event] | None = None,
+) -> LastMove | None:
+    """The marks of ``move`` played in ``before`` (``None`` for a move that moves
+    nothing, such as a pass); ``events`` are those :meth:`apply` gave, if at hand."""
+    routes = engine.routes(before, move)
+    if not routes:
         return None
-    path = landing_path(variant, turn.actions[0])
-    was, now = variant.pieces(before), variant.pieces(variant.apply(before, move))
-    captured = tuple(
-        (square, code)
-        for square, code in sorted(was.items(), key=lambda item: square_key(item[0]))
-        if now.get(square) != code and square != path[0]
-    )
-    return LastMove(path, captured)
+    if events is None:
+        events = engine.apply(before, move)[1]
+    removed = {square for e in events if e.code == REMOVED for square in e.squares}
+    was = {p.square: p for p in engine.view(before).pieces}
+    ghosts = tuple(was[s] for s in sorted(removed, key=square_key) if s in was)
+    captured = tuple((p.square, p.code) for p in ghosts)
+    return LastMove(routes[0], captured, tuple(routes[1:]), ghosts)
 
 
-def _piece(board: Board, square: str, code: str, *, ghost: bool = False) -> list[ET.Element]:
+def _piece(
+    board: Board, piece: Piece, seats: Sequence[str], *, ghost: bool = False
+) -> list[ET.Element]:
     """A piece (a priest has a ring inside), or the faint ghost of a captured one."""
-    x, y = board.centres[square]
-    side = _SIDE.get(code[:1], "other")
-    priest = " priest" if code.endswith("P") else ""
+    x, y = board.centres[piece.square]
+    side = seats[piece.owner].lower() if piece.owner is not None else "other"
+    kind = f" {piece.kind}" if piece.kind else ""
     if ghost:
-        body = element("circle", f"ghost {side}{priest}", cx=x, cy=y, r=board.radius)
+        body = element("circle", f"ghost {side}{kind}", cx=x, cy=y, r=board.radius)
     else:
         body = element(
             "circle",
-            f"piece {side}{priest}",
+            f"piece {side}{kind}",
             cx=x,
             cy=y,
             r=board.radius,
-            data_square=square,
-            data_piece=code,
+            data_square=piece.square,
+            data_piece=piece.code,
         )
-    if not priest:
+    if piece.kind != "priest":
         return [body]
     ring = f"priest-mark {side}" + (" ghost-mark" if ghost else "")
     return [body, element("circle", ring, cx=x, cy=y, r=board.radius * 0.55)]
@@ -92,26 +104,25 @@ def _arrow(board: Board, path: Sequence[str], captured: Sequence[str]) -> list[E
     ]
 
 
-def position_layer(
-    board: Board, pieces: dict[str, str], last_move: LastMove | None
-) -> list[ET.Element]:
+def position_layer(board: Board, view: View, last_move: LastMove | None) -> list[ET.Element]:
     """What changes from one position to the next: marks of the last move, ghosts and
     pieces, in drawing order."""
     out: list[ET.Element] = []
-    if last_move is not None and last_move.path:
-        path = last_move.path
+    seats = view.seats
+    if last_move is not None and last_move.paths:
         for square, _ in last_move.captured:
             out += board.captured_mark(square)
-        for square, code in last_move.captured:
-            out += _piece(board, square, code, ghost=True)
-        x, y = board.centres[path[0]]
-        if len(path) == 1:
-            out.append(element("circle", "last-move entry", cx=x, cy=y, r=board.radius + 3.5))
-        else:
-            out.append(element("circle", "last-move origin", cx=x, cy=y, r=board.radius - 3))
-            out += _arrow(board, path, [s for s, _ in last_move.captured])
-    for square in sorted(pieces, key=square_key):
-        out += _piece(board, square, pieces[square])
+        for ghost in last_move.ghosts:
+            out += _piece(board, ghost, seats, ghost=True)
+        for path in last_move.paths:
+            x, y = board.centres[path[0]]
+            if len(path) == 1:
+                out.append(element("circle", "last-move entry", cx=x, cy=y, r=board.radius + 3.5))
+            else:
+                out.append(element("circle", "last-move origin", cx=x, cy=y, r=board.radius - 3))
+                out += _arrow(board, path, [s for s, _ in last_move.captured])
+    for piece in sorted(view.pieces, key=lambda p: square_key(p.square)):
+        out += _piece(board, piece, seats)
     return out
 
 

@@ -12,13 +12,14 @@ import os
 from collections.abc import Iterator
 from typing import Any, BinaryIO, TextIO
 
+from zrec.errors import ZrecError
 from zrec.notation.jsonio import JsonGameError, check_depth, game_from_json, game_to_json
 from zrec.notation.model import Game
 from zrec.notation.writer import write_game
 from zrec.schema import SchemaError, check_game
 
 
-class ConversionError(ValueError):
+class ConversionError(ZrecError, ValueError):
     """A JSON input that cannot be read as games; the message names the place."""
 
 

@@ -21,11 +21,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zrec.errors import ZrecError
 from zrec.notation.model import Game, MoveNode
 from zrec.outputs._boards import Board, BoardError, board_for, element, label, num
 from zrec.outputs._layers import LastMove, mark_move, position_layer, square_key
-from zrec.outputs.positions import PositionError, Replay, prepare, steps
-from zrec.rules.base import Variant
+from zrec.play import GameSetupError, Replay, ReplayError, positions, prepare
+from zrec.rules.base import Engine, View
 
 __all__ = [
     "DEFAULT_CSS",
@@ -77,10 +78,8 @@ DEFAULT_CSS = """\
 .caption.title { font-size: 17px; font-weight: bold; }
 """
 
-_CODE_NAMES = {"W": "White", "WP": "White priest", "B": "Black", "BP": "Black priest"}
 
-
-class DiagramError(ValueError):
+class DiagramError(ZrecError, ValueError):
     """A record or engine zrec cannot draw, and why."""
 
 
@@ -102,32 +101,37 @@ def xml_safe(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
-def position_text(variant: Variant[Any, Any], position: Any) -> str:
+def position_text(engine: Engine[Any, Any], position: Any) -> str:
     """The position in words: the pieces of each kind, whose turn it is, the Setup."""
-    groups: dict[str, list[str]] = {}
-    for square, code in variant.pieces(position).items():
-        groups.setdefault(code, []).append(square)
-    order = [c for c in _CODE_NAMES if c in groups] + sorted(set(groups) - set(_CODE_NAMES))
+    view = engine.view(position)
+    groups: dict[tuple[int, str], list[str]] = {}
+    names: dict[tuple[int, str], str] = {}
+    for piece in view.pieces:
+        owner = -1 if piece.owner is None else piece.owner
+        key = (owner, piece.code)
+        groups.setdefault(key, []).append(piece.square)
+        seat = view.seats[owner] if owner >= 0 else ""
+        names[key] = " ".join(w for w in (seat, piece.kind) if w) or piece.code
     parts = [
-        f"{_CODE_NAMES.get(code, code)}: {' '.join(sorted(groups[code], key=square_key))}"
-        for code in order
+        f"{names[key]}: {' '.join(sorted(groups[key], key=square_key))}"
+        for key in sorted(groups, key=lambda k: (k[0] < 0, k))
     ]
-    end = variant.outcome(position)
+    end = engine.outcome(position)
     if end is not None:
         parts.append(f"game over: {end.reason}")
     else:
-        number, side = variant.turn_label(position)
-        parts.append(f"{side} to move (move {number})")
-    return "; ".join(parts) + f". Setup: {variant.setup_text(position)}"
+        number = engine.move_number(position)
+        parts.append(f"{view.seats[number.seat]} to move (move {number.number})")
+    return "; ".join(parts) + f". Setup: {engine.setup_text(position)}"
 
 
 def _board_group(
-    board: Board, pieces: dict[str, str], last_move: LastMove | None, x: float, y: float
+    board: Board, view: View, last_move: LastMove | None, x: float, y: float
 ) -> ET.Element:
     group = element("g", "board", transform=f"translate({num(x)} {num(y)})")
     group.extend(board.background())
     layer = element("g", "position")
-    layer.extend(position_layer(board, pieces, last_move))
+    layer.extend(position_layer(board, view, last_move))
     group.append(layer)
     return group
 
@@ -163,7 +167,7 @@ def to_text(root: ET.Element) -> str:
 
 
 def diagram(
-    variant: Variant[Any, Any],
+    engine: Engine[Any, Any],
     position: Any,
     *,
     last_move: LastMove | None = None,
@@ -180,13 +184,13 @@ def diagram(
     ``css`` is appended to the default stylesheet.  Raises :class:`DiagramError` for an
     engine whose board zrec cannot draw.
     """
-    board = _board(variant, flip, coordinates)
-    return _diagram(board, variant, position, last_move, size, caption, css)
+    board = _board(engine, flip, coordinates)
+    return _diagram(board, engine, position, last_move, size, caption, css)
 
 
 def _diagram(
     board: Board,
-    variant: Variant[Any, Any],
+    engine: Engine[Any, Any],
     position: Any,
     last_move: LastMove | None,
     size: int | None,
@@ -196,14 +200,14 @@ def _diagram(
     height = board.height + (CAPTION if caption else 0)
     svg = _svg(board.width, height, size)
     svg.append(element("rect", "background", x=0, y=0, width=board.width, height=height))
-    svg.append(_board_group(board, variant.pieces(position), last_move, 0, 0))
+    svg.append(_board_group(board, engine.view(position), last_move, 0, 0))
     if caption:
         svg.append(label(caption, board.width / 2, board.height + CAPTION - 9, "caption"))
-    return _finish(svg, caption or "zrec diagram", position_text(variant, position), css)
+    return _finish(svg, caption or "zrec diagram", position_text(engine, position), css)
 
 
 def strip(
-    variant: Variant[Any, Any],
+    engine: Engine[Any, Any],
     frames: Sequence[Frame],
     *,
     flip: bool = False,
@@ -215,10 +219,10 @@ def strip(
 ) -> str:
     """Several positions side by side in one SVG, wrapped into rows, each with its
     caption; ``caption`` heads the whole strip.  ``columns`` defaults to what keeps the
-    strip about three Mosona boards wide."""
+    strip close to the shape of a landscape page."""
     if not frames:
         raise DiagramError("a strip needs at least one position")
-    board = _board(variant, flip, coordinates)
+    board = _board(engine, flip, coordinates)
     gap, cell_h = 18.0, board.height + CAPTION
     if columns is None:
         columns = _columns(len(frames), board.width + gap, cell_h + gap)
@@ -234,10 +238,10 @@ def strip(
     for i, frame in enumerate(frames):
         row, col = divmod(i, columns)
         x, y = col * (board.width + gap), top + row * (cell_h + gap)
-        svg.append(_board_group(board, variant.pieces(frame.position), frame.last_move, x, y))
+        svg.append(_board_group(board, engine.view(frame.position), frame.last_move, x, y))
         if frame.caption:
             svg.append(label(frame.caption, x + board.width / 2, y + cell_h - 9, "caption"))
-        texts.append(f"{frame.caption or i}: {position_text(variant, frame.position)}")
+        texts.append(f"{frame.caption or i}: {position_text(engine, frame.position)}")
     return _finish(svg, caption or "zrec diagram", "\n".join(texts), css)
 
 
@@ -249,9 +253,9 @@ def _columns(count: int, width: float, height: float) -> int:
     )
 
 
-def _board(variant: Variant[Any, Any], flip: bool, coordinates: bool) -> Board:
+def _board(engine: Engine[Any, Any], flip: bool, coordinates: bool) -> Board:
     try:
-        return board_for(variant, flip=flip, coordinates=coordinates)
+        return board_for(engine.view(engine.start()).board, flip=flip, coordinates=coordinates)
     except BoardError as exc:
         raise DiagramError(str(exc)) from None
 
@@ -263,25 +267,22 @@ def replay_record(game: Game) -> Replay:
     """The engine and start of a record; raises :class:`DiagramError` when there is none."""
     try:
         return prepare(game)
-    except PositionError as exc:
+    except GameSetupError as exc:
         raise DiagramError(f"{exc}: cannot draw its positions") from None
 
 
-def move_label(replay: Replay, before: Any, after: Any, node: MoveNode) -> str:
+def move_label(replay: Replay, before: Any, node: MoveNode) -> str:
     """A move as a caption writes it: ``1. b6-b5``, ``1... b4xb6``, or with no number a
-    move that is not a turn (a Stone Warriors priest's entry, ``P@e1``)."""
-    variant = replay.variant
-    number, side = variant.turn_label(before)
-    if variant.turn_label(after) == (number, side):
-        return node.turn.text()
-    first = variant.options.get("First") or variant.turn_label(replay.start)[1]
-    return f"{number}{'.' if side == first else '...'} {node.turn.text()}"
+    move that is not a turn (``P@e1``)."""
+    number = replay.engine.move_number(before)
+    text = node.turn.text()
+    return f"{number.text()} {text}" if number.turn else text
 
 
 def record_title(game: Game, replay: Replay) -> str:
     """The game's name, and its event when the record names one."""
     event = (game.tag("Event") or "").strip()
-    return f"{replay.rules.title} — {event}" if event and event != "?" else replay.rules.title
+    return f"{replay.title} — {event}" if event and event != "?" else replay.title
 
 
 def record_frames(game: Game, *, upto: int | None = None) -> tuple[Replay, list[Frame]]:
@@ -290,31 +291,31 @@ def record_frames(game: Game, *, upto: int | None = None) -> tuple[Replay, list[
     Raises :class:`DiagramError` for a record without an engine or with an illegal move.
     """
     replay = replay_record(game)
-    variant = replay.variant
+    engine = replay.engine
     frames = [Frame(replay.start, None, "start position")]
     try:
-        for step in steps(game, replay, upto):
-            mark = mark_move(variant, step.before, step.move)
-            label = move_label(replay, step.before, step.after, step.node)
-            frames.append(Frame(step.after, mark, label))
-    except PositionError as exc:
+        steps = positions(replay, game.line, upto)
+    except ReplayError as exc:
         raise DiagramError(str(exc)) from None
+    for step in steps:
+        mark = mark_move(engine, step.before, step.move, step.events)
+        frames.append(Frame(step.after, mark, move_label(replay, step.before, step.node)))
     return replay, frames
 
 
 def diagram_for_record(game: Game, ply: int | None = None, **options: Any) -> str:
     """The position after ``ply`` moves of the main line (default: all of them), with its
-    last move marked and a caption such as "Awithlaknannai Mosona — after 1. b6-b5";
+    last move marked and a caption such as "<game> — after 1. b6-b5";
     ``options`` are those of :func:`diagram`.  Raises :class:`DiagramError`."""
     total = len(game.line.moves)
     if ply is not None and not 0 <= ply <= total:
         raise DiagramError(f"the main line has {total} moves; the ply must be 0 to {total}")
     replay, frames = record_frames(game, upto=ply)
     frame = frames[-1]
-    caption = f"{replay.rules.title} — {'after ' if len(frames) > 1 else ''}{frame.caption}"
+    caption = f"{replay.title} — {'after ' if len(frames) > 1 else ''}{frame.caption}"
     if options.get("caption") is None:
         options["caption"] = caption
-    return diagram(replay.variant, frame.position, last_move=frame.last_move, **options)
+    return diagram(replay.engine, frame.position, last_move=frame.last_move, **options)
 
 
 def strip_for_record(game: Game, **options: Any) -> str:
@@ -323,7 +324,7 @@ def strip_for_record(game: Game, **options: Any) -> str:
     replay, frames = record_frames(game)
     if options.get("caption") is None:
         options["caption"] = record_title(game, replay)
-    return strip(replay.variant, frames, **options)
+    return strip(replay.engine, frames, **options)
 
 
 def all_diagrams(
@@ -338,8 +339,8 @@ def all_diagrams(
     """One SVG per position of the main line, the start first (as ``--all`` writes);
     the options are those of :func:`diagram`."""
     replay, frames = record_frames(game)
-    board = _board(replay.variant, flip, coordinates)
-    title = replay.rules.title
+    board = _board(replay.engine, flip, coordinates)
+    title = replay.title
     for i, frame in enumerate(frames):
         text = caption or f"{title} — {'after ' if i else ''}{frame.caption}"
-        yield _diagram(board, replay.variant, frame.position, frame.last_move, size, text, css)
+        yield _diagram(board, replay.engine, frame.position, frame.last_move, size, text, css)

@@ -5,8 +5,8 @@ then every move of the main line and of every variation (each from the position 
 branches from), then its result.  The first illegal move of a line stops that line:
 the moves after it cannot be checked.  Every problem is a :class:`Diagnostic` with a
 stable code, a severity, the place (file, game, line, column, ply) and a message a
-player understands.  Nothing here knows any game: it uses only
-:mod:`zrec.rules.base`.
+player understands.  The moves are played by the walker of :mod:`zrec.play`; this
+module is its visitor.  Nothing here knows any game.
 """
 
 from __future__ import annotations
@@ -15,19 +15,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from zrec.notation.model import Game, Line, MoveNode
+from zrec.notation.model import Game, MoveNode
 from zrec.notation.reader import Record
-from zrec.rules import UnknownGame, find_game
-from zrec.rules.base import (
-    AmbiguousMove,
-    GameRules,
-    IllegalMove,
-    OptionError,
-    SetupError,
-    Severity,
-    Variant,
-    check_options,
-)
+from zrec.play import GameSetupError, Replay, Step, Visitor, prepare, walk
+from zrec.rules.base import AmbiguousMoveError, IllegalMoveError, MoveNumber, Severity
 
 MAX_LEGAL_SHOWN = 12
 
@@ -79,13 +70,15 @@ class GameReport:
         return not any(d.severity == "error" for d in self.diagnostics)
 
 
-class _Context:
-    """The game being checked: where to report, and its engine."""
+class _Checker(Visitor):
+    """The validator's visitor: a diagnostic for every problem a step shows."""
 
-    def __init__(self, report: GameReport, variant: Variant[Any, Any], first_side: str):
+    every_step = False  # a step with no number, no notes and no error has nothing to check
+
+    def __init__(self, report: GameReport, replay: Replay) -> None:
         self.report = report
-        self.variant = variant
-        self.first_side = first_side
+        self.replay = replay
+        self.engine = replay.engine
 
     def add(
         self,
@@ -110,6 +103,57 @@ class _Context:
             )
         )
 
+    def step(self, step: Step) -> None:
+        node = step.node
+        if node.number is not None:
+            number = self.engine.move_number(step.before)
+            if not (number.turn and node.number == number.number and node.dots == number.dots):
+                self._wrong_number(node, number, step.ply)
+        if step.error is not None:
+            where = " (in a variation)" if step.depth else ""
+            self._illegal(node, step.before, step.ply, step.error, where)
+        elif step.notes:
+            where = " (in a variation)" if step.depth else ""
+            label = self.replay.label(step.before)
+            for note in step.notes:
+                message = f"{label}{where}: {note.message}"
+                self.add(note.code, note.severity, message, node, step.ply)
+
+    def _illegal(
+        self, node: MoveNode, pos: Any, ply: int, exc: IllegalMoveError, where: str
+    ) -> None:
+        text = node.turn.text()
+        label = self.replay.label(pos)
+        outcome = self.engine.outcome(pos)
+        if outcome is not None:
+            self.add(
+                "game-over",
+                "error",
+                f"{label}{where}: {text} is played after the game has ended ({outcome.reason})",
+                node,
+                ply,
+            )
+            return
+        if isinstance(exc, AmbiguousMoveError):
+            message = f"{text} is ambiguous: {exc.reason}"
+        else:
+            message = f"{text} is illegal: {exc.reason}; {_legal_list(exc.legal)}"
+        self.add(exc.code, "error", f"{label}{where}: {message}", node, ply)
+
+    def _wrong_number(self, node: MoveNode, number: MoveNumber, ply: int) -> None:
+        seat = self.engine.seats[number.seat]
+        written = MoveNumber(node.number or 0, node.dots).text()
+        if not number.turn:
+            message = (
+                f"the move number {written} does not fit: this move is not a turn and "
+                f"carries no number ({seat})"
+            )
+        else:
+            message = (
+                f"the move number {written} does not fit: this is {number.text()} ({seat} to move)"
+            )
+        self.add("move-number", "warning", message, node, ply)
+
 
 def _legal_list(legal: tuple[str, ...]) -> str:
     if not legal:
@@ -119,148 +163,33 @@ def _legal_list(legal: tuple[str, ...]) -> str:
     return f"legal moves: {shown}" + (f" and {more} more" if more > 0 else "")
 
 
-def _replay(ctx: _Context, line: Line, pos: Any, ply: int, variation: bool) -> tuple[Any, int]:
-    """Check the moves of a line from ``pos``; return the last position and ply reached.
-
-    The position returned is ``None`` when the line stopped at an illegal move.
-    """
-    variant = ctx.variant
-    resolve = variant.resolve
-    apply = variant.apply
-    where = " (in a variation)" if variation else ""
-    for node in line.moves:
-        ply += 1
-        if node.number is not None:
-            _check_number(ctx, node, pos, ply)
-        for alternative in node.variations:
-            _replay(ctx, alternative, pos, ply - 1, True)
-        try:
-            resolved = resolve(pos, node.turn)
-        except IllegalMove as exc:
-            _illegal(ctx, node, pos, ply, exc, where)
-            return None, ply
-        for note in resolved.notes:
-            ctx.add(
-                note.code, note.severity, f"{_label(ctx, pos)}{where}: {note.message}", node, ply
-            )
-        pos = apply(pos, resolved.move)
-    return pos, ply
-
-
-def _label(ctx: _Context, pos: Any) -> str:
-    number, side = ctx.variant.turn_label(pos)
-    return f"move {number} ({side})"
-
-
-def _illegal(
-    ctx: _Context, node: MoveNode, pos: Any, ply: int, exc: IllegalMove, where: str
-) -> None:
-    text = node.turn.text()
-    outcome = ctx.variant.outcome(pos)
-    if outcome is not None:
-        ctx.add(
-            "game-over",
-            "error",
-            f"{_label(ctx, pos)}{where}: {text} is played after the game has ended "
-            f"({outcome.reason})",
-            node,
-            ply,
-        )
-        return
-    if isinstance(exc, AmbiguousMove):
-        message = f"{text} is ambiguous: {exc.reason}"
-    else:
-        message = f"{text} is illegal: {exc.reason}; {_legal_list(exc.legal)}"
-    ctx.add(exc.code, "error", f"{_label(ctx, pos)}{where}: {message}", node, ply)
-
-
-def _check_number(ctx: _Context, node: MoveNode, pos: Any, ply: int) -> None:
-    number, side = ctx.variant.turn_label(pos)
-    dots = 1 if side == ctx.first_side else 3
-    if (node.number, node.dots) != (number, dots):
-        written = f"{node.number}{'...' if node.dots == 3 else '.'}"
-        expected = f"{number}{'...' if dots == 3 else '.'}"
-        ctx.add(
-            "move-number",
-            "warning",
-            f"the move number {written} does not fit: this is {expected} ({side} to move)",
-            node,
-            ply,
-        )
-
-
-def _setup(
-    report: GameReport, game: Game, rules: GameRules
-) -> tuple[Variant[Any, Any], Any] | None:
-    tags = game.tag_map()
-
-    def error(code: str, message: str) -> None:
-        report.diagnostics.append(
-            Diagnostic(code, "error", report.file, report.number, report.line, 1, message)
-        )
-
-    try:
-        options = check_options(rules.options, tags)
-    except OptionError as exc:
-        error("bad-option", str(exc))
-        return None
-    variant = rules.variant(options)
-    if variant is None:
-        report.checked = False
-        report.diagnostics.append(
-            Diagnostic(
-                "not-checked",
-                "warning",
-                report.file,
-                report.number,
-                report.line,
-                1,
-                f"zrec reads and writes {rules.title} records but has no rules engine for "
-                "this game yet: its moves were not checked",
-            )
-        )
-        return None
-    setup = tags.get("Setup")
-    if setup is None:
-        return variant, variant.start()
-    try:
-        return variant, variant.setup(setup)
-    except SetupError as exc:
-        error("bad-setup", f'[Setup "{setup}"] is not a position of {rules.title}: {exc}')
-        return None
-
-
 def validate_game(game: Game, file: str = "<input>", number: int = 1, line: int = 1) -> GameReport:
     """Check one game read without syntax errors."""
     report = GameReport(file, number, line)
     try:
-        rules = find_game(game.game_type)
-    except UnknownGame as exc:
+        replay = prepare(game)
+    except GameSetupError as exc:
+        report.checked = exc.code != "not-checked"
         report.diagnostics.append(
-            Diagnostic("unknown-game", "error", file, number, line, 1, str(exc))
+            Diagnostic(exc.code, exc.severity, file, number, line, 1, exc.message)
         )
         return report
-    prepared = _setup(report, game, rules)
-    if prepared is None:
-        return report
-    variant, start = prepared
+    checker = _Checker(report, replay)
+    end = walk(replay, game.line, checker)
+    report.plies = end.ply
     tags = game.tag_map()
-    first_side = tags.get("First", rules.sides[0]).strip().capitalize()
-    ctx = _Context(report, variant, first_side)
-    end, plies = _replay(ctx, game.line, start, 0, False)
-    report.plies = plies
     stated = tags.get("Result")
     if stated is not None and stated.strip() != game.result:
-        ctx.add(
+        checker.add(
             "result-tag",
             "error",
             f'[Result "{stated}"] does not agree with the result {game.result} that ends '
             "the movetext",
         )
-    if end is not None:
+    if end.position is not None:
         last = game.line.moves[-1] if game.line.moves else None
-        for finding in variant.judge_end(end, game.result, tags):
-            ctx.add(finding.code, finding.severity, finding.message, last, plies or None)
+        for finding in replay.engine.judge_end(end.position, game.result, tags):
+            checker.add(finding.code, finding.severity, finding.message, last, end.ply or None)
     return report
 
 

@@ -1,29 +1,28 @@
-"""The registry of games: finds a game's rules by name or alias.
+"""The registry of games: the list of games zrec knows, and one lookup by name or alias.
 
-Every module in this package that defines ``GAMES`` (a tuple of
-:class:`~zrec.rules.base.GameRules`) is registered.  Adding a game is adding one
-module here; nothing else in zrec names a game.
+Adding a game is writing one module in this package (behind the protocol of
+:mod:`zrec.rules.base`), adding it to :func:`all_games`, and adding samples; nothing
+outside this package names a game.  The game modules are imported on the first lookup.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import unicodedata
 from functools import cache
 
-from zrec.rules.base import GameRules
+from zrec.rules.base import GameRules, UnknownGameError
+
+__all__ = ["UnknownGameError", "all_games", "find_game"]
 
 
-class UnknownGame(LookupError):
-    """A ``Game`` tag naming no game zrec knows."""
+@cache
+def all_games() -> tuple[GameRules, ...]:
+    """Every game zrec knows, in the order the documentation lists them."""
+    from zrec.rules.awethi import AWETHI
+    from zrec.rules.serpent import KOLOWIS, MOSONA
+    from zrec.rules.stonewarriors import STONE_WARRIORS
 
-    def __init__(self, name: str, known: tuple[str, ...]):
-        self.name = name
-        self.known = known
-        super().__init__(
-            f'[Game "{name}"] names no game zrec knows; known games: {", ".join(known)}'
-        )
+    return (MOSONA, KOLOWIS, STONE_WARRIORS, AWETHI)
 
 
 def _key(name: str) -> str:
@@ -33,27 +32,21 @@ def _key(name: str) -> str:
 
 
 @cache
-def _registry() -> dict[str, GameRules]:
+def _names() -> dict[str, GameRules]:
     table: dict[str, GameRules] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.name == "base":
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        for game in getattr(module, "GAMES", ()):
-            for name in (game.name, *game.aliases):
-                table[_key(name)] = game
+    for game in all_games():
+        for name in (game.name, *game.aliases):
+            table[_key(name)] = game
     return table
 
 
-def all_games() -> tuple[GameRules, ...]:
-    """Every registered game, each once, by name."""
-    seen = {id(g): g for g in _registry().values()}
-    return tuple(sorted(seen.values(), key=lambda g: g.name))
-
-
 def find_game(name: str) -> GameRules:
-    """The game a ``Game`` tag names (name or alias); raises :class:`UnknownGame`."""
+    """The game a ``Game`` tag names (name or alias); raises :class:`UnknownGameError`."""
+    names = _names()
+    found = names.get(name)  # the canonical spelling needs no folding
+    if found is not None:
+        return found
     try:
-        return _registry()[_key(name)]
+        return names[_key(name)]
     except KeyError:
-        raise UnknownGame(name, tuple(g.name for g in all_games())) from None
+        raise UnknownGameError(name, sorted(g.name for g in all_games())) from None

@@ -2,9 +2,10 @@
 
 Everything here is the same under every rule option: the 168 squares (the 12×12 main
 grid ``b2``-``m13`` and an arm of 6 squares centred on each side) and their neighbour
-tables, the position and move values, the ``Setup`` string, the score, the end of the
-game and the text drawing.  How pieces move and capture, and how written moves are
-read, is in :mod:`zrec.rules.stonewarriors`.
+tables, the position and move values, the ``Setup`` string, a position's key, the
+events of a capture, the score, the end of the game, the view for drawing and the text
+drawing.  How pieces move and capture, and how written moves are read, is in
+:mod:`zrec.rules.stonewarriors`.
 
 Squares are numbered on a 14×14 grid, ``index = (rank - 1) * 14 + file`` with files
 ``a``-``n`` as 0-13.  A position's *cells* have one character per grid point: ``"."``
@@ -15,12 +16,13 @@ warrior/priest, ``w``/``p`` Black warrior/priest.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Literal
 
-from zrec.rules.base import Finding, Outcome, SetupError
+from zrec.rules.base import REMOVED, BoardSpec, Event, Finding, Outcome, Piece, SetupError
 
 WIDTH = 14
 FILES = "abcdefghijklmn"
@@ -29,7 +31,12 @@ SIDES = ("White", "Black")
 OWN = ("WP", "wp")  # warrior and priest letters of each side
 HOME = ("south", "north")  # each side's home arm
 CODES: Mapping[str, str] = MappingProxyType({"W": "W", "P": "WP", "w": "B", "p": "BP"})
+#: Each piece letter's owner and kind, for drawing.
+#: letter -> (owner, kind); a warrior is a side's plain piece, whose kind is "".
+_PIECES = {"W": (0, ""), "P": (0, "priest"), "w": (1, ""), "p": (1, "priest")}
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+_ONE, _NIL, _HALF = Fraction(1), Fraction(0), Fraction(1, 2)
+_SCORES = {"1-0": (_ONE, _NIL), "0-1": (_NIL, _ONE), "1/2-1/2": (_HALF, _HALF)}
 
 # Directions as (file step, rank step); north is towards rank 14.
 N, NE, E, SE, S, SW, W, NW = range(8)
@@ -64,6 +71,8 @@ SQUARE_KINDS: Mapping[str, str] = MappingProxyType(
 ARMS: Mapping[str, tuple[int, ...]] = MappingProxyType(
     {a: tuple(i for i in INDICES if _KINDS[i] == a) for a in ("south", "north", "west", "east")}
 )
+#: The board for drawing: every square, each with its kind as its region.
+BOARD = BoardSpec("grid", cells=SQUARES, regions=SQUARE_KINDS)
 
 
 def _step(i: int, d: int) -> int:
@@ -92,6 +101,13 @@ def sort_key(i: int) -> tuple[int, int]:
 def arm_text(arm: str) -> str:
     """An arm written as a range, e.g. ``"e1-j1"``."""
     return f"{NAME[ARMS[arm][0]]}-{NAME[ARMS[arm][-1]]}"
+
+
+def listing(squares: Sequence[str]) -> str:
+    """Squares in words: ``"f7"``, ``"f7 and g6"``, ``"e6, f7 and g6"``."""
+    if not squares:
+        return "nothing"
+    return squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +266,33 @@ def setup_text(pos: StonePosition) -> str:
     return f"{board_text(pos.cells)} {'wb'[pos.to_move]} {off}"
 
 
+def key(pos: StonePosition) -> bytes:
+    """The position's key: the side to move, the priests off the board, the passes in a
+    row (2 and more end the game alike), then the squares of each kind of piece."""
+    out = bytearray((pos.to_move, *pos.priests_off, min(pos.passes, 2)))
+    cells = pos.cells
+    for letter in "WPwp":
+        i = cells.find(letter)
+        while i >= 0:
+            out.append(i)
+            i = cells.find(letter, i + 1)
+        out.append(255)  # no square has this index
+    return bytes(out)
+
+
+def capture_events(pos: StonePosition, captures: Sequence[int]) -> tuple[Event, ...]:
+    """The events of a step by the side to move of ``pos`` (the position before it)
+    that removes ``captures``: the removal, and the priest due after a first loss."""
+    victim = 1 - pos.to_move
+    squares = tuple(sorted((NAME[c] for c in captures), key=lambda s: (s[0], int(s[1:]))))
+    events = [Event(REMOVED, f"{SIDES[victim]} loses {listing(squares)}", squares)]
+    if pos.priests_off[victim] and pos.lost(victim) == 0:
+        home = HOME[victim]
+        words = f"{SIDES[victim]}'s priest must enter on {arm_text(home)}"
+        events.append(Event("priest-due", words, tuple(NAME[i] for i in ARMS[home])))
+    return tuple(events)
+
+
 # -- the end -----------------------------------------------------------------------------
 
 
@@ -273,8 +316,9 @@ def score_words(pos: StonePosition) -> str:
 def outcome(pos: StonePosition) -> Outcome | None:
     """The result when the game is over in this position, else ``None``."""
     if pos.passes >= 2:
-        why = "both sides had to pass, one after the other"
+        termination, why = "both-passed", "both sides had to pass, one after the other"
     else:
+        termination = "crossed"
         done = [s for s in (0, 1) if pos.across(s) == pos.on_board(s)]
         if not done:
             return None
@@ -286,7 +330,7 @@ def outcome(pos: StonePosition) -> Outcome | None:
         )
     white, black = score(pos)
     result = "1-0" if white > black else "0-1" if black > white else "1/2-1/2"
-    return Outcome(result, f"{why}; the score is {white}-{black}")
+    return Outcome(termination, _SCORES[result], f"{why}; the score is {white}-{black}")
 
 
 def judge_end(pos: StonePosition, result: str, tags: Mapping[str, str]) -> list[Finding]:
@@ -324,9 +368,13 @@ def judge_end(pos: StonePosition, result: str, tags: Mapping[str, str]) -> list[
 # -- pictures ----------------------------------------------------------------------------
 
 
-def pieces(pos: StonePosition) -> dict[str, str]:
-    """Occupied squares: name -> ``W``, ``B`` (warriors), ``WP``, ``BP`` (priests)."""
-    return {NAME[i]: CODES[pos.cells[i]] for i in INDICES if pos.cells[i] in CODES}
+def view_pieces(pos: StonePosition) -> tuple[Piece, ...]:
+    """The pieces on the board, in the order of :data:`SQUARES`; their codes are ``W``,
+    ``B`` (warriors), ``WP`` and ``BP`` (priests)."""
+    cells = pos.cells
+    return tuple(
+        Piece(NAME[i], *_PIECES[cells[i]], CODES[cells[i]]) for i in INDICES if cells[i] in CODES
+    )
 
 
 def render(pos: StonePosition) -> str:

@@ -2,7 +2,7 @@
 
 zrec reads, writes and converts Awéthi records (dice turns, herd moves, shepherd
 and wolf paths; see docs/notation.md section 5.4), and knows its name, seats and
-option tags.  It has no rules engine for it yet: :meth:`Awethi.variant` returns
+option tags.  It has no rules engine for it yet: :meth:`Awethi.engine_for` returns
 ``None``, and the validator reports such records as not checked rather than valid.
 """
 
@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
-from zrec.rules.base import OptionSpec, Variant
+from zrec.rules.base import Engine, InputSpec, OptionSpec, Setting
+
+__all__ = ["AWETHI", "Awethi"]
 
 _OPTIONS = {
     "Points": OptionSpec(
@@ -26,15 +29,16 @@ _OPTIONS = {
 class Awethi:
     """Names, seats and options of Awéthi; no engine yet."""
 
-    name = "awethi"
-    aliases = ("awéthi", "awethi!")
-    title = "Awéthi"
-    sides = ("Shepherd1", "Shepherd2", "Shepherd3", "Shepherd4", "Wolves")
+    name: str = "awethi"
+    aliases: tuple[str, ...] = ("awéthi", "awethi!")
+    title: str = "Awéthi"
+    seats: tuple[str, ...] = ("Shepherd1", "Shepherd2", "Shepherd3", "Shepherd4", "Wolves")
     options: Mapping[str, OptionSpec] = MappingProxyType(_OPTIONS)
+    #: No setup tags beyond ``Setup`` and the options, until there is an engine.
+    inputs: Mapping[str, InputSpec] = MappingProxyType({})
 
-    def variant(self, options: Mapping[str, str]) -> Variant[object, object] | None:
+    def engine_for(self, setting: Setting) -> Engine[Any, Any] | None:
         return None
 
 
 AWETHI = Awethi()
-GAMES = (AWETHI,)

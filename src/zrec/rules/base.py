@@ -1,154 +1,199 @@
-"""The small interface every game's rules module provides, and its error types.
+"""The engine protocol: the one interface every game provides and every output uses.
 
-A rules module knows its board, its pieces and its rule options; it never sees
-record text.  It receives written moves as :class:`zrec.moves.Turn` values and
-answers with moves of its own type, positions of its own type and plain-language
-reasons.  The validator, the diagrams and the CLI use only what is declared here.
+A rules module knows its board, its pieces and its rule options; it never sees record
+text.  It receives written moves as :class:`zrec.moves.Turn` values and answers with
+moves of its own type, positions of its own type and plain-language reasons.  Above
+the rules, the play layer (:mod:`zrec.play`) and every output use only what is
+declared here and in :mod:`zrec.rules.values`:
+
+- :class:`GameRules`: a game zrec knows (names, rule options, setup inputs), which
+  makes an :class:`Engine` for a record's tags;
+- :class:`Engine`: the rules with the options fixed: seats and whose turn it is,
+  chance (dice), legal moves, reading a written move, applying a move with its events,
+  move numbers, the outcome with a score per seat, a position key and a view for
+  drawing.
+
+The model is OpenSpiel's game API (current player, chance, returns per player) and
+python-chess's ``Outcome``; see ``docs/architecture.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from zrec.moves import Turn
+from zrec.rules.values import (
+    REMOVED,
+    AmbiguousMoveError,
+    BoardSpec,
+    Chance,
+    Event,
+    Finding,
+    IllegalMoveError,
+    InputError,
+    InputSpec,
+    MoveNumber,
+    OptionError,
+    OptionSpec,
+    Outcome,
+    Piece,
+    Resolved,
+    RulesError,
+    Setting,
+    SetupError,
+    Severity,
+    UnknownGameError,
+    View,
+    parse_result,
+    result_token,
+)
 
 P = TypeVar("P")  # a position of one game
 M = TypeVar("M")  # a move of one game
 
-Severity = Literal["error", "warning"]
+__all__ = [
+    "REMOVED",
+    "AmbiguousMoveError",
+    "BoardSpec",
+    "Chance",
+    "Engine",
+    "Event",
+    "Finding",
+    "GameRules",
+    "IllegalMoveError",
+    "InputError",
+    "InputSpec",
+    "MoveNumber",
+    "OptionError",
+    "OptionSpec",
+    "Outcome",
+    "Piece",
+    "Resolved",
+    "RulesError",
+    "Setting",
+    "SetupError",
+    "Severity",
+    "UnknownGameError",
+    "View",
+    "check_options",
+    "configure",
+    "parse_result",
+    "result_token",
+]
 
 
-class RulesError(ValueError):
-    """Base of every error a rules module raises for a user's input."""
+class Engine(Protocol[P, M]):
+    """One game with all its rule options and setup inputs fixed: the rules engine.
 
-
-class IllegalMove(RulesError):
-    """A written move that is not legal in the position.
-
-    ``reason`` is a phrase a player understands ("a capture is compulsory here");
-    ``legal`` lists the legal moves of the position in the notation, where that helps.
+    Positions and moves are values of the engine's own types; the callers never look
+    inside them.
     """
 
-    def __init__(self, reason: str, legal: Sequence[str] = (), code: str = "illegal-move"):
-        super().__init__(reason)
-        self.reason = reason
-        self.legal = tuple(legal)
-        self.code = code
-
-
-class AmbiguousMove(IllegalMove):
-    """A short written move that fits more than one legal move."""
-
-    def __init__(self, reason: str, legal: Sequence[str] = ()):
-        super().__init__(reason, legal, code="ambiguous-move")
-
-
-class SetupError(RulesError):
-    """A ``Setup`` position string that is malformed or impossible."""
-
-
-class OptionError(RulesError):
-    """A rule-option tag with a value the game does not accept."""
-
-    def __init__(self, tag: str, value: str, accepted: Sequence[str]):
-        self.tag = tag
-        self.value = value
-        self.accepted = tuple(accepted)
-        choices = ", ".join(f'"{v}"' for v in self.accepted)
-        super().__init__(f'[{tag} "{value}"] is not a known value; accepted: {choices}')
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """Something a rules module has to say about a record (a style note, a wrong result)."""
-
-    code: str
-    severity: Severity
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class Resolved(Generic[M]):
-    """A written move matched to exactly one legal move, with any style notes."""
-
-    move: M
-    notes: tuple[Finding, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class OptionSpec:
-    """A rule-option tag: its default value, the accepted values and what it means."""
-
-    default: str
-    values: tuple[str, ...]
-    doc: str
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended by rule: the result token and why, in words."""
-
-    result: str
-    reason: str
-
-
-class Variant(Protocol[P, M]):
-    """One game with all its rule options fixed: the rules engine proper."""
+    @property
+    def title(self) -> str:
+        """The game's name for people ("Awithlaknannai Mosona")."""
 
     @property
-    def options(self) -> Mapping[str, str]: ...
+    def options(self) -> Mapping[str, str]:
+        """Every rule option of the game with the value this engine plays."""
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The seats of this record, in order ("White", "Black"; or the shepherd seats
+        in play, then "Wolves")."""
+
+    # -- positions -------------------------------------------------------------
 
     def start(self) -> P:
         """The standard start position."""
 
     def setup(self, text: str) -> P:
-        """The position a ``Setup`` tag describes; raises :class:`SetupError`."""
+        """The position a ``Setup`` tag describes; raises ``SetupError``."""
 
     def setup_text(self, pos: P) -> str:
         """The ``Setup`` string of a position (inverse of :meth:`setup`)."""
 
-    def turn_label(self, pos: P) -> tuple[int, str]:
-        """Move number and side name of the move about to be played ("4", "Black")."""
+    def key(self, pos: P) -> bytes:
+        """A canonical, compact key of the position: equal positions (the same pieces,
+        the same seat to move, the same pending state) have equal keys, whatever the
+        move number."""
 
-    def legal_moves(self, pos: P) -> Sequence[M]:
-        """Every legal move of the position (whole capture chains, entries, passes)."""
-
-    def resolve(self, pos: P, turn: Turn) -> Resolved[M]:
-        """The legal move a written turn means; raises :class:`IllegalMove`."""
-
-    def apply(self, pos: P, move: M) -> P:
-        """The position after a legal move (trusting: the move is not checked)."""
-
-    def spell(self, pos: P, move: M) -> Turn:
-        """The shortest unambiguous full written form of a legal move."""
-
-    def outcome(self, pos: P) -> Outcome | None:
-        """The result when the rules end the game in this position, else ``None``."""
-
-    def judge_end(self, pos: P, result: str, tags: Mapping[str, str]) -> list[Finding]:
-        """Check a record's result (and result-related tags) against its last position."""
+    def view(self, pos: P) -> View:
+        """What a drawing needs: the board (kind, cells, lines, terrain) and the pieces."""
 
     def render(self, pos: P) -> str:
         """The position drawn as text, for a person checking a record."""
 
-    def pieces(self, pos: P) -> dict[str, str]:
-        """Occupied squares: square name -> piece code (``W``, ``B``, ``WP``, ``BP``...)."""
+    # -- turns -----------------------------------------------------------------
+
+    def to_move(self, pos: P) -> int | None:
+        """The seat (an index into :attr:`seats`) whose move it is, or ``None`` when
+        the game is over."""
+
+    def move_number(self, pos: P) -> MoveNumber:
+        """The number of the move about to be played, as a player writes it."""
+
+    def chance(self, pos: P) -> Chance | None:
+        """The dice the next turn rolls, or ``None`` when it rolls none."""
+
+    def legal_moves(self, pos: P, roll: Sequence[int] | None = None) -> Sequence[M]:
+        """Every legal move of the position (for a turn with dice: given the ``roll``)."""
+
+    def resolve(self, pos: P, turn: Turn) -> Resolved[M]:
+        """The legal move a written turn means; raises ``IllegalMoveError``."""
+
+    def apply(self, pos: P, move: M) -> tuple[P, tuple[Event, ...]]:
+        """The position after a legal move and the events the move caused (trusting:
+        the move is not checked)."""
+
+    def spell(self, pos: P, move: M) -> Turn:
+        """The shortest unambiguous full written form of a legal move."""
+
+    def routes(self, pos: P, move: M) -> tuple[tuple[str, ...], ...]:
+        """The squares each moving piece visits, start first, for drawing the move (a
+        placement: its one square; a pass: nothing)."""
+
+    # -- the end ---------------------------------------------------------------
+
+    def outcome(self, pos: P) -> Outcome | None:
+        """How the game ended by rule in this position, else ``None``."""
+
+    def judge_end(self, pos: P, result: str, tags: Mapping[str, str]) -> list[Finding]:
+        """Check a record's result (and result-related tags) against its last position."""
 
 
 class GameRules(Protocol):
-    """A game zrec knows: its names, sides, rule options and its engine."""
+    """A game zrec knows: its names, its seats, its rule options and setup inputs."""
 
-    name: str
-    aliases: tuple[str, ...]
-    title: str
-    sides: tuple[str, ...]
-    options: Mapping[str, OptionSpec]
+    @property
+    def name(self) -> str:
+        """The canonical ``Game`` tag value."""
 
-    def variant(self, options: Mapping[str, str]) -> Variant[object, object] | None:
-        """The engine for these option values (already checked), or ``None`` when zrec
-        reads and writes this game's notation but has no rules engine for it yet."""
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Other names the ``Game`` tag may use."""
+
+    @property
+    def title(self) -> str:
+        """The game's name for people."""
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Every seat the game can have (a record may play with fewer)."""
+
+    @property
+    def options(self) -> Mapping[str, OptionSpec]:
+        """The rule-option tags, with their values and defaults."""
+
+    @property
+    def inputs(self) -> Mapping[str, InputSpec]:
+        """Setup tags beyond ``Setup`` and the options, each with its parser."""
+
+    def engine_for(self, setting: Setting) -> Engine[Any, Any] | None:
+        """The engine for a record's setting, or ``None`` when zrec reads and writes
+        this game's notation but has no rules engine for it yet.  Raises
+        ``InputError`` for tags the engine cannot play with."""
 
 
 def check_options(specs: Mapping[str, OptionSpec], tags: Mapping[str, str]) -> dict[str, str]:
@@ -162,7 +207,11 @@ def check_options(specs: Mapping[str, OptionSpec], tags: Mapping[str, str]) -> d
         if tag not in tags:
             chosen[tag] = spec.default
             continue
-        value = tags[tag].strip()
+        value = tags[tag]
+        if value in spec.values:  # written as the spec spells it
+            chosen[tag] = value
+            continue
+        value = value.strip()
         for accepted in spec.values:
             if accepted.lower() == value.lower():
                 chosen[tag] = accepted
@@ -170,3 +219,17 @@ def check_options(specs: Mapping[str, OptionSpec], tags: Mapping[str, str]) -> d
         else:
             raise OptionError(tag, tags[tag], spec.values)
     return chosen
+
+
+def configure(rules: GameRules, tags: Mapping[str, str]) -> Setting:
+    """A record's setting: its options checked (defaults filled in) and its declared
+    setup inputs parsed.  Raises :class:`OptionError` or :class:`InputError`."""
+    options = check_options(rules.options, tags)
+    inputs: dict[str, object] = {}
+    for tag, spec in rules.inputs.items():
+        if tag in tags:
+            try:
+                inputs[tag] = spec.parse(tags[tag])
+            except InputError as exc:
+                raise InputError(exc.reason, tag) from None
+    return Setting(options, inputs, dict(tags))

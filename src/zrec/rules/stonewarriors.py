@@ -7,9 +7,9 @@ square: a warrior forward or sideways, a priest to any neighbour.  Custodian cap
 active only: after a move, every enemy piece next to the moved piece with a friendly
 piece just beyond it on the same line is removed.  ``[Ruleset "culin"]`` makes warriors
 step diagonally forward only, the priest sideways, forward or diagonally forward, and
-captures run along diagonals only.  This module holds how pieces move and how written
-moves are read; the board, positions, Setup string, score and end are in
-:mod:`zrec.rules._cross`.
+captures run along diagonals only.  This module holds the game, how pieces move and how
+written moves are read; the board, positions, Setup string, key, events, score, end and
+view are in :mod:`zrec.rules._cross`.
 
 Readings fixed here where the rulings leave a detail open:
 
@@ -40,8 +40,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
+from functools import cache
 from types import MappingProxyType
-from typing import cast
 
 from zrec.moves import PASS, Action, Turn
 from zrec.rules import _cross as board
@@ -58,18 +58,28 @@ from zrec.rules._cross import (
     STEP,
     StoneMove,
     StonePosition,
+    listing,
 )
 from zrec.rules.base import (
+    Chance,
+    Event,
     Finding,
-    IllegalMove,
+    IllegalMoveError,
+    InputSpec,
+    MoveNumber,
     OptionSpec,
     Outcome,
     Resolved,
+    Setting,
     SetupError,
-    Variant,
+    View,
 )
 
-__all__ = ["GAMES", "STONE_WARRIORS", "StoneMove", "StonePosition", "StoneWarriors"]
+__all__ = ["STONE_WARRIORS", "StoneMove", "StonePosition", "StoneWarriors", "StoneWarriorsGame"]
+
+TITLE = "Awithlaknakwe (Stone Warriors)"
+_NO_EVENTS: tuple[Event, ...] = ()
+_new_number = tuple.__new__  # MoveNumber without its Python-level __new__ (hot path)
 
 _BACKWARD = (frozenset((board.S, board.SE, board.SW)), frozenset((board.N, board.NE, board.NW)))
 
@@ -84,21 +94,17 @@ def _move_dirs(culin: bool, side: int, priest: bool) -> tuple[int, ...]:
     return tuple(range(8)) if priest else (forward, board.E, board.W)
 
 
-def _listing(squares: Sequence[str]) -> str:
-    if not squares:
-        return "nothing"
-    return squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
-
-
 def _captured(squares: Sequence[str], other: Sequence[str]) -> str:
     """Captured squares in words, "alone" marking one square the other list also has."""
-    text = _listing(squares)
+    text = listing(squares)
     return text + " alone" if len(squares) == 1 and squares[0] in other else text
 
 
 class StoneWarriors:
-    """Stone Warriors with its rule options fixed: the engine the validator drives."""
+    """Stone Warriors with its rule options fixed: the rules engine."""
 
+    title: str = TITLE
+    seats: tuple[str, ...] = SIDES
     squares: tuple[str, ...] = board.SQUARES
 
     def __init__(self, ruleset: str = "default", first: str = "White") -> None:
@@ -113,10 +119,7 @@ class StoneWarriors:
             for letter in OWN[side]
         }
         self._capture_dirs = board.DIAGONAL if culin else board.ORTHOGONAL
-
-    @property
-    def options(self) -> Mapping[str, str]:
-        return {"Ruleset": self.ruleset, "First": SIDES[self.first]}
+        self.options: Mapping[str, str] = MappingProxyType({"Ruleset": ruleset, "First": first})
 
     def square_kind(self, square: str) -> str:
         """``"main"`` or the arm of a square (``"south"``, ``"north"``, ``"west"``,
@@ -133,6 +136,12 @@ class StoneWarriors:
 
     def setup_text(self, pos: StonePosition) -> str:
         return board.setup_text(pos)
+
+    def key(self, pos: StonePosition) -> bytes:
+        return board.key(pos)
+
+    def view(self, pos: StonePosition) -> View:
+        return View(board.BOARD, self.seats, board.view_pieces(pos))
 
     def place(
         self, pieces: Mapping[str, str], *, to_move: str = "White", priests_off: str = ""
@@ -152,16 +161,25 @@ class StoneWarriors:
         off = priests_off or "".join(p for p in "Pp" if p not in text) or "-"
         return self.setup(f"{board.board_text(text)} {'wb'[SIDES.index(to_move)]} {off}")
 
-    def turn_label(self, pos: StonePosition) -> tuple[int, str]:
-        return pos.ply // 2 + 1, SIDES[pos.to_move]
-
     def pieces(self, pos: StonePosition) -> dict[str, str]:
-        return board.pieces(pos)
+        """Occupied squares: name -> ``W``, ``B`` (warriors), ``WP``, ``BP`` (priests)."""
+        return {p.square: p.code for p in board.view_pieces(pos)}
 
     def render(self, pos: StonePosition) -> str:
         return board.render(pos)
 
-    # -- moves ---------------------------------------------------------------------------
+    # -- turns ---------------------------------------------------------------------------
+
+    def to_move(self, pos: StonePosition) -> int | None:
+        return None if board.outcome(pos) is not None else pos.to_move
+
+    def move_number(self, pos: StonePosition) -> MoveNumber:
+        # An entry is not a turn: it carries no number.
+        dots = 1 if pos.to_move == self.first else 3
+        return _new_number(MoveNumber, (pos.ply // 2 + 1, dots, not pos.entries(), pos.to_move))
+
+    def chance(self, pos: StonePosition) -> Chance | None:
+        return None
 
     def _captures(self, cells: str, side: int, target: int) -> tuple[int, ...]:
         """What a piece of ``side`` arriving on ``target`` captures."""
@@ -186,7 +204,9 @@ class StoneWarriors:
                         yield StoneMove("step", i, t, self._captures(cells, side, t))
                 i = cells.find(letter, i + 1)
 
-    def legal_moves(self, pos: StonePosition) -> Sequence[StoneMove]:
+    def legal_moves(
+        self, pos: StonePosition, roll: Sequence[int] | None = None
+    ) -> Sequence[StoneMove]:
         if board.outcome(pos) is not None:
             return ()
         entries = pos.entries()
@@ -194,19 +214,32 @@ class StoneWarriors:
             return tuple(StoneMove("enter", target=i) for i in entries)
         return tuple(self._steps(pos)) or (PASS_MOVE,)
 
-    def apply(self, pos: StonePosition, move: StoneMove) -> StonePosition:
+    def apply(
+        self, pos: StonePosition, move: StoneMove
+    ) -> tuple[StonePosition, tuple[Event, ...]]:
         side = pos.to_move
         if move.kind == "pass":
-            return replace(pos, to_move=1 - side, ply=pos.ply + 1, passes=pos.passes + 1)
+            after = replace(pos, to_move=1 - side, ply=pos.ply + 1, passes=pos.passes + 1)
+            return after, _NO_EVENTS
         cells = list(pos.cells)
         if move.kind == "enter":
             cells[move.target] = OWN[side][1]
             off = (False, pos.priests_off[1]) if side == 0 else (pos.priests_off[0], False)
-            return replace(pos, cells="".join(cells), priests_off=off)
+            return replace(pos, cells="".join(cells), priests_off=off), _NO_EVENTS
         cells[move.target], cells[move.origin] = cells[move.origin], EMPTY
         for c in move.captures:
             cells[c] = EMPTY
-        return StonePosition("".join(cells), 1 - side, pos.priests_off, pos.ply + 1, 0)
+        after = StonePosition("".join(cells), 1 - side, pos.priests_off, pos.ply + 1, 0)
+        if not move.captures:
+            return after, _NO_EVENTS
+        return after, board.capture_events(pos, move.captures)
+
+    def routes(self, pos: StonePosition, move: StoneMove) -> tuple[tuple[str, ...], ...]:
+        if move.kind == "pass":
+            return ()
+        if move.kind == "enter":
+            return ((NAME[move.target],),)
+        return ((NAME[move.origin], NAME[move.target]),)
 
     # -- the end -------------------------------------------------------------------------
 
@@ -231,13 +264,15 @@ class StoneWarriors:
         n = len(squares) - 1
         return Turn((Action("path", squares, ("-",) + ("x",) * (n - 1), (None,) * n),))
 
-    def _illegal(self, pos: StonePosition, reason: str, code: str = "illegal-move") -> IllegalMove:
-        return IllegalMove(reason, sorted(m.text() for m in self.legal_moves(pos)), code)
+    def _illegal(
+        self, pos: StonePosition, reason: str, code: str = "illegal-move"
+    ) -> IllegalMoveError:
+        return IllegalMoveError(reason, sorted(m.text() for m in self.legal_moves(pos)), code)
 
     def resolve(self, pos: StonePosition, turn: Turn) -> Resolved[StoneMove]:
         end = board.outcome(pos)
         if end is not None:
-            raise IllegalMove(f"the game is over: {end.reason}", (), "game-over")
+            raise IllegalMoveError(f"the game is over: {end.reason}", (), "game-over")
         if turn.dice is not None:
             raise self._illegal(pos, "Stone Warriors is played without dice: write no roll")
         if len(turn.actions) != 1:
@@ -316,7 +351,7 @@ class StoneWarriors:
         move = StoneMove("step", origin, target, self._captures(pos.cells, pos.to_move, target))
         actual, written = [NAME[c] for c in move.captures], list(squares[2:])
         if actual and not written:
-            message = f"{step} captures {_listing(actual)}; write {move.text()}"
+            message = f"{step} captures {listing(actual)}; write {move.text()}"
             return Resolved(move, (Finding("missing-captures", "warning", message),))
         if sorted(written) != sorted(actual):
             reason = (
@@ -352,18 +387,25 @@ OPTIONS: Mapping[str, OptionSpec] = MappingProxyType(
 
 
 class StoneWarriorsGame:
-    """Awithlaknakwe (Stone Warriors): its names, sides, rule options and engine."""
+    """Awithlaknakwe (Stone Warriors): its names, seats, rule options and engine."""
 
     name: str = "stone-warriors"
     aliases: tuple[str, ...] = ("awithlaknakwe", "stonewarriors", "game-of-the-stone-warriors")
-    title: str = "Awithlaknakwe (Stone Warriors)"
-    sides: tuple[str, ...] = SIDES
+    title: str = TITLE
+    seats: tuple[str, ...] = SIDES
     options: Mapping[str, OptionSpec] = OPTIONS
+    #: No setup tags beyond ``Setup`` and the options.
+    inputs: Mapping[str, InputSpec] = MappingProxyType({})
 
-    def variant(self, options: Mapping[str, str]) -> Variant[object, object] | None:
-        engine = StoneWarriors(options.get("Ruleset", "default"), options.get("First", "White"))
-        return cast("Variant[object, object]", engine)
+    def engine_for(self, setting: Setting) -> StoneWarriors:
+        options = setting.options
+        return _engine(options.get("Ruleset", "default"), options.get("First", "White"))
+
+
+@cache
+def _engine(ruleset: str, first: str) -> StoneWarriors:
+    """One engine per choice of options, made once."""
+    return StoneWarriors(ruleset, first)
 
 
 STONE_WARRIORS = StoneWarriorsGame()
-GAMES = (STONE_WARRIORS,)

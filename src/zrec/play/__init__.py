@@ -1,0 +1,30 @@
+"""The play layer: between the rules and every output.
+
+- :mod:`zrec.play.replay`: a record's tags to its engine and start position
+  (:func:`prepare`), with one error per bad tag;
+- :mod:`zrec.play.walk`: the one walker over a record's main line and variations,
+  shown to a visitor, and the rule for writing move numbers;
+- :mod:`zrec.play.selfplay`: random legal games, rolling real dice where a game has
+  them.
+
+Nothing here names a game: it uses only the engine protocol of
+:mod:`zrec.rules.base`.
+"""
+
+from __future__ import annotations
+
+from zrec.play.replay import GameSetupError, Replay, ReplayError, prepare
+from zrec.play.walk import LineEnd, Step, Visitor, positions, walk, written_number
+
+__all__ = [
+    "GameSetupError",
+    "LineEnd",
+    "Replay",
+    "ReplayError",
+    "Step",
+    "Visitor",
+    "positions",
+    "prepare",
+    "walk",
+    "written_number",
+]
