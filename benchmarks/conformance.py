@@ -38,7 +38,11 @@ def run(config: tuple[str, dict[str, str]], count: int) -> str:
 
     game, tags = config
     start = time.perf_counter()
-    text = "".join(write_games(random_games(find_game(game), tags, count, seed=10_000)))
+    games = list(random_games(find_game(game), tags, count, seed=10_000))
+    endings: dict[str, int] = {}
+    for record in games:
+        endings[record.result] = endings.get(record.result, 0) + 1
+    text = "".join(write_games(games))
     summary = Summary()
     for report in validate_records(read_records(io.BytesIO(text.encode()), "run"), "run"):
         summary.add(report)
@@ -47,7 +51,9 @@ def run(config: tuple[str, dict[str, str]], count: int) -> str:
     label = f"{game} " + " ".join(f"{k}={v}" for k, v in tags.items())
     return (
         f"{'ok  ' if clean else 'FAIL'} {label}: {summary.line()}; "
-        f"{summary.plies} plies; {seconds:.0f} s"
+        f"{summary.plies} plies; results "
+        + ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
+        + f"; {seconds:.0f} s"
     )
 
 

@@ -43,9 +43,12 @@ turns = st.one_of(
     st.builds(lambda d, a: Turn(tuple(a), d), dice, st.lists(actions, min_size=1, max_size=4)),
 )
 
-_word_chars = st.characters(exclude_categories=["Cs"], exclude_characters="}\r\n").filter(
-    lambda c: not _SPACE.match(c)
-)
+# typographic characters that are read as ASCII outside comments and tag values
+_TYPOGRAPHIC = "\u2013\u2014\u2212\u00d7\u201c\u201d\u201e\u2033\u00a0"
+_word_chars = st.one_of(
+    st.characters(exclude_categories=["Cs"], exclude_characters="}\r\n"),
+    st.sampled_from(_TYPOGRAPHIC + '{;[]"\\'),
+).filter(lambda c: not _SPACE.match(c))
 words = st.text(_word_chars, min_size=1, max_size=8)
 comments = st.builds(
     lambda w, k: Comment(" ".join(w), k),
@@ -86,7 +89,11 @@ def lines(depth: int, most: int = 8) -> st.SearchStrategy[Line]:
 
 tag_names = st.from_regex(r"\A[A-Za-z][A-Za-z0-9_]{0,10}\Z")
 tag_values = st.text(
-    st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"), max_size=20
+    st.one_of(
+        st.characters(exclude_categories=["Cs"], exclude_characters="\r\n"),
+        st.sampled_from(_TYPOGRAPHIC + '{};"\\'),
+    ),
+    max_size=20,
 )
 results = st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "0-1-0", "1/2-1/2-0"])
 

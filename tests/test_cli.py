@@ -193,7 +193,7 @@ def test_show_prints_the_position_and_legal_moves(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert result.stdout.splitlines()[-1] == "Legal moves (2): c4xa5, c6xa5"
     assert "Move 1, Black to move." in result.stdout
-    assert invoke("show", str(path), "--ply", "5").exit_code == 1
+    assert invoke("show", str(path), "--ply", "5").exit_code == 2  # bad usage, as --game
     assert invoke("show", str(path), "--game", "3").exit_code == 2
 
 

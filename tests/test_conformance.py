@@ -25,6 +25,7 @@ from zrec.play.replay import prepare_rules
 from zrec.play.selfplay import random_game, random_games
 from zrec.rules import find_game
 from zrec.rules.base import IllegalMoveError
+from zrec.rules.stonewarriors import StoneWarriors
 
 COUNT = int(os.environ.get("ZREC_RANDOM_GAMES", "1000"))
 
@@ -106,7 +107,38 @@ def test_one_illegal_move_is_rejected_at_exactly_that_move(
     report = validate_game(mutated, "mutated")
     errors = [d for d in report.diagnostics if d.severity == "error"]
     assert len(errors) == 1, [d.format() for d in report.diagnostics]
-    assert errors[0].ply == ply + 1
+    # plies count turns: the move replaced has the ply the original move had
+    original = positions(prepare_rules(find_game(game), tags), record.line)
+    assert errors[0].ply == original[ply].ply
     assert errors[0].move == text
     assert errors[0].code in {"illegal-move", "game-over"}
     assert validate_game(replace(record), "original").valid
+
+
+@pytest.mark.parametrize(("ruleset", "least"), [("default", 0.8), ("culin", 0.5)])
+def test_stone_warriors_random_games_end_by_rule_with_their_scores(
+    ruleset: str, least: float
+) -> None:
+    """Most random games end by rule (the player follows the engine's progress hint),
+    and each ended game's result and stated score agree with its last position."""
+    count = max(COUNT // 10, 50)
+    rules = find_game("stone-warriors")
+    games = list(random_games(rules, {"Ruleset": ruleset}, count, seed=99))
+    ended = [g for g in games if g.result != "*"]
+    assert len(ended) >= least * count
+    terminations: dict[str, int] = {}
+    for record in ended:
+        replay = prepare_rules(rules, record.tag_map())
+        last = positions(replay, record.line)[-1].after
+        engine = replay.engine
+        assert isinstance(engine, StoneWarriors)
+        outcome = engine.outcome(last)
+        assert outcome is not None and outcome.result == record.result
+        terminations[outcome.termination] = terminations.get(outcome.termination, 0) + 1
+        white, black = engine.score(last)
+        assert record.result == ("1-0" if white > black else "0-1" if black > white else "1/2-1/2")
+        scored = replace(record, tags=(*record.tags, ("Score", f"{white}-{black}")))
+        assert validate_game(scored).diagnostics == []
+        wrong = replace(record, tags=(*record.tags, ("Score", f"{white + 1}-{black}")))
+        assert [d.code for d in validate_game(wrong).diagnostics] == ["wrong-score"]
+    assert set(terminations) <= {"crossed", "both-passed"} and terminations.get("crossed")

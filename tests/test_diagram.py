@@ -4,6 +4,11 @@ The golden files in tests/golden are compared byte for byte.  After a deliberate
 change to the pictures, regenerate them and look at them before committing:
 
     ZREC_REGEN_GOLDEN=1 pytest tests/test_diagram.py
+    for f in tests/golden/*.svg; do rsvg-convert -z 2 "$f" -o "/tmp/${f##*/}.png"; done
+
+(rsvg-convert is in Debian's librsvg2-bin; it ignores ``dominant-baseline``, so its
+labels sit a little lower than a browser's.)  A caption that fits its picture must not
+change the bytes: only long captions wrap (tests/test_diagram_text.py).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from zrec.outputs.diagram import (
     strip,
     strip_for_record,
 )
+from zrec.play import positions, prepare
 from zrec.rules.base import Engine
 from zrec.rules.serpent import KOLOWIS, MOSONA
 from zrec.rules.stonewarriors import StoneWarriors
@@ -50,9 +56,10 @@ def sample(name: str) -> Game:
 
 
 def ply_of(game: Game, written: str) -> int:
-    """The ply of the main-line move written ``written``."""
-    texts = [node.turn.text() for node in game.line.moves]
-    return texts.index(written) + 1
+    """The ply of the main-line move written ``written`` (plies count turns: a priest's
+    entry is not one)."""
+    steps = positions(prepare(game), game.line)
+    return next(step.ply for step in steps if step.node.turn.text() == written)
 
 
 def check_golden(name: str, text: str) -> None:
@@ -71,6 +78,12 @@ def pieces_drawn(svg: str) -> dict[str, str]:
         for e in root.iter(f"{SVG}circle")
         if "piece" in e.attrib.get("class", "").split()
     }
+
+
+def words(text: ET.Element) -> str:
+    """The words of a ``<text>``, its lines (``<tspan>``s, if wrapped) joined by spaces."""
+    spans = text.findall(f"{SVG}tspan")
+    return " ".join(s.text or "" for s in spans) if spans else text.text or ""
 
 
 # -- golden pictures -----------------------------------------------------------------
@@ -202,11 +215,13 @@ def test_position_text() -> None:
 
 def test_marks_of_moves() -> None:
     game = sample("stone-warriors.zrec")
-    replay, frames = record_frames(game, upto=ply_of(game, "P@e1"))
-    assert frames[-2].last_move == LastMove(("h9", "g9"), (("g10", "W"),))
-    entry = frames[-1].last_move
+    replay, frames = record_frames(game)
+    at = [frame.caption for frame in frames].index("P@e1")
+    assert frames[at - 1].last_move == LastMove(("h9", "g9"), (("g10", "W"),))
+    entry = frames[at].last_move
     assert entry == LastMove(("e1",))
-    svg = diagram(replay.engine, frames[-1].position, last_move=entry)
+    assert frames[at].ply == frames[at - 1].ply  # an entry is not a turn
+    svg = diagram(replay.engine, frames[at].position, last_move=entry)
     assert 'class="last-move entry"' in svg and 'class="last-move arrow"' not in svg
     culin = sample("stone-warriors-culin.zrec")
     _, frames = record_frames(culin, upto=ply_of(culin, "--"))
@@ -253,8 +268,8 @@ def test_record_text_is_escaped_in_svg() -> None:
     root = ET.fromstring(strip_for_record(game))
     title = root.find(f"{SVG}title")
     assert title is not None and title.text == f"Awithlaknannai Mosona — {EVIL}"
-    heads = [t.text for t in root.iter(f"{SVG}text") if "title" in t.attrib["class"].split()]
-    assert heads == [f"Awithlaknannai Mosona — {EVIL}"]
+    heads = [words(t) for t in root.iter(f"{SVG}text") if "title" in t.attrib["class"].split()]
+    assert heads == [f"Awithlaknannai Mosona — {EVIL}"]  # wrapped onto several lines
     assert not [e for e in root.iter() if e.tag.endswith("script")]
     one = ET.fromstring(diagram_for_record(game, 1, caption=EVIL, css=EVIL))
     assert [t.text for t in one.iter(f"{SVG}text") if t.attrib["class"] == "caption"] == [EVIL]

@@ -39,6 +39,17 @@ def test_text_made_of_the_notation_characters(text: str) -> None:
 
 
 @SETTINGS
+@given(
+    st.text(
+        alphabet='[]{};"\\ \n-x0123456789abcGame*\u2013\u2014\u2212\u00d7\u201c\u201d\u201e\u00a0',
+        max_size=300,
+    )
+)
+def test_text_with_typographic_characters(text: str) -> None:
+    check(('[Game "m"] ' + text).encode("utf-8"))
+
+
+@SETTINGS
 @given(st.data())
 def test_samples_with_random_edits(data: st.DataObject) -> None:
     text = SAMPLE_TEXT

@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 
 from strategies import games
-from zrec import read_game, write_game
+from zrec import read_game, read_text, write_game
 from zrec.notation.jsonio import game_from_json, game_to_json
 from zrec.notation.model import Game
 from zrec.notation.writer import WIDTH
@@ -22,6 +22,8 @@ def test_reading_what_the_writer_wrote_gives_the_same_game(game: Game) -> None:
     text = write_game(game)
     assert read_game(text) == game
     assert write_game(read_game(text)) == text
+    # typographic characters in comments and tag values are content, never read as ASCII
+    assert [record.notes for record in read_text(text)] == [()]
 
 
 @SETTINGS

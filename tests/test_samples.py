@@ -41,7 +41,8 @@ def test_sample_validates(path: Path) -> None:
     for report in reports:
         assert report.valid, [d.format() for d in report.diagnostics]
         if report.checked:
-            assert report.diagnostics == []
+            # a sample may say how a game ended off the board (info), nothing more
+            assert [d for d in report.diagnostics if d.severity != "info"] == []
         else:
             assert [d.code for d in report.diagnostics] == ["not-checked"]
 

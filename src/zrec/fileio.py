@@ -3,12 +3,24 @@
 :func:`atomic_output` hands out a temporary file beside the target and renames it
 over the target only when the block ends without an error; ``-`` means standard
 output, which gets the text only once it is complete.
+
+The target keeps what it is:
+
+* a symbolic link stays a link: the path is resolved and the file it points to is
+  written (the temporary file goes beside that file);
+* a file with more than one hard link (``st_nlink > 1``) keeps its links: the new text
+  is first written whole to the temporary file, then copied into the file itself
+  (the same inode), and the temporary file removed.  That copy is not atomic: should
+  it fail half way, the temporary file, which holds the whole new text, is kept and
+  the error names it;
+* the file's mode is kept (a new file gets the mode the umask gives).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -24,6 +36,17 @@ class OutputError(ZrecError, OSError):
 
 def _cannot(path: Path, exc: OSError) -> OutputError:
     return OutputError(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def _mode_for(path: Path) -> int:
+    """mkstemp makes a file private (0600): the mode a new file would have, or the mode
+    of the file it replaces."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @contextlib.contextmanager
@@ -42,32 +65,96 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
                 sys.stdout.write(chunk)
             sys.stdout.flush()
         return
-    path = Path(target)
+    shown = Path(target)
+    path = Path(os.path.realpath(target))  # through symbolic links
     if path.is_dir():
-        raise OutputError(f"cannot write {path}: it is a folder")
+        raise OutputError(f"cannot write {shown}: it is a folder")
     try:
         fd, tmp_name = tempfile.mkstemp(
             prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or "."
         )
     except OSError as exc:
-        raise _cannot(path, exc) from None
+        raise _cannot(shown, exc) from None
+    keep = False  # True while the target is overwritten in place: tmp is the whole text
     try:
-        # mkstemp makes the file private (0600); give it the mode a new file would have,
-        # or keep the mode of the file it replaces
-        try:
-            mode = path.stat().st_mode & 0o7777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp_name, mode)
+        os.chmod(tmp_name, _mode_for(path))
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             yield stream
         try:
-            os.replace(tmp_name, path)
+            if _links(path) > 1:
+                with open(tmp_name, "rb") as source, open(path, "r+b") as into:
+                    keep = True
+                    shutil.copyfileobj(source, into, 1 << 20)
+                    into.truncate()
+                keep = False
+                os.unlink(tmp_name)
+            else:
+                os.replace(tmp_name, path)
+        except OSError as exc:
+            error = _cannot(shown, exc)
+            if keep:
+                error = OutputError(f"{error}; the whole new text is in {tmp_name}")
+            raise error from None
+    except BaseException:
+        if not keep:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+        raise
+
+
+def _links(path: Path) -> int:
+    """How many hard links the file has (0 when there is no file yet)."""
+    try:
+        return os.stat(path).st_nlink
+    except FileNotFoundError:
+        return 0
+
+
+class FileGroup:
+    """Several output files that are written all or none (see :func:`atomic_files`)."""
+
+    def __init__(self) -> None:
+        self.staged: list[tuple[str, Path]] = []  # (temporary file, target)
+
+    def write(self, target: str | os.PathLike[str], text: str) -> None:
+        """Stage one more file of the group; raises :class:`OutputError`."""
+        path = Path(target)
+        if any(path == staged for _, staged in self.staged):
+            raise OutputError(f"cannot write {path}: it is named twice")
+        if path.is_dir():
+            raise OutputError(f"cannot write {path}: it is a folder")
+        try:
+            fd, tmp_name = tempfile.mkstemp(
+                prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or "."
+            )
         except OSError as exc:
             raise _cannot(path, exc) from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
+        self.staged.append((tmp_name, path))
+        try:
+            os.chmod(tmp_name, _mode_for(path))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(text)
+        except OSError as exc:
+            raise _cannot(path, exc) from None
+
+
+@contextlib.contextmanager
+def atomic_files() -> Iterator[FileGroup]:
+    """A group of output files that reach their targets only if the whole block succeeds.
+
+    Each file is written whole to a temporary file beside its target as it comes; when
+    the block ends without an error every one is renamed over its target, otherwise
+    every temporary file is removed and no target is touched.
+    """
+    group = FileGroup()
+    try:
+        yield group
+        for tmp_name, path in group.staged:
+            try:
+                os.replace(tmp_name, path)
+            except OSError as exc:
+                raise _cannot(path, exc) from None
+    finally:
+        for tmp_name, _ in group.staged:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)

@@ -254,6 +254,7 @@ def test_score_tag_is_checked() -> None:
             "error",
             '[Score "8-3"] is wrong: the score is 8-4 (White: 3 on Black\'s home arm + 5 '
             "captured; Black: 4 captured)",
+            "Score",
         )
     ]
     bad = V.judge_end(pos, "1-0", {"Score": "eight-four"})

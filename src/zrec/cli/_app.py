@@ -78,6 +78,13 @@ def main_options(
 InputArg = Annotated[
     str, typer.Argument(help="A .zrec file, or - for standard input.", metavar="FILE")
 ]
+FilesArg = Annotated[
+    list[str],
+    typer.Argument(
+        help=".zrec files; - for standard input (read once, however often it is named).",
+        metavar="FILE...",
+    ),
+]
 OutputOpt = Annotated[
     Optional[str],  # noqa: UP045 - typer reads the annotation at run time
     typer.Option("-o", "--output", help="Write here instead of standard output.", metavar="OUT"),
@@ -100,17 +107,21 @@ class Abort(Exception):
 
 
 def readable(records: Iterator[Record], broken: list[Record]) -> Iterator[Game]:
-    """The games that could be read; the others are collected in ``broken``."""
+    """The games that could be read; the others are collected in ``broken``.  The
+    reader's notes on a game (such as ``typography``) go to standard error."""
     for record in records:
+        for note in record.notes:
+            typer.echo(f"{note.format()}\n  (warning, game {record.number})", err=True)
         if record.game is None:
             broken.append(record)
         else:
             yield record.game
 
 
-def nth_record(records: Iterator[Record], number: int) -> Record:
-    """The game numbered ``number`` (from 1) of a file; exit 2 if there is none."""
+def nth_record(records: Iterator[Record], number: int, file: str | None = None) -> Record:
+    """The game numbered ``number`` (from 1) of a file; exit 2 if there is none (the
+    message names ``file`` when it is given)."""
     for record in records:
         if record.number == number:
             return record
-    fail(f"there is no game {number} in the file", EXIT_USAGE)
+    fail(f"there is no game {number} in {file or 'the file'}", EXIT_USAGE)

@@ -1,18 +1,24 @@
-"""Commands that replay records through the rules: ``validate``, ``show``, ``random``."""
+"""Commands that replay records through the rules: ``validate``, ``show``, ``random``.
+
+``validate`` and ``show`` take several inputs; ``-`` is standard input, read once.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from enum import Enum
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from zrec.cli._app import (
     EXIT_INVALID,
+    EXIT_OK,
     EXIT_USAGE,
-    InputArg,
+    FilesArg,
     OutputOpt,
     app,
     fail,
@@ -20,8 +26,14 @@ from zrec.cli._app import (
     open_input,
     write_to,
 )
-from zrec.notation.reader import read_records
-from zrec.outputs.convert import write_text
+from zrec.cli._inputs import display_name, records_of, unique
+from zrec.notation.model import Line
+from zrec.notation.reader import Record, read_records
+from zrec.outputs.convert import JsonRecord, write_text
+
+if TYPE_CHECKING:
+    from zrec.outputs.positions import Shown
+    from zrec.outputs.validate import GameReport
 
 
 class Report(str, Enum):
@@ -32,7 +44,12 @@ class Report(str, Enum):
 @app.command()
 def validate(
     files: Annotated[
-        list[str], typer.Argument(help="Files to check (- for standard input).", metavar="FILE...")
+        list[str],
+        typer.Argument(
+            help="Files to check: zrec text or JSON; - for standard input (read once, "
+            "however often it is named).",
+            metavar="FILE...",
+        ),
     ],
     output_format: Annotated[
         Report, typer.Option("--format", help="human: one line a problem; json: for programs.")
@@ -46,25 +63,33 @@ def validate(
     Each problem names file, line, column, game and ply, with a stable code
     (e.g. illegal-move, wrong-result, short-chain).  Exit code 0 when every game is
     valid, 1 when one is not, 2 when a file cannot be read.
+
+    A FILE is zrec text or JSON (one game or an array of games, as zrec convert
+    writes them, or JSON Lines): JSON when its name ends in .json or .jsonl or its
+    content starts like JSON.  JSON that is malformed or fails the schema is an error
+    (code syntax) naming the JSON path; games read from JSON get the same diagnostics
+    as in text, at line 1, column 1 (JSON Lines: the game's line), as JSON carries no
+    places for moves.
     """
-    from zrec.outputs.validate import Summary, validate_records
+    from zrec.outputs.validate import Summary
 
     summary = Summary()
     found: list[dict[str, object]] = []
     unreadable = 0
-    for file in files:
+    for file in unique(files):
         try:
             stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
         except OSError as exc:
             typer.echo(f"zrec: cannot read {file}: {exc.strerror or exc}", err=True)
             unreadable += 1
             continue
-        with stream:
-            name = "<stdin>" if file == "-" else file
-            for report in validate_records(read_records(stream, name), name):
+        # standard input is left open
+        with contextlib.nullcontext(stream) if file == "-" else stream:
+            name = display_name(file)
+            for report in _reports(records_of(stream, file, name), name):
                 summary.add(report)
                 for diagnostic in report.diagnostics:
-                    if no_warnings and diagnostic.severity == "warning":
+                    if no_warnings and diagnostic.severity != "error":
                         continue
                     if output_format is Report.json:
                         found.append(diagnostic.to_json())
@@ -81,31 +106,109 @@ def validate(
         raise typer.Exit(EXIT_INVALID)
 
 
+def _reports(records: Iterator[Record | JsonRecord], name: str) -> Iterator[GameReport]:
+    """A report for each game of one input, text or JSON."""
+    from zrec.outputs.validate import Diagnostic, GameReport, validate_game, validate_record
+
+    for record in records:
+        if not isinstance(record, JsonRecord):
+            yield validate_record(record, name)
+        elif record.game is not None:
+            yield validate_game(record.game, name, record.number, record.line)
+        else:
+            report = GameReport(name, record.number, record.line)
+            problem = record.problem or "cannot be read"
+            report.diagnostics.append(
+                Diagnostic(
+                    "syntax", "error", name, record.number, record.line, record.column, problem
+                )
+            )
+            yield report
+
+
 @app.command()
 def show(
-    file: InputArg,
+    files: FilesArg,
     game: Annotated[int, typer.Option("--game", min=1, help="Which game of the file.")] = 1,
     ply: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option("--ply", min=0, help="Show the position after this many moves."),
+        typer.Option("--ply", min=0, help="Show the position after this many main-line moves."),
+    ] = None,
+    node: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--node",
+            min=0,
+            help="Show the position after the N-th move of the record in file order, "
+            "variations included (the replay page's numbering; 0 is the start).",
+        ),
     ] = None,
 ) -> None:
     """Show a position of a record: the board, whose turn it is and the legal moves.
 
-    By default the position at the end of the main line.
+    By default the position at the end of the main line; --ply N after N moves of the
+    main line; --node N after the N-th move written, counting every move of every
+    variation in the order the file gives them (give --ply or --node, not both).  With
+    several files, each file's position follows a line ``==> FILE <==``.  Exit code 1
+    when the record cannot be replayed that far, 2 for a game, ply or node the record
+    does not have.
     """
-    from zrec.outputs.positions import PositionError, position_at
+    if ply is not None and node is not None:
+        fail("--ply and --node each choose a position: give one of them")
+    files = unique(files)
+    several = len(files) > 1
+    worst = EXIT_OK
+    for i, file in enumerate(files):
+        if several:
+            typer.echo(("\n" if i else "") + f"==> {display_name(file)} <==")
+        try:
+            typer.echo(_position(file, game, ply, node, several).text())
+        except typer.Exit as exc:
+            if not several:
+                raise
+            worst = max(worst, exc.exit_code)
+    if worst:
+        raise typer.Exit(worst)
 
+
+def _position(file: str, game: int, ply: int | None, node: int | None, several: bool) -> Shown:
+    """The position ``show`` prints for one file; exits with a message when there is none."""
+    from zrec.outputs.positions import PositionError, Shown, position_at
+    from zrec.play import GameSetupError, ReplayError, path_to, prepare
+
+    where = f"{file}: " if several else ""
     with open_input(file) as stream:
-        record = nth_record(read_records(stream, file), game)
+        record = nth_record(read_records(stream, file), game, file if several else None)
     if record.game is None:
         assert record.problem is not None
         fail(record.problem.format(), EXIT_INVALID)
+    if node is None:
+        total = len(record.game.line.moves)
+        if ply is not None and ply > total:
+            fail(f"{where}the main line has only {total} moves; --ply must be 0 to {total}")
+        try:
+            return position_at(record.game, ply)
+        except PositionError as exc:
+            fail(f"{where}{exc}", EXIT_INVALID)
+    total = _moves_written(record.game.line)
+    if node > total:
+        fail(
+            f"{where}the record has {total} moves, variations included; "
+            f"--node must be 0 to {total}"
+        )
     try:
-        shown = position_at(record.game, ply)
-    except PositionError as exc:
-        fail(str(exc), EXIT_INVALID)
-    typer.echo(shown.text())
+        replay = prepare(record.game)
+        if node == 0:
+            return Shown(replay, replay.start, 0, None)
+        last = path_to(replay, record.game.line, node)[-1]
+    except (GameSetupError, ReplayError) as exc:
+        fail(f"{where}{exc}", EXIT_INVALID)
+    return Shown(replay, last.after, last.ply, last)
+
+
+def _moves_written(line: Line) -> int:
+    """How many moves a line holds, its variations' moves included."""
+    return sum(1 + sum(_moves_written(v) for v in node.variations) for node in line.moves)
 
 
 @app.command("random")

@@ -1,18 +1,22 @@
-"""Commands on records as text and JSON: ``fmt``, ``convert`` and ``schema``."""
+"""Commands on records as text and JSON: ``fmt``, ``convert`` and ``schema``.
+
+``fmt`` and ``convert`` take several inputs; ``-`` is standard input, read once.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Iterator
-from enum import Enum
-from typing import Annotated, Optional
+from collections.abc import Callable, Iterator
+from typing import Annotated, BinaryIO, Optional
 
 import typer
 
 from zrec.cli._app import (
     EXIT_INVALID,
+    EXIT_OK,
     Abort,
-    InputArg,
+    FilesArg,
     OutputOpt,
     app,
     fail,
@@ -21,46 +25,93 @@ from zrec.cli._app import (
     report_broken,
     write_to,
 )
+from zrec.cli._inputs import Format, is_json_name, sniff, unique
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
 from zrec.notation.writer import write_games
 from zrec.outputs.convert import ConversionError, read_json_games, write_json, write_text
 from zrec.resources import read_text
 
+NOTHING_WRITTEN = "zrec: nothing written: fix the games above first"
+
 
 @app.command()
 def fmt(
-    file: InputArg,
+    files: FilesArg,
     output: OutputOpt = None,
     check: Annotated[
         bool,
-        typer.Option("--check", help="Write nothing; exit 1 if FILE is not in canonical form."),
+        typer.Option(
+            "--check",
+            help="Write nothing; exit 1 if a FILE is not in canonical form (each is named).",
+        ),
     ] = False,
     in_place: Annotated[
-        bool, typer.Option("--in-place", "-i", help="Rewrite FILE itself in canonical form.")
+        bool, typer.Option("--in-place", "-i", help="Rewrite each FILE itself in canonical form.")
     ] = False,
 ) -> None:
     """Print games in canonical form (tags, then movetext filled to 79 columns).
 
-    Nothing is written when a game cannot be read: the errors are listed and the
-    exit code is 1, so a broken game is never dropped silently.
+    Several files print as one text, their games in order.  With -i each FILE is
+    rewritten (a symbolic link is written through, hard links are kept).  Nothing is
+    written when a game cannot be read: the errors are listed and the exit code is 1,
+    so a broken game is never dropped silently; with -i the other files are still
+    rewritten.
     """
-    if in_place and (file == "-" or output):
+    files = unique(files)
+    if in_place and ("-" in files or output):
         fail("--in-place rewrites FILE itself: give a file, not -, and no --output")
+    if check:
+        raise typer.Exit(_each(files, _check_one))
+    if in_place:
+        raise typer.Exit(_each(files, lambda file: _write_one(file, file, len(files) > 1)))
+    if len(files) == 1:
+        _write_one(files[0], output, False)
+        return
     broken: list[Record] = []
-    target = file if in_place else output
+    texts = [_format_file(file, broken) for file in files]
+    try:
+        with write_to(output) as out:
+            out.write("\n".join(text for text in texts if text))
+            if broken:
+                raise Abort()
+    except Abort:
+        report_broken(broken)
+        typer.echo(NOTHING_WRITTEN, err=True)
+        raise typer.Exit(EXIT_INVALID) from None
+
+
+def _each(files: list[str], one: Callable[[str], None]) -> int:
+    """Run ``one`` on every file, going on after a failure; the worst exit code."""
+    worst = EXIT_OK
+    for file in files:
+        try:
+            one(file)
+        except typer.Exit as exc:
+            if len(files) == 1:
+                raise
+            worst = max(worst, exc.exit_code)
+    return worst
+
+
+def _check_one(file: str) -> None:
+    broken: list[Record] = []
+    with open_input(file) as stream:
+        original = stream.read()  # compared with the canonical text below
+    text = _format_all(read_records(io.BytesIO(original), file), broken)
+    if broken:
+        report_broken(broken)
+        raise typer.Exit(EXIT_INVALID)
+    if original.decode("utf-8", "replace") != text:
+        typer.echo(f"{file}: not in canonical form", err=True)
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _write_one(file: str, target: str | None, several: bool) -> None:
+    """Format one file to ``target``; nothing is written if a game is broken."""
+    broken: list[Record] = []
     try:
         with open_input(file) as stream:
-            if check:
-                original = stream.read()  # compared with the canonical text below
-                text = _format_all(read_records(io.BytesIO(original), file), broken)
-                if broken:
-                    report_broken(broken)
-                    raise typer.Exit(EXIT_INVALID)
-                if original.decode("utf-8", "replace") != text:
-                    typer.echo(f"{file}: not in canonical form", err=True)
-                    raise typer.Exit(EXIT_INVALID)
-                return
             records = read_records(stream, file)
             with write_to(target) as out:
                 out.write(_format_all(records, broken))
@@ -68,25 +119,30 @@ def fmt(
                     raise Abort()
     except Abort:
         report_broken(broken)
-        typer.echo("zrec: nothing written: fix the games above first", err=True)
+        if several:
+            typer.echo(f"zrec: {file}: nothing written: fix the games above first", err=True)
+        else:
+            typer.echo(NOTHING_WRITTEN, err=True)
         raise typer.Exit(EXIT_INVALID) from None
+
+
+def _format_file(file: str, broken: list[Record]) -> str:
+    with open_input(file) as stream:
+        return _format_all(read_records(stream, file), broken)
 
 
 def _format_all(records: Iterator[Record], broken: list[Record]) -> str:
     return "".join(write_games(readable(records, broken)))
 
 
-class Format(str, Enum):
-    json = "json"
-    zrec = "zrec"
-
-
 @app.command()
 def convert(
-    file: Annotated[
-        str,
+    files: Annotated[
+        list[str],
         typer.Argument(
-            help="A .zrec, .json or .jsonl file, or - for standard input.", metavar="FILE"
+            help="Files in zrec text, JSON or JSON Lines; - for standard input (read once, "
+            "however often it is named).",
+            metavar="FILE...",
         ),
     ],
     to: Annotated[Format, typer.Option("--to", help="The format to write.")],
@@ -96,23 +152,29 @@ def convert(
     ] = False,
     source: Annotated[
         Optional[Format],  # noqa: UP045
-        typer.Option("--from", help="The input format (default: by the file's extension)."),
+        typer.Option(
+            "--from",
+            help="The input format.  Default: JSON for a .json or .jsonl file, or for input "
+            "that starts like JSON ({ and a key, or [ not followed by a tag name); else zrec.",
+        ),
     ] = None,
 ) -> None:
     """Convert games between the text notation and JSON, losing nothing.
 
     zrec to JSON gives an array of games (or JSON Lines with --jsonl); JSON to zrec
     accepts one game, an array, or JSON Lines.  JSON input is checked against the
-    schema (see ``zrec schema``) and errors name the JSON path.
+    schema (see ``zrec schema``) and errors name the JSON path.  The games of every
+    FILE go, in order, to one output.
     """
-    kind = source or (Format.json if file.endswith((".json", ".jsonl")) else Format.zrec)
+    files = unique(files)
+    for file in files[1:]:
+        with open_input(file):  # an input that cannot be read stops us before writing
+            pass
     broken: list[Record] = []
+    hints: list[str] = []
     try:
-        with open_input(file) as stream, write_to(output) as out:
-            if kind is Format.zrec:
-                games: Iterator[Game] = readable(read_records(stream, file), broken)
-            else:
-                games = read_json_games(stream, file, True if jsonl else None)
+        with open_input(files[0]) as first, write_to(output) as out:
+            games = _games(files, first, source, jsonl, broken, hints)
             if to is Format.json:
                 write_json(games, out, jsonl)
             else:
@@ -123,8 +185,45 @@ def convert(
         fail(str(exc), EXIT_INVALID)
     except Abort:
         report_broken(broken)
-        typer.echo("zrec: nothing written: fix the games above first", err=True)
+        for hint in hints:
+            typer.echo(f"zrec: {hint}", err=True)
+        typer.echo(NOTHING_WRITTEN, err=True)
         raise typer.Exit(EXIT_INVALID) from None
+
+
+def _games(
+    files: list[str],
+    first: BinaryIO,
+    source: Format | None,
+    jsonl: bool,
+    broken: list[Record],
+    hints: list[str],
+) -> Iterator[Game]:
+    """The games of every file in turn (the first one already open)."""
+    for i, file in enumerate(files):
+        with contextlib.ExitStack() as stack:
+            stream = first if i == 0 else stack.enter_context(open_input(file))
+            looks_json, stream = sniff(stream)
+            called = "standard input" if file == "-" else file
+            kind = source or (Format.json if is_json_name(file) or looks_json else Format.zrec)
+            if kind is Format.zrec:
+                before = len(broken)
+                yield from readable(read_records(stream, file), broken)
+                if len(broken) > before and looks_json:
+                    hints.append(
+                        f"{called} looks like JSON, not zrec text: "
+                        "read it with --from json (or leave out --from)"
+                    )
+                continue
+            try:
+                yield from read_json_games(stream, file, True if jsonl else None)
+            except ConversionError as exc:
+                if source is Format.json and not looks_json and not is_json_name(file):
+                    raise ConversionError(
+                        f"{exc}\nzrec: {called} looks like zrec text, not JSON: "
+                        "read it with --from zrec (or leave out --from)"
+                    ) from None
+                raise
 
 
 @app.command()

@@ -2,8 +2,9 @@
 
 A :class:`Game` holds its tag pairs in their order, its main :class:`Line` of
 :class:`MoveNode` values (each with comments, NAGs, a suffix and variations) and its
-result.  Each move carries its source span for messages, but spans never take part in
-equality, so a game read back from what the writer wrote compares equal.
+result.  Each move and each tag pair carries its source span for messages, but spans
+never take part in equality, so a game read back from what the writer wrote compares
+equal.
 """
 
 from __future__ import annotations
@@ -72,11 +73,16 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One game record: tags in their order, the main line and the result token."""
+    """One game record: tags in their order, the main line and the result token.
+
+    ``tag_spans`` are where the tag pairs stand in the text (the ``[`` of each, in the
+    order of ``tags``); a game not read from text (from JSON, or built) has none.
+    """
 
     tags: tuple[tuple[str, str], ...]
     line: Line
     result: str
+    tag_spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag called ``name`` (case-sensitive), else ``default``."""
@@ -84,6 +90,13 @@ class Game:
             if key == name:
                 return value
         return default
+
+    def tag_span(self, name: str) -> Span | None:
+        """Where the first tag called ``name`` stands in the text, if it was read from text."""
+        for (key, _), span in zip(self.tags, self.tag_spans, strict=False):  # none from JSON
+            if key == name:
+                return span
+        return None
 
     def tag_map(self) -> dict[str, str]:
         """The tags as a dict (the first of repeated names wins)."""

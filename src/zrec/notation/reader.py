@@ -10,7 +10,13 @@ with the next game.  Recovery rules (documented in docs/notation.md):
   no result;
 * a comment never closed is reported where it opens, and reading resumes at the
   first line inside it that begins with a tag pair;
+* a tag pair whose string is not closed before the end of its line breaks its game,
+  but still counts as a tag pair;
 * bytes that are not UTF-8 break the game they are in.
+
+Typographic characters outside comments and tag values (an en dash for ``-``, curly
+quotes around a value, ...) are read as ASCII (:mod:`zrec.notation.typography`); each
+game that has any gets one ``typography`` note.
 """
 
 from __future__ import annotations
@@ -20,25 +26,34 @@ import io
 import os
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
+from zrec.notation.messages import bad_token, explain, unclosed_tag, unclosed_tag_message
 from zrec.notation.model import MAX_VARIATION_DEPTH, Game
-from zrec.notation.syntax import DESCRIPTIONS, ParseError, TokenT, parse_tokens, token_regex
+from zrec.notation.syntax import ParseError, TokenT, parse_tokens, token_regex
+from zrec.notation.typography import Mark, has_typography, to_ascii, typography_note
 
 _TAG_START = "["
+# A tag pair, or a tag pair whose string is not closed (which breaks its game)
+_TAGS = frozenset(("TAG_PAIR", "BAD_TAG"))
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One game as read from a file: the game, or the problem that broke it."""
+    """One game as read from a file: the game, or the problem that broke it.
+
+    ``notes`` are warnings about how the game was read, whether or not it could be
+    read (a ``typography`` note: typographic characters read as ASCII).
+    """
 
     number: int  # 1-based position of the game in its file
     line: int  # the line the game starts on
     game: Game | None
     problem: SyntaxProblem | None = None
+    notes: tuple[SyntaxProblem, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -117,6 +132,7 @@ class _Reader:
         self.game = _Pending()
         self.replay: deque[tuple[int, bytes]] = deque()
         self.line_number = 0
+        self.marks: list[Mark] = []  # characters read as ASCII, not yet given to a game
 
     # ------------------------------------------------------------ line source
 
@@ -196,18 +212,25 @@ class _Reader:
                 game.lines.setdefault(number, text)
                 self._feed(("BRACE_COMMENT", "".join(parts), start_line, start_col), done)
                 pos = end + 1
+            shown = text  # the line as written; text is what is read
+            if not text.isascii() and has_typography(text):
+                text = self._to_ascii(number, text, pos)
             length = len(text)
             tokens = game.tokens
             while pos < length:
                 found = match(text, pos)
                 if found is None:
                     if text[pos] == "{":
-                        game.lines.setdefault(number, text)
-                        in_comment = (number, pos + 1, [text[pos:]])
+                        game.lines.setdefault(number, shown)
+                        in_comment = (number, pos + 1, [shown[pos:]])
                         break
-                    bad = _bad_token(text, pos)
-                    token: TokenT = ("GARBAGE", bad, number, pos + 1)
-                    pos += len(bad)
+                    if text[pos] == "[" and unclosed_tag(text, pos) is not None:
+                        token: TokenT = ("BAD_TAG", text[pos:].rstrip("\r\n"), number, pos + 1)
+                        pos = length
+                    else:
+                        bad = bad_token(text, pos)
+                        token = ("GARBAGE", shown[pos : pos + len(bad)], number, pos + 1)
+                        pos += len(bad)
                 else:
                     kind = found.lastgroup
                     pos = found.end()
@@ -218,20 +241,20 @@ class _Reader:
                         # the common case, kept short: nothing can end or split the game
                         if not tokens:
                             game.start_line = number
-                            game.lines[number] = text
+                            game.lines[number] = shown
                         elif number not in game.lines:
-                            game.lines[number] = text
+                            game.lines[number] = shown
                         tokens.append(token)
                         game.moves_started = True
                         continue
-                game.lines.setdefault(number, text)
+                game.lines.setdefault(number, shown)
                 self._feed(token, done)
                 if done:
                     yield from done
                     done.clear()
                     game = self.game
                     tokens = game.tokens
-                    game.lines.setdefault(number, text)
+                    game.lines.setdefault(number, shown)
         if self.game.tokens or self.game.problem is not None:
             yield self._finish()
 
@@ -240,7 +263,7 @@ class _Reader:
     def _feed(self, token: TokenT, done: list[Record]) -> None:
         game = self.game
         kind = token[0]
-        if kind == "TAG_PAIR" and game.moves_started:
+        if kind in _TAGS and game.moves_started:
             last = game.tokens[-1]
             game.add_problem(
                 self._problem(
@@ -251,7 +274,7 @@ class _Reader:
                     last[3] + len(last[1]),
                 )
             )
-            done.append(self._finish())
+            done.append(self._finish((token[2], token[3])))
             lines = game.lines
             game = self.game
             if token[2] in lines:
@@ -259,8 +282,13 @@ class _Reader:
         if not game.tokens and game.start_line == 0:
             game.start_line = token[2]
         game.tokens.append(token)
-        if kind != "TAG_PAIR":
+        if kind not in _TAGS:
             game.moves_started = True
+        elif kind == "BAD_TAG":
+            quote = token[3] + token[1].index('"')
+            end = token[3] + len(token[1])
+            message = unclosed_tag_message(token[2], quote)
+            game.add_problem(self._problem("unclosed-string", message, token[2], end))
         if kind == "LPAR":
             game.depth += 1
             if game.depth > MAX_VARIATION_DEPTH:
@@ -275,18 +303,21 @@ class _Reader:
         elif kind == "RPAR":
             game.depth -= 1
         if kind == "RESULT":
-            done.append(self._finish())
+            done.append(self._finish((token[2], token[3] + len(token[1]))))
 
-    def _finish(self) -> Record:
+    def _finish(self, upto: tuple[int, int] | None = None) -> Record:
+        """The record of the game read so far; ``upto`` is where the game ends (the
+        characters read as ASCII before it are the game's), ``None`` for all."""
         game = self.game
         self.game = _Pending()
         self.count += 1
         start = game.start_line or (game.tokens[0][2] if game.tokens else 1)
+        notes = self._notes(upto) if self.marks else ()
         if game.problem is None:
             try:
                 parsed = parse_tokens(game.tokens)
             except ParseError as exc:
-                game.problem = self._explain(exc, game)
+                game.problem = explain(exc, game.tokens, game.lines, game.start_line, self.name)
             else:
                 if not (parsed.tag("Game") or "").strip():
                     game.problem = self._problem(
@@ -297,7 +328,7 @@ class _Reader:
                         game.lines.get(start, ""),
                     )
                 else:
-                    return Record(self.count, start, parsed)
+                    return Record(self.count, start, parsed, None, notes)
         problem = game.problem
         if problem is not None and not problem.source_line:
             problem = SyntaxProblem(
@@ -308,7 +339,23 @@ class _Reader:
                 game.lines.get(problem.line, ""),
                 problem.file,
             )
-        return Record(self.count, start, None, problem)
+        return Record(self.count, start, None, problem, notes)
+
+    # ------------------------------------------------------------ typography
+
+    def _to_ascii(self, number: int, text: str, pos: int) -> str:
+        """The line read with its typographic characters as ASCII; they are noted."""
+        ascii_text, found = to_ascii(text, pos)
+        self.marks.extend((number, i + 1, text[i], text) for i in found)
+        return ascii_text
+
+    def _notes(self, upto: tuple[int, int] | None) -> tuple[SyntaxProblem, ...]:
+        marks = self.marks
+        cut = len(marks)
+        if upto is not None:
+            cut = next((i for i, m in enumerate(marks) if (m[0], m[1]) >= upto), cut)
+        mine, self.marks = marks[:cut], marks[cut:]
+        return (typography_note(mine, self.name),) if mine else ()
 
     # ------------------------------------------------------------ messages
 
@@ -318,81 +365,3 @@ class _Reader:
         return SyntaxProblem(
             code, message, line, column, source or self.game.lines.get(line, ""), self.name
         )
-
-    def _explain(self, exc: ParseError, game: _Pending) -> SyntaxProblem:
-        kind, value, line, column = exc.token
-        names = set(exc.expected)
-        depth = 0
-        for token in game.tokens:
-            if token is exc.token:
-                break
-            depth += (token[0] == "LPAR") - (token[0] == "RPAR")
-        if depth <= 0:  # LALR shares states between lines and variations
-            names.discard("RPAR")
-        expected = _expected_words(names)
-        if kind == "$END":
-            last = game.tokens[-1] if game.tokens else None
-            line = last[2] if last else game.start_line
-            column = (last[3] + len(last[1])) if last else 1
-            return SyntaxProblem(
-                "truncated",
-                f"the file ends before this game's result; expected {expected}",
-                line,
-                column,
-                game.lines.get(line, ""),
-                self.name,
-            )
-        found = _shown(value)
-        if kind == "GARBAGE":
-            message = f"found {found}, which is {_garbage_kind(value)}; expected {expected}"
-        else:
-            message = f"found {found} ({_describe(kind)}); expected {expected}"
-        return SyntaxProblem("syntax", message, line, column, game.lines.get(line, ""), self.name)
-
-
-def _bad_token(text: str, pos: int) -> str:
-    """The run of text that failed to lex: up to white space, a comment or a brace."""
-    end = pos + 1
-    length = len(text)
-    while end < length and not text[end].isspace() and text[end] not in "{};":
-        end += 1
-    return text[pos:end]
-
-
-def _garbage_kind(text: str) -> str:
-    if text.startswith("["):
-        return 'not a well-formed tag pair [Name "value"]'
-    if text.startswith("}"):
-        return "a '}' with no comment open"
-    return "not a move, a move number, a comment, a NAG or a result"
-
-
-def _shown(value: str) -> str:
-    if len(value) > 40:
-        value = value[:37] + "..."
-    # characters one cannot see are named, e.g. \u00a0 for a no-break space
-    shown = "".join(c if _visible(c) else f"\\u{ord(c):04x}" for c in value)
-    return f"'{shown}'"
-
-
-def _visible(c: str) -> bool:
-    return c == " " or (c.isprintable() and not c.isspace())
-
-
-def _describe(kind: str) -> str:
-    return DESCRIPTIONS.get(kind, kind.lower())
-
-
-def _expected_words(names: Iterable[str]) -> str:
-    words: list[str] = []
-    for name in sorted(
-        names, key=lambda n: list(DESCRIPTIONS).index(n) if n in DESCRIPTIONS else 99
-    ):
-        word = _describe(name)
-        if word not in words:
-            words.append(word)
-    if not words:
-        return "something else"
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " or " + words[-1]

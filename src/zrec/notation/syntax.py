@@ -198,9 +198,9 @@ class _Builder:
         return Line(tuple(nodes))
 
     def game(self, children: list[Any]) -> Game:
-        tags = tuple(parse_tag(t[1]) for t in children[:-2])
-        line: Line = children[-2]
-        return Game(tags, line, children[-1][1])
+        tags = children[:-2]  # the tag pairs' tokens, each with its line and column
+        spans = tuple(Span(t[2], t[3]) for t in tags)
+        return Game(tuple(parse_tag(t[1]) for t in tags), children[-2], children[-1][1], spans)
 
 
 class _Ply(tuple):  # type: ignore[type-arg]

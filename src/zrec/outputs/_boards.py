@@ -201,15 +201,21 @@ class LatticeBoard(Board):
         return out
 
     def _labels(self) -> list[ET.Element]:
+        """The row letters at the west edge, and each point's number beside its own
+        point: an outer row's in the margin beyond it (above the top row, below the
+        bottom one), the middle row's just below its points, inside the board."""
         out = []
         for row in "cba":
             y = self.centres[f"{row}1"][1]
             out.append(label(row, self.left - self.radius - GAP + 2, y))
-        top, bottom = self.top - self.radius - 8, self.top + 2 * SPAN + self.radius + 8
-        for k in range(1, self.n + 1):
-            out.append(label(str(k), self.centres[f"a{k}"][0], top))
+        middle = self.centres["b1"][1]
+        for row in "ca":
+            for k in range(1, self.n + 1):
+                x, y = self.centres[f"{row}{k}"]
+                out.append(label(str(k), x, y + math.copysign(self.radius + 10, y - middle)))
         for k in range(1, self.n + 2):
-            out.append(label(str(k), self.centres[f"b{k}"][0], bottom))
+            x, y = self.centres[f"b{k}"]
+            out.append(label(str(k), x, y + self.radius + 12, "coord middle"))
         return out
 
     def segment(self, p: str, r: str) -> Segment:
@@ -234,6 +240,13 @@ class LatticeBoard(Board):
                 out += [self.segment(p, q), self.segment(q, r)]
         return out
 
+    def _jumps(self, p: str, q: str, r: str) -> bool:
+        """Whether a piece on ``p`` can jump ``q`` to land on ``r`` on this board (without
+        a table of jumps: over a neighbour to one of its neighbours)."""
+        if self.jumps:
+            return (p, q, r) in self.jumps
+        return p != r and {frozenset((p, q)), frozenset((q, r))} <= self.adjacent
+
     def _jumped(self, path: tuple[str, ...], captured: frozenset[str]) -> list[str | None]:
         """The point each hop of ``path`` jumps (``None`` for a step), chosen so that every
         hop is a jump of the board and each captured point is jumped once."""
@@ -242,18 +255,16 @@ class LatticeBoard(Board):
             if i == len(path) - 1:
                 return [] if not left else None
             p, r = path[i], path[i + 1]
-            if frozenset((p, r)) in self.adjacent:
-                rest = search(i + 1, left)
-                return None if rest is None else [None, *rest]
+            # a jump first: under bent jumps a hop between two neighbours (c3 to b3 over
+            # c2) is a jump too, and only a hop that jumps nothing is a step
             for q in sorted(left):
-                if (p, q, r) in self.jumps or (
-                    not self.jumps
-                    and frozenset((p, q)) in self.adjacent
-                    and frozenset((q, r)) in self.adjacent
-                ):
+                if self._jumps(p, q, r):
                     rest = search(i + 1, left - {q})
                     if rest is not None:
                         return [q, *rest]
+            if frozenset((p, r)) in self.adjacent:
+                rest = search(i + 1, left)
+                return None if rest is None else [None, *rest]
             return None
 
         found = search(0, captured)

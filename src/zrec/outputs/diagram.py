@@ -5,100 +5,79 @@ Modelled on python-chess's ``chess.svg``: the picture is built with
 into markup), by small pure functions with keyword-only options and no module state.
 Every element carries CSS classes (``point``, ``line``, ``square``, ``trail``,
 ``piece white``, ``piece black priest``, ``last-move``, ``ghost``, ``captured``,
-``coord``, ``caption``) whose default look sits in an embedded ``<style>``, which a
-user's stylesheet (``css=``) follows and so overrides.  The ``<desc>`` holds the
-position as text.  The same input gives the same bytes: no dates, no random ids,
-attributes in sorted order.  The board geometry is in :mod:`zrec.outputs._boards`,
-the pieces and the marks of the last move in :mod:`zrec.outputs._layers`.
+``coord``, ``coord middle``, ``caption``) whose default look sits in an embedded
+``<style>``, which a user's stylesheet (``css=``) follows and so overrides.  The
+``<desc>`` holds the position as text.  The same input gives the same bytes: no dates,
+no random ids, attributes in sorted order.  The board geometry is in
+:mod:`zrec.outputs._boards`, the pieces and the marks of the last move in
+:mod:`zrec.outputs._layers`, the document and its stylesheet in
+:mod:`zrec.outputs._svg`, and the wrapping of long captions in :mod:`zrec.outputs._text`.
+
+For a record: :func:`diagram_for_record` (a ply of the main line),
+:func:`diagram_for_node` (any move, variations included), :func:`strip_for_record`
+(a range of plies) and :func:`all_diagrams`.  Plies count turns: a move that is not a
+turn (a priest's entry) keeps the ply of the turn before it.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from zrec.errors import ZrecError
-from zrec.notation.model import Game, MoveNode
-from zrec.outputs._boards import Board, BoardError, board_for, element, label, num
+from zrec.notation.model import Game, Line, MoveNode
+from zrec.outputs._boards import Board, BoardError, board_for, element, num
 from zrec.outputs._layers import LastMove, mark_move, position_layer, square_key
-from zrec.play import GameSetupError, Replay, ReplayError, positions, prepare
+from zrec.outputs._svg import DEFAULT_CSS, SVG_NS, finish, svg_root
+from zrec.outputs._text import EM_PER_CHAR_BOLD, text_lines, wrap
+from zrec.play import GameSetupError, Replay, ReplayError, Step, path_to, positions, prepare
 from zrec.rules.base import Engine, View
 
 __all__ = [
     "DEFAULT_CSS",
+    "SVG_NS",
     "DiagramError",
     "Frame",
     "LastMove",
+    "PlyRangeError",
     "all_diagrams",
+    "count_moves",
     "diagram",
+    "diagram_for_node",
     "diagram_for_record",
     "mark_move",
+    "ply_range",
     "position_text",
     "record_frames",
     "strip",
     "strip_for_record",
 ]
 
-SVG_NS = "http://www.w3.org/2000/svg"
 CAPTION = 26.0  # height of a caption line
-
-#: The default look; a user's stylesheet is appended after it and wins.
-DEFAULT_CSS = """\
-.background { fill: #ffffff; }
-.line { stroke: #1a1a1a; stroke-width: 1.3; fill: none; stroke-linecap: round; }
-.point { fill: #1a1a1a; }
-.square { fill: #ffffff; stroke: #555555; stroke-width: 0.7; }
-.square.south, .square.north { fill: #ececec; }
-.trail { stroke: #9a9a9a; stroke-width: 0.5; fill: none; }
-.border { stroke: #1a1a1a; stroke-width: 1.6; fill: none; stroke-linecap: square; }
-.piece { stroke: #111111; stroke-width: 1.5; }
-.piece.white { fill: #ffffff; }
-.piece.black { fill: #262626; }
-.priest-mark { fill: none; stroke-width: 1.5; }
-.priest-mark.white { stroke: #111111; }
-.priest-mark.black { stroke: #ffffff; }
-.ghost { stroke: #4d4d4d; stroke-width: 1.2; stroke-dasharray: 3 2; }
-.ghost.white { fill: #ffffff; fill-opacity: 0.7; }
-.ghost.black { fill: #262626; fill-opacity: 0.3; }
-.priest-mark.ghost-mark { stroke: #4d4d4d; stroke-dasharray: 2 2; }
-.last-move { fill: none; stroke: #a8322d; }
-.last-move.arrow { stroke-width: 3; stroke-linecap: round; stroke-linejoin: round; }
-.last-move.head { fill: #a8322d; stroke: none; }
-.last-move.origin { stroke-width: 1.5; }
-.last-move.entry { stroke-width: 2.5; }
-.captured { fill: none; stroke: #a8322d; stroke-width: 1.2; stroke-dasharray: 3 2; }
-.coord { fill: #333333; font-family: Georgia, 'Times New Roman', serif; font-size: 12px;
-  text-anchor: middle; dominant-baseline: central; }
-.caption { fill: #111111; font-family: Georgia, 'Times New Roman', serif; font-size: 15px;
-  text-anchor: middle; }
-.caption.title { font-size: 17px; font-weight: bold; }
-"""
+CAPTION_SIZE, CAPTION_LEADING = 15.0, 19.0  # font size of a caption, and of a line of it
+TITLE_SIZE, TITLE_LEADING = 17.0, 21.0  # the same for the title of a strip
 
 
 class DiagramError(ZrecError, ValueError):
     """A record or engine zrec cannot draw, and why."""
 
 
+class PlyRangeError(DiagramError):
+    """A ply, a range of plies or a move that the record does not have."""
+
+
 @dataclass(frozen=True)
 class Frame:
-    """One position of a strip: the position, its last move and its caption."""
+    """One position of a strip: the position, its last move, its caption and its ply
+    (the turns played to reach it; a move that is not a turn keeps the ply before it)."""
 
     position: Any
     last_move: LastMove | None = None
     caption: str | None = None
-
-
-# Characters XML 1.0 does not allow at all, even escaped (ElementTree lets them through).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def xml_safe(text: str) -> str:
-    """``text`` with characters that XML forbids replaced by U+FFFD."""
-    return _NOT_XML.sub("\ufffd", text)
+    ply: int = 0
 
 
 def position_text(engine: Engine[Any, Any], position: Any) -> str:
@@ -136,36 +115,6 @@ def _board_group(
     return group
 
 
-def _svg(width: float, height: float, size: int | None) -> ET.Element:
-    shown = width if size is None else float(size)
-    return element(
-        "svg",
-        "zrec-diagram",
-        xmlns=SVG_NS,
-        version="1.1",
-        viewBox=f"0 0 {num(width)} {num(height)}",
-        width=shown,
-        height=shown * height / width,
-    )
-
-
-def _finish(svg: ET.Element, title: str, desc: str, css: str | None) -> str:
-    head = [element("title"), element("desc"), element("style")]
-    head[0].text, head[1].text = title, desc
-    head[2].text = "\n" + DEFAULT_CSS + (f"/* user stylesheet */\n{css}\n" if css else "")
-    for i, node in enumerate(head):
-        svg.insert(i, node)
-    return to_text(svg)
-
-
-def to_text(root: ET.Element) -> str:
-    """Serialise, one element a line, attributes in sorted order (the same bytes each time)."""
-    for node in root.iter():
-        node.attrib = dict(sorted(node.attrib.items()))
-    ET.indent(root)
-    return xml_safe(ET.tostring(root, encoding="unicode")) + "\n"
-
-
 def diagram(
     engine: Engine[Any, Any],
     position: Any,
@@ -197,13 +146,15 @@ def _diagram(
     caption: str | None,
     css: str | None,
 ) -> str:
-    height = board.height + (CAPTION if caption else 0)
-    svg = _svg(board.width, height, size)
+    lines = wrap(caption, board.width, CAPTION_SIZE) if caption else []
+    height = board.height + (CAPTION + (len(lines) - 1) * CAPTION_LEADING if lines else 0)
+    svg = svg_root(board.width, height, size)
     svg.append(element("rect", "background", x=0, y=0, width=board.width, height=height))
     svg.append(_board_group(board, engine.view(position), last_move, 0, 0))
-    if caption:
-        svg.append(label(caption, board.width / 2, board.height + CAPTION - 9, "caption"))
-    return _finish(svg, caption or "zrec diagram", position_text(engine, position), css)
+    if lines:
+        y = board.height + CAPTION - 9
+        svg.append(text_lines(lines, board.width / 2, y, CAPTION_LEADING, "caption"))
+    return finish(svg, caption or "zrec diagram", position_text(engine, position), css)
 
 
 def strip(
@@ -223,26 +174,30 @@ def strip(
     if not frames:
         raise DiagramError("a strip needs at least one position")
     board = _board(engine, flip, coordinates)
-    gap, cell_h = 18.0, board.height + CAPTION
+    captions = [wrap(f.caption, board.width, CAPTION_SIZE) if f.caption else [] for f in frames]
+    deepest = max(len(lines) for lines in captions)
+    gap, cell_h = 18.0, board.height + CAPTION + max(deepest - 1, 0) * CAPTION_LEADING
     if columns is None:
         columns = _columns(len(frames), board.width + gap, cell_h + gap)
     rows = math.ceil(len(frames) / columns)
     width = columns * board.width + (columns - 1) * gap
-    top = CAPTION + 10 if caption else 0.0
+    title = wrap(caption, width, TITLE_SIZE, EM_PER_CHAR_BOLD) if caption else []
+    top = CAPTION + 10 + (len(title) - 1) * TITLE_LEADING if title else 0.0
     height = top + rows * cell_h + (rows - 1) * gap
-    svg = _svg(width, height, size)
+    svg = svg_root(width, height, size)
     svg.append(element("rect", "background", x=0, y=0, width=width, height=height))
-    if caption:
-        svg.append(label(caption, width / 2, CAPTION - 6, "caption title"))
+    if title:
+        svg.append(text_lines(title, width / 2, CAPTION - 6, TITLE_LEADING, "caption title"))
     texts = []
-    for i, frame in enumerate(frames):
+    for i, (frame, lines) in enumerate(zip(frames, captions, strict=True)):
         row, col = divmod(i, columns)
         x, y = col * (board.width + gap), top + row * (cell_h + gap)
         svg.append(_board_group(board, engine.view(frame.position), frame.last_move, x, y))
-        if frame.caption:
-            svg.append(label(frame.caption, x + board.width / 2, y + cell_h - 9, "caption"))
+        if lines:
+            at = y + board.height + CAPTION - 9
+            svg.append(text_lines(lines, x + board.width / 2, at, CAPTION_LEADING, "caption"))
         texts.append(f"{frame.caption or i}: {position_text(engine, frame.position)}")
-    return _finish(svg, caption or "zrec diagram", "\n".join(texts), css)
+    return finish(svg, caption or "zrec diagram", "\n".join(texts), css)
 
 
 def _columns(count: int, width: float, height: float) -> int:
@@ -286,45 +241,112 @@ def record_title(game: Game, replay: Replay) -> str:
 
 
 def record_frames(game: Game, *, upto: int | None = None) -> tuple[Replay, list[Frame]]:
-    """The start and the position after every move of the main line (or of its first
-    ``upto`` moves), each with its last move and a short caption (``1. b6-b5``).
-    Raises :class:`DiagramError` for a record without an engine or with an illegal move.
+    """The start and the position after every move of the main line (or up to its
+    ``upto``-th ply), each with its last move, a short caption (``1. b6-b5``) and its
+    ply.  Raises :class:`DiagramError` for a record without an engine or with an
+    illegal move.
     """
     replay = replay_record(game)
-    engine = replay.engine
-    frames = [Frame(replay.start, None, "start position")]
     try:
         steps = positions(replay, game.line, upto)
     except ReplayError as exc:
         raise DiagramError(str(exc)) from None
+    return replay, [Frame(replay.start, None, "start position"), *_frames(replay, steps)]
+
+
+def _frames(replay: Replay, steps: Sequence[Step]) -> Iterator[Frame]:
     for step in steps:
-        mark = mark_move(engine, step.before, step.move, step.events)
-        frames.append(Frame(step.after, mark, move_label(replay, step.before, step.node)))
-    return replay, frames
+        mark = mark_move(replay.engine, step.before, step.move, step.events)
+        label = move_label(replay, step.before, step.node)
+        yield Frame(step.after, mark, label, step.ply)
+
+
+def _caption(title: str, frame: Frame, played: bool, variation: bool = False) -> str:
+    """The caption of one diagram: "<game> — after 1. b6-b5" (after a move was
+    ``played``), "<game> — start position"."""
+    after = "after " if played else ""
+    return f"{title} — {after}{frame.caption}{' (variation)' if variation else ''}"
 
 
 def diagram_for_record(game: Game, ply: int | None = None, **options: Any) -> str:
-    """The position after ``ply`` moves of the main line (default: all of them), with its
-    last move marked and a caption such as "<game> — after 1. b6-b5";
-    ``options`` are those of :func:`diagram`.  Raises :class:`DiagramError`."""
-    total = len(game.line.moves)
-    if ply is not None and not 0 <= ply <= total:
-        raise DiagramError(f"the main line has {total} moves; the ply must be 0 to {total}")
+    """The position after ``ply`` plies of the main line (default: all of them), with
+    its last move marked and a caption such as "<game> — after 1. b6-b5"; ``options``
+    are those of :func:`diagram`.  Raises :class:`DiagramError`, and
+    :class:`PlyRangeError` when the main line is shorter than ``ply``."""
+    if ply is not None and ply < 0:
+        raise PlyRangeError(f"the ply must be 0 or more, not {ply}")
     replay, frames = record_frames(game, upto=ply)
     frame = frames[-1]
-    caption = f"{replay.title} — {'after ' if len(frames) > 1 else ''}{frame.caption}"
+    if ply is not None and frame.ply < ply:
+        raise PlyRangeError(f"{_has_plies(frame.ply)}: the ply must be 0 to {frame.ply}")
     if options.get("caption") is None:
-        options["caption"] = caption
+        options["caption"] = _caption(replay.title, frame, len(frames) > 1)
     return diagram(replay.engine, frame.position, last_move=frame.last_move, **options)
 
 
-def strip_for_record(game: Game, **options: Any) -> str:
-    """Every position of the main line, the start included, in one SVG headed by the
-    game's name and event; ``options`` are those of :func:`strip`."""
+def _has_plies(total: int) -> str:
+    return f"the main line has {total} {'ply' if total == 1 else 'plies'}"
+
+
+def ply_range(frames: Sequence[Frame], first: int | None, last: int | None) -> list[Frame]:
+    """The frames from the position after ``first`` plies to the one after ``last``
+    (default: from the start, to the end).  The moves that are not turns after ply
+    ``last`` are left out, as ``positions(..., upto=last)`` leaves them out.  Raises
+    :class:`PlyRangeError` for a range the main line does not have."""
+    total = frames[-1].ply
+    low = 0 if first is None else first
+    high = total if last is None else last
+    if min(low, high) < 0 or max(low, high) > total:
+        raise PlyRangeError(f"{_has_plies(total)}: a ply range must lie within 0 to {total}")
+    if low > high:
+        raise PlyRangeError(f"the ply range {low} to {high} is empty: {low} comes after {high}")
+    plies = [frame.ply for frame in frames]
+    end = len(frames) if last is None else plies.index(high) + 1
+    return list(frames[plies.index(low) : end])
+
+
+def strip_for_record(
+    game: Game, *, first: int | None = None, last: int | None = None, **options: Any
+) -> str:
+    """Every position of the main line, the start included (or those from ply ``first``
+    to ply ``last``, see :func:`ply_range`), in one SVG headed by the game's name and
+    event; ``options`` are those of :func:`strip`."""
     replay, frames = record_frames(game)
+    frames = ply_range(frames, first, last)
     if options.get("caption") is None:
         options["caption"] = record_title(game, replay)
     return strip(replay.engine, frames, **options)
+
+
+def count_moves(line: Line) -> int:
+    """The moves of a line, those of its variations included (at any depth)."""
+    return sum(1 + sum(count_moves(v) for v in node.variations) for node in line.moves)
+
+
+def diagram_for_node(game: Game, node: int, **options: Any) -> str:
+    """The position after the ``node``-th move of the record in file order, variations
+    included (0 is the start; the replay page numbers its moves so), with its last move
+    marked and a caption such as "<game> — after 1... c6xa5 (variation)"; ``options``
+    are those of :func:`diagram`.  Raises :class:`DiagramError`, and
+    :class:`PlyRangeError` when the record has fewer moves."""
+    replay = replay_record(game)
+    total = count_moves(game.line)
+    if not 0 <= node <= total:
+        moves = "move" if total == 1 else "moves"
+        raise PlyRangeError(
+            f"the record has {total} {moves}, variations included: the move must be 0 to {total}"
+        )
+    steps: list[Step] = []
+    if node:
+        try:
+            steps = path_to(replay, game.line, node)
+        except ReplayError as exc:
+            raise DiagramError(str(exc)) from None
+    frame = next(_frames(replay, steps[-1:]), Frame(replay.start, None, "start position"))
+    if options.get("caption") is None:
+        variation = bool(steps) and steps[-1].depth > 0
+        options["caption"] = _caption(replay.title, frame, bool(steps), variation)
+    return diagram(replay.engine, frame.position, last_move=frame.last_move, **options)
 
 
 def all_diagrams(
@@ -340,7 +362,6 @@ def all_diagrams(
     the options are those of :func:`diagram`."""
     replay, frames = record_frames(game)
     board = _board(replay.engine, flip, coordinates)
-    title = replay.title
     for i, frame in enumerate(frames):
-        text = caption or f"{title} — {'after ' if i else ''}{frame.caption}"
+        text = caption or _caption(replay.title, frame, i > 0)
         yield _diagram(board, replay.engine, frame.position, frame.last_move, size, text, css)

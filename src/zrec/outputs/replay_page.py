@@ -78,12 +78,14 @@ class _Frame:
 class _Walk(Visitor):
     """Replays a game's lines with the walker and collects one node per position."""
 
-    def __init__(self, game: Game, number: int) -> None:
+    def __init__(self, game: Game, number: int, source: str | None = None) -> None:
         self.game, self.number = game, number
+        #: How messages and the selector name the game: "game 2", or "a.zrec, game 2".
+        self.name = f"{source}, game {number}" if source is not None else f"game {number}"
         try:
             self.replay = replay_record(game)
         except DiagramError as exc:
-            raise PageError(f"game {number}: {exc}") from None
+            raise PageError(f"{self.name}: {exc}") from None
         self.engine = self.replay.engine
         self.board = board_for(self.engine.view(self.replay.start).board)
         start = self.replay.start
@@ -108,7 +110,7 @@ class _Walk(Visitor):
         if step.error is not None:
             where = "the main line" if depth == 0 else "a variation"
             raise PageError(
-                f"game {self.number}: {self.replay.label(step.before)} {node.turn.text()} "
+                f"{self.name}: {self.replay.label(step.before)} {node.turn.text()} "
                 f"in {where} is illegal: {step.error.reason}"
             )
         number = self.engine.move_number(step.before)
@@ -159,7 +161,7 @@ class _Walk(Visitor):
         return {
             "wide": board.width > 2.5 * board.height,  # then the moves go under the board
             "heading": heading,
-            "label": f"Game {self.number}: {heading}",
+            "label": f"{self.name[0].upper()}{self.name[1:]}: {heading}",
             "tags": [list(tag) for tag in self.game.tags],
             "result": self.game.result,
             "line": line,
@@ -200,13 +202,21 @@ class _Walk(Visitor):
         return out
 
 
-def replay_page(games: Sequence[Game], *, numbers: Sequence[int] | None = None) -> str:
-    """The replay page of these games (``numbers``: their numbers in the file, for
-    messages and the selector; default 1, 2, ...).  Raises :class:`PageError` when a
-    game cannot be replayed (no engine, an illegal move in any line)."""
+def replay_page(
+    games: Sequence[Game],
+    *,
+    numbers: Sequence[int] | None = None,
+    sources: Sequence[str] | None = None,
+) -> str:
+    """The replay page of these games (``numbers``: their numbers in their file, for
+    messages and the selector, default 1, 2, ...; ``sources``: the file each comes from,
+    named too when the games come from several files).  Raises :class:`PageError` when
+    a game cannot be replayed (no engine, an illegal move in any line)."""
     if not games:
         raise PageError("there is no game to show")
-    walks = [_Walk(g, n) for g, n in zip(games, numbers or range(1, len(games) + 1), strict=True)]
+    numbers = numbers or range(1, len(games) + 1)
+    named: Sequence[str | None] = sources or [None] * len(games)
+    walks = [_Walk(g, n, f) for g, n, f in zip(games, numbers, named, strict=True)]
     data = {"games": [w.data() for w in walks]}
 
     html = ET.Element("html", {"lang": "en"})

@@ -15,9 +15,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from zrec.notation.errors import SyntaxProblem
 from zrec.notation.model import Game, MoveNode
 from zrec.notation.reader import Record
 from zrec.play import GameSetupError, Replay, Step, Visitor, prepare, walk
+from zrec.play.ending import judge_ending
 from zrec.rules.base import AmbiguousMoveError, IllegalMoveError, MoveNumber, Severity
 
 MAX_LEGAL_SHOWN = 12
@@ -103,6 +105,18 @@ class _Checker(Visitor):
             )
         )
 
+    def add_at_tag(
+        self, game: Game, tag: str, code: str, severity: Severity, message: str
+    ) -> None:
+        """A problem with a tag, at the tag's own place (the game's first line when the
+        record has no spans, as a game read from JSON)."""
+        span = game.tag_span(tag)
+        report = self.report
+        line, column = (span.line, span.column) if span else (report.line, 1)
+        report.diagnostics.append(
+            Diagnostic(code, severity, report.file, report.number, line, column, message)
+        )
+
     def step(self, step: Step) -> None:
         node = step.node
         if node.number is not None:
@@ -166,21 +180,25 @@ def _legal_list(legal: tuple[str, ...]) -> str:
 def validate_game(game: Game, file: str = "<input>", number: int = 1, line: int = 1) -> GameReport:
     """Check one game read without syntax errors."""
     report = GameReport(file, number, line)
+    tags = game.tag_map()
     try:
-        replay = prepare(game)
+        replay = prepare(game, tags)
     except GameSetupError as exc:
         report.checked = exc.code != "not-checked"
+        span = game.tag_span(exc.tag) if exc.tag else None
+        where = (span.line, span.column) if span else (line, 1)
         report.diagnostics.append(
-            Diagnostic(exc.code, exc.severity, file, number, line, 1, exc.message)
+            Diagnostic(exc.code, exc.severity, file, number, *where, exc.message)
         )
         return report
     checker = _Checker(report, replay)
     end = walk(replay, game.line, checker)
     report.plies = end.ply
-    tags = game.tag_map()
     stated = tags.get("Result")
     if stated is not None and stated.strip() != game.result:
-        checker.add(
+        checker.add_at_tag(
+            game,
+            "Result",
             "result-tag",
             "error",
             f'[Result "{stated}"] does not agree with the result {game.result} that ends '
@@ -188,32 +206,45 @@ def validate_game(game: Game, file: str = "<input>", number: int = 1, line: int 
         )
     if end.position is not None:
         last = game.line.moves[-1] if game.line.moves else None
-        for finding in replay.engine.judge_end(end.position, game.result, tags):
-            checker.add(finding.code, finding.severity, finding.message, last, end.ply or None)
+        for finding in judge_ending(replay.engine, end.position, game.result, tags):
+            if finding.tag is not None and game.tag_span(finding.tag) is not None:
+                checker.add_at_tag(
+                    game, finding.tag, finding.code, finding.severity, finding.message
+                )
+            else:
+                ply = end.ply or None
+                checker.add(finding.code, finding.severity, finding.message, last, ply)
+    report.diagnostics.sort(key=lambda d: (d.line, d.column))  # file order
     return report
 
 
 def validate_record(record: Record, file: str) -> GameReport:
-    """Check one record as read from a file (a syntax problem is an error too)."""
+    """Check one record as read from a file (a syntax problem is an error too, and each
+    note of the reader, such as ``typography``, a warning)."""
+
+    def diagnostic(problem: SyntaxProblem, severity: Severity) -> Diagnostic:
+        excerpt = "\n".join(problem.format().splitlines()[1:])
+        return Diagnostic(
+            problem.code,
+            severity,
+            file,
+            record.number,
+            problem.line,
+            problem.column,
+            problem.message,
+            excerpt=excerpt,
+        )
+
+    notes = [diagnostic(note, "warning") for note in record.notes]
     if record.game is None:
         assert record.problem is not None
-        problem = record.problem
         report = GameReport(file, record.number, record.line)
-        excerpt = "\n".join(problem.format().splitlines()[1:])
-        report.diagnostics.append(
-            Diagnostic(
-                problem.code,
-                "error",
-                file,
-                record.number,
-                problem.line,
-                problem.column,
-                problem.message,
-                excerpt=excerpt,
-            )
-        )
+        report.diagnostics.extend(notes)
+        report.diagnostics.append(diagnostic(record.problem, "error"))
         return report
-    return validate_game(record.game, file, record.number, record.line)
+    report = validate_game(record.game, file, record.number, record.line)
+    report.diagnostics[:0] = notes
+    return report
 
 
 @dataclass(slots=True)
@@ -240,7 +271,7 @@ class Summary:
         for diagnostic in report.diagnostics:
             if diagnostic.severity == "error":
                 self.errors += 1
-            else:
+            elif diagnostic.severity == "warning":
                 self.warnings += 1
 
     def line(self) -> str:

@@ -14,7 +14,7 @@ Nothing here names a game: it uses only the engine protocol of
 from __future__ import annotations
 
 from zrec.play.replay import GameSetupError, Replay, ReplayError, prepare
-from zrec.play.walk import LineEnd, Step, Visitor, positions, walk, written_number
+from zrec.play.walk import LineEnd, Step, Visitor, path_to, positions, walk, written_number
 
 __all__ = [
     "GameSetupError",
@@ -23,6 +23,7 @@ __all__ = [
     "ReplayError",
     "Step",
     "Visitor",
+    "path_to",
     "positions",
     "prepare",
     "walk",

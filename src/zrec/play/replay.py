@@ -102,13 +102,15 @@ class Replay:
         return f"move {number.number} ({self.engine.seats[number.seat]})"
 
 
-def prepare(game: Game) -> Replay:
-    """The engine and start position of a record; raises :class:`GameSetupError`."""
+def prepare(game: Game, tags: Mapping[str, str] | None = None) -> Replay:
+    """The engine and start position of a record (``tags``: its tags as a mapping, when
+    the caller has them already); raises :class:`GameSetupError`."""
+    tags = game.tag_map() if tags is None else tags
     try:
-        rules = find_game(game.game_type)
+        rules = find_game(tags.get("Game", ""))
     except UnknownGameError as exc:
         raise GameSetupError("unknown-game", str(exc), tag="Game") from None
-    return prepare_rules(rules, game.tag_map())
+    return prepare_rules(rules, tags)
 
 
 def prepare_rules(rules: GameRules, tags: Mapping[str, str]) -> Replay:

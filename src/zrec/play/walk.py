@@ -21,15 +21,16 @@ from zrec.notation.model import Line, MoveNode
 from zrec.play.replay import Replay, ReplayError
 from zrec.rules.base import Event, Finding, IllegalMoveError, MoveNumber
 
-__all__ = ["LineEnd", "Step", "Visitor", "positions", "walk", "written_number"]
+__all__ = ["LineEnd", "Step", "Visitor", "path_to", "positions", "walk", "written_number"]
 
 
 class Step(NamedTuple):
     """One move of a line as the walker played it.
 
-    ``ply`` counts the moves of the line from the start of the game; ``depth`` is 0 on
-    the main line and n inside n variations.  For an illegal move ``error`` is set and
-    ``move`` and ``after`` are ``None``.
+    ``ply`` counts the turns played from the start of the game, this move's included
+    when it is a turn (a move that is not a turn, such as a priest's entry, has the ply
+    of the turn before it); ``depth`` is 0 on the main line and n inside n variations.
+    For an illegal move ``error`` is set and ``move`` and ``after`` are ``None``.
     """
 
     ply: int
@@ -85,7 +86,8 @@ def walk(
     """Play ``line`` from the record's start, showing every step to ``visitor``.
 
     ``variations=False`` skips the variations; ``upto`` stops the main line after that
-    many moves.  Returns where the main line ended.
+    many turns (before any move that follows the last of them).  Returns where the main
+    line ended.
     """
     return _Walker(replay, visitor, variations, upto).line(line.moves, replay.start, 0, 0)
 
@@ -100,27 +102,31 @@ class _Walker:
         self.upto = upto
 
     def line(self, moves: tuple[MoveNode, ...], pos: Any, ply: int, depth: int) -> LineEnd:
-        resolve, apply = self.engine.resolve, self.engine.apply
+        engine = self.engine
+        resolve, apply = engine.resolve, engine.apply
         visit = self.visitor.step
         new = _new_step
         every = self.visitor.every_step
-        if depth == 0 and self.upto is not None:
-            moves = moves[: self.upto]
+        upto = self.upto if depth == 0 else None
         for node in moves:
-            ply += 1
+            if upto is not None and ply >= upto:
+                break
             try:
                 resolved = resolve(pos, node.turn)
             except IllegalMoveError as exc:
-                visit(Step(ply, node, pos, None, None, (), (), depth, exc))
-                self.branches(node, pos, ply - 1, depth)
-                return LineEnd(None, ply)
+                here = ply + 1 if engine.move_number(pos).turn else ply
+                visit(Step(here, node, pos, None, None, (), (), depth, exc))
+                self.branches(node, pos, ply, depth)
+                return LineEnd(None, here)
+            if resolved.turn:
+                ply += 1
             after, events = apply(pos, resolved.move)
             notes = resolved.notes
             if every or notes or node.number is not None:
                 move = resolved.move
                 visit(new(Step, (ply, node, pos, move, after, events, notes, depth, None)))
             if node.variations:
-                self.branches(node, pos, ply - 1, depth)
+                self.branches(node, pos, ply - 1 if resolved.turn else ply, depth)
             pos = after
         return LineEnd(pos, ply)
 
@@ -148,11 +154,65 @@ class _Collect(Visitor):
 
 
 def positions(replay: Replay, line: Line, upto: int | None = None) -> list[Step]:
-    """Every move of the main line (or of its first ``upto`` moves) with its positions;
+    """Every move of the main line (or up to its ``upto``-th turn) with its positions;
     raises :class:`ReplayError` at an illegal move."""
     collect = _Collect(replay)
     walk(replay, line, collect, variations=False, upto=upto)
     return collect.steps
+
+
+class _Found(Exception):
+    """Stops the walk once the move looked for has been played."""
+
+
+class _PathTo(Visitor):
+    """Keeps the steps that lead to the current move (through its variations) and stops
+    at the ``target``-th move of the record in file order."""
+
+    def __init__(self, replay: Replay, target: int) -> None:
+        self.replay = replay
+        self.target = target
+        self.count = 0
+        self.lines: list[list[Step]] = [[]]
+        self.held: list[Step] = []  # the moves each open variation replaces
+        self.found: list[Step] = []
+
+    def step(self, step: Step) -> None:
+        if step.error is not None:
+            label = self.replay.label(step.before)
+            raise ReplayError(step.ply, label, step.node.turn.text(), step.error, step.depth > 0)
+        self.lines[-1].append(step)
+        self.count += 1
+        if self.count == self.target:
+            self.found = [s for line in self.lines for s in line]
+            raise _Found
+
+    def begin_variation(self, node: MoveNode, before: Any, ply: int, depth: int) -> None:
+        # the variation replaces the parent's last move: its path leaves that move out
+        parent = self.lines[-1]
+        self.lines[-1] = parent[:-1]
+        self.lines.append([])
+        self.held.append(parent[-1])
+
+    def end_variation(self, node: MoveNode, end: LineEnd, depth: int) -> None:
+        self.lines.pop()
+        self.lines[-1].append(self.held.pop())
+
+
+def path_to(replay: Replay, line: Line, move: int) -> list[Step]:
+    """The steps from the start to the ``move``-th move of the record in file order
+    (1 is the first move of the main line; every move of every variation counts, as the
+    replay page numbers them), through the variations it lies in.  Raises
+    :class:`ReplayError` at an illegal move on the way and :class:`IndexError` when the
+    record has fewer moves."""
+    if move < 1:
+        raise IndexError(move)
+    visitor = _PathTo(replay, move)
+    try:
+        walk(replay, line, visitor)
+    except _Found:
+        return visitor.found
+    raise IndexError(move)
 
 
 def written_number(number: MoveNumber, follows_turn: bool) -> MoveNumber | None:

@@ -358,10 +358,10 @@ def judge_end(pos: StonePosition, result: str, tags: Mapping[str, str]) -> list[
                 f'[Score "{tags["Score"]}"] is not a score: write the points of White and '
                 'Black, e.g. [Score "4-2"]'
             )
-            found.append(Finding("bad-score", "error", message))
+            found.append(Finding("bad-score", "error", message, "Score"))
         elif (int(match[1]), int(match[2])) != score(pos):
             message = f'[Score "{written}"] is wrong: {score_words(pos)}'
-            found.append(Finding("wrong-score", "error", message))
+            found.append(Finding("wrong-score", "error", message, "Score"))
     return found
 
 

@@ -244,6 +244,11 @@ class WrittenMoves:
         self, pos: SerpentPosition, text: str, frm: int, to: int, reason: str
     ) -> Resolved[SerpentMove]:
         fits = [m for m in self.legal_moves(pos) if m.path[0] == frm and m.path[-1] == to]
+        if fits and not fits[0].captured:
+            # "x" claims a capture: a step written with it is wrong, not a short chain
+            step = self.spell(pos, fits[0]).actions[0].text()
+            why = f"its x claims a capture, but it captures nothing (write {step})"
+            raise self._illegal(pos, why)
         if not fits:
             raise self._illegal(pos, reason)
         spelled = sorted(self.spell(pos, m).actions[0].text() for m in fits)

@@ -125,6 +125,10 @@ class Engine(Protocol[P, M]):
     def render(self, pos: P) -> str:
         """The position drawn as text, for a person checking a record."""
 
+    def standing(self, pos: P) -> str:
+        """How the seats stand, in a few words ("White 9 pieces, Black 11"), for saying
+        what the position was when a game ended by resignation, time, adjudication..."""
+
     # -- turns -----------------------------------------------------------------
 
     def to_move(self, pos: P) -> int | None:
@@ -149,6 +153,11 @@ class Engine(Protocol[P, M]):
 
     def spell(self, pos: P, move: M) -> Turn:
         """The shortest unambiguous full written form of a legal move."""
+
+    def progress(self, pos: P, move: M) -> int:
+        """How far a legal move takes its side towards ending the game by rule, as a
+        hint for self-play (0 where the engine has no opinion): random players that
+        follow it often enough finish their games."""
 
     def routes(self, pos: P, move: M) -> tuple[tuple[str, ...], ...]:
         """The squares each moving piece visits, start first, for drawing the move (a
@@ -232,4 +241,4 @@ def configure(rules: GameRules, tags: Mapping[str, str]) -> Setting:
                 inputs[tag] = spec.parse(tags[tag])
             except InputError as exc:
                 raise InputError(exc.reason, tag) from None
-    return Setting(options, inputs, dict(tags))
+    return Setting(options, inputs, tags)

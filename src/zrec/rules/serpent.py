@@ -179,6 +179,13 @@ class SerpentEngine(WrittenMoves):
         """Occupied points: point name -> ``W`` or ``B``, in board order."""
         return self.view(pos).codes()
 
+    def progress(self, pos: SerpentPosition, move: SerpentMove) -> int:
+        return 0  # captures are compulsory already, and random games end by themselves
+
+    def standing(self, pos: SerpentPosition) -> str:
+        w, b = pos.white.bit_count(), pos.black.bit_count()
+        return f"White {_plural(w)}, Black {b}"
+
     def render(self, pos: SerpentPosition) -> str:
         w, b = pos.white.bit_count(), pos.black.bit_count()
         status = f"{SIDES[pos.turn]} to move (White {w}, Black {b})"

@@ -165,6 +165,13 @@ class StoneWarriors:
         """Occupied squares: name -> ``W``, ``B`` (warriors), ``WP``, ``BP`` (priests)."""
         return {p.square: p.code for p in board.view_pieces(pos)}
 
+    def standing(self, pos: StonePosition) -> str:
+        white, black = board.score(pos)
+        return (
+            f"White {pos.on_board(0)} pieces on the board, Black {pos.on_board(1)}; "
+            f"score {white}-{black}"
+        )
+
     def render(self, pos: StonePosition) -> str:
         return board.render(pos)
 
@@ -234,6 +241,13 @@ class StoneWarriors:
             return after, _NO_EVENTS
         return after, board.capture_events(pos, move.captures)
 
+    def progress(self, pos: StonePosition, move: StoneMove) -> int:
+        """Ranks gained towards the enemy home arm, and 2 for each capture."""
+        if move.kind != "step":
+            return 0
+        gained = move.target // board.WIDTH - move.origin // board.WIDTH
+        return (gained if pos.to_move == 0 else -gained) + 2 * len(move.captures)
+
     def routes(self, pos: StonePosition, move: StoneMove) -> tuple[tuple[str, ...], ...]:
         if move.kind == "pass":
             return ()
@@ -292,7 +306,7 @@ class StoneWarriors:
                 raise self._illegal(pos, f"{side} cannot pass: it has legal moves")
             return Resolved(PASS_MOVE)
         if action.kind == "drop":
-            return Resolved(self._resolve_entry(pos, action, side, home))
+            return Resolved(self._resolve_entry(pos, action, side, home), turn=False)
         if action.kind == "path":
             return self._resolve_step(pos, action, side)
         raise self._illegal(pos, f"{action.text()} is not a move of Stone Warriors")

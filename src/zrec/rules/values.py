@@ -17,7 +17,7 @@ from zrec.errors import ZrecError
 
 M = TypeVar("M")
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "info"]
 
 # -- errors -----------------------------------------------------------------------------
 
@@ -89,19 +89,26 @@ class UnknownGameError(RulesError, LookupError):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """Something a rules module has to say about a record (a style note, a wrong result)."""
+    """Something a rules module has to say about a record (a style note, a wrong result);
+    ``tag`` names the tag it is about, where there is one (``Score``)."""
 
     code: str
     severity: Severity
     message: str
+    tag: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Resolved(Generic[M]):
-    """A written move matched to exactly one legal move, with any style notes."""
+    """A written move matched to exactly one legal move, with any style notes.
+
+    ``turn`` is false for a move that is not a turn (a Stone Warriors priest's entry):
+    it does not count as a ply.
+    """
 
     move: M
     notes: tuple[Finding, ...] = ()
+    turn: bool = True
 
 
 @dataclass(frozen=True, slots=True)
