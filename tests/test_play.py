@@ -15,7 +15,7 @@ from zrec.play import path_to, positions, prepare, written_number
 from zrec.play.ending import TERMINATIONS, judge_ending, termination_of
 from zrec.play.selfplay import random_game
 from zrec.rules import find_game
-from zrec.rules.base import MoveNumber
+from zrec.rules.base import InputError, MoveNumber
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -219,3 +219,10 @@ def test_random_game_tags_replace_the_defaults() -> None:
         "Annotator",
     ]
     assert record.tag("Event") == "X"
+
+
+def test_random_games_take_a_number_of_seats() -> None:
+    with pytest.raises(InputError, match="played by 2 sides, not 3"):
+        random_game(find_game("mosona"), {}, random.Random(1), seats=3)
+    two = random_game(find_game("mosona"), {}, random.Random(1), max_plies=4, seats=2)
+    assert two == random_game(find_game("mosona"), {}, random.Random(1), max_plies=4)

@@ -227,6 +227,12 @@ def random_command(
         Optional[list[str]],  # noqa: UP045
         typer.Option("--option", "-O", help="A rule option or tag, e.g. -O Jumps=bent."),
     ] = None,
+    seats: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--seats", min=1, help="How many seats play (default: the game's usual number)."
+        ),
+    ] = None,
     max_plies: Annotated[
         int, typer.Option("--max-plies", min=1, help="Stop an unfinished game here (result *).")
     ] = 300,
@@ -246,6 +252,6 @@ def random_command(
     try:
         rules = find_game(game)
         with write_to(output) as out:
-            write_text(random_games(rules, tags, count, seed, max_plies), out)
+            write_text(random_games(rules, tags, count, seed, max_plies, seats), out)
     except ZrecError as exc:
         fail(str(exc))

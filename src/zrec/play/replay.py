@@ -122,7 +122,7 @@ def prepare_rules(rules: GameRules, tags: Mapping[str, str]) -> Replay:
     except OptionError as exc:
         raise GameSetupError("bad-option", str(exc), tag=exc.tag) from None
     except InputError as exc:
-        raise GameSetupError("bad-input", str(exc), tag=exc.tag or None) from None
+        raise GameSetupError(exc.code, str(exc), tag=exc.tag or None) from None
     if engine is None:
         raise GameSetupError(
             "not-checked",

@@ -1,8 +1,9 @@
 """Random legal games of any game with an engine, for tests, benchmarks and studies.
 
-The random player asks the engine whose turn it is and what it rolls, rolls real dice
-where the game has them, and picks among the legal moves: uniformly, or, where the
-engine hints that some moves make progress towards the end, usually among those.  The same seed
+The random player asks the engine what the turn rolls, rolls real dice where the game
+has them, and asks the engine for a random legal move given the roll
+(:meth:`~zrec.rules.base.Engine.sample_move`: uniform, or leaning towards moves that
+end the game, or built step by step where a turn has too many forms to list).  The same seed
 gives the same games.  Moves are spelled by the engine in their canonical form and
 numbered as :func:`zrec.play.walk.written_number` says a writer should.
 """
@@ -12,12 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from zrec.notation.model import Game, Line, MoveNode
 from zrec.play.replay import Replay, prepare_rules
 from zrec.play.walk import written_number
-from zrec.rules.base import Engine, GameRules
+from zrec.rules.base import GameRules
 
 
 @dataclass(frozen=True)
@@ -26,22 +26,6 @@ class Played:
 
     nodes: tuple[MoveNode, ...]
     result: str
-
-
-#: How often the random player takes one of the moves the engine says make the most
-#: progress (when some move makes any): often enough that most games end by rule.
-DRIVE = 0.8
-
-
-def _driven(engine: Engine[Any, Any], pos: Any, moves: list[Any], rng: random.Random) -> list[Any]:
-    """The moves to choose from: all of them, or (with probability :data:`DRIVE`) those
-    that make the most progress.  Where no move makes progress no die is thrown, so a
-    game whose engine gives no hints plays exactly as a uniform random player."""
-    progress = [engine.progress(pos, m) for m in moves]
-    best = max(progress, default=0)
-    if best <= 0 or rng.random() >= DRIVE:
-        return moves
-    return [m for m, p in zip(moves, progress, strict=True) if p == best]
 
 
 def play_random(replay: Replay, rng: random.Random, max_plies: int = 300) -> Played:
@@ -55,10 +39,9 @@ def play_random(replay: Replay, rng: random.Random, max_plies: int = 300) -> Pla
             break
         chance = engine.chance(pos)
         roll = chance.roll(rng) if chance is not None else None
-        moves = engine.legal_moves(pos, roll)
-        if not moves:
+        move = engine.sample_move(pos, roll, rng)
+        if move is None:
             break
-        move = rng.choice(_driven(engine, pos, list(moves), rng))
         number = engine.move_number(pos)
         written = written_number(number, follows_turn)
         nodes.append(
@@ -80,10 +63,16 @@ def random_game(
     rng: random.Random,
     max_plies: int = 300,
     round_number: int = 1,
+    seats: int | None = None,
 ) -> Game:
-    """One random legal game; ``tags`` may set rule options (checked), setup inputs and a
-    Setup, and any other tag, which the record keeps.  Raises
-    :class:`~zrec.play.replay.GameSetupError`."""
+    """One random legal game of ``seats`` seats (``None``: the game's usual number).
+
+    The game draws the tags a random game needs (seat names, a hidden setup such as a
+    herd's order); ``tags`` may set rule options (checked), setup inputs and a Setup,
+    and any other tag, which the record keeps.  Raises
+    :class:`~zrec.play.replay.GameSetupError` or
+    :class:`~zrec.rules.base.InputError`."""
+    tags = {**rules.random_tags(seats, rng), **tags}
     replay = prepare_rules(rules, tags)
     played = play_random(replay, rng, max_plies)
     header: dict[str, str] = {
@@ -107,8 +96,9 @@ def random_games(
     count: int,
     seed: int,
     max_plies: int = 300,
+    seats: int | None = None,
 ) -> Iterator[Game]:
     """``count`` random games, deterministic by ``seed``."""
     rng = random.Random(seed)
     for i in range(count):
-        yield random_game(rules, tags, rng, max_plies, i + 1)
+        yield random_game(rules, tags, rng, max_plies, i + 1, seats)

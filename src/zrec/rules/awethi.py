@@ -8,11 +8,12 @@ option tags.  It has no rules engine for it yet: :meth:`Awethi.engine_for` retur
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from zrec.rules.base import Engine, InputSpec, OptionSpec, Setting
+from zrec.rules.base import Engine, InputError, InputSpec, OptionSpec, Setting
 
 __all__ = ["AWETHI", "Awethi"]
 
@@ -36,6 +37,11 @@ class Awethi:
     options: Mapping[str, OptionSpec] = MappingProxyType(_OPTIONS)
     #: No setup tags beyond ``Setup`` and the options, until there is an engine.
     inputs: Mapping[str, InputSpec] = MappingProxyType({})
+
+    def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
+        if seats not in (None, 2):
+            raise InputError(f"{self.title} is played by 2 sides, not {seats}", "seats")
+        return {}
 
     def engine_for(self, setting: Setting) -> Engine[Any, Any] | None:
         return None

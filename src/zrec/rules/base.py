@@ -19,6 +19,7 @@ python-chess's ``Outcome``; see ``docs/architecture.md``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -45,6 +46,7 @@ from zrec.rules.values import (
     Severity,
     UnknownGameError,
     View,
+    choose,
     parse_result,
     result_token,
 )
@@ -77,6 +79,7 @@ __all__ = [
     "UnknownGameError",
     "View",
     "check_options",
+    "choose",
     "configure",
     "parse_result",
     "result_token",
@@ -144,6 +147,12 @@ class Engine(Protocol[P, M]):
     def legal_moves(self, pos: P, roll: Sequence[int] | None = None) -> Sequence[M]:
         """Every legal move of the position (for a turn with dice: given the ``roll``)."""
 
+    def sample_move(self, pos: P, roll: Sequence[int] | None, rng: random.Random) -> M | None:
+        """A legal move drawn at random (``None`` when there is none), for self-play.
+        An engine picks uniformly among :meth:`legal_moves`, or leans towards moves that
+        bring the end of the game nearer so that random games finish, or, where a turn
+        has too many legal forms to list (Awéthi shepherds), builds one step by step."""
+
     def resolve(self, pos: P, turn: Turn) -> Resolved[M]:
         """The legal move a written turn means; raises ``IllegalMoveError``."""
 
@@ -153,11 +162,6 @@ class Engine(Protocol[P, M]):
 
     def spell(self, pos: P, move: M) -> Turn:
         """The shortest unambiguous full written form of a legal move."""
-
-    def progress(self, pos: P, move: M) -> int:
-        """How far a legal move takes its side towards ending the game by rule, as a
-        hint for self-play (0 where the engine has no opinion): random players that
-        follow it often enough finish their games."""
 
     def routes(self, pos: P, move: M) -> tuple[tuple[str, ...], ...]:
         """The squares each moving piece visits, start first, for drawing the move (a
@@ -198,6 +202,11 @@ class GameRules(Protocol):
     @property
     def inputs(self) -> Mapping[str, InputSpec]:
         """Setup tags beyond ``Setup`` and the options, each with its parser."""
+
+    def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
+        """The tags a random game of ``seats`` seats needs beyond the rule options (seat
+        names, a hidden setup drawn at random), ``seats`` ``None`` for the usual number;
+        raises ``InputError`` for a number of seats the game cannot have."""
 
     def engine_for(self, setting: Setting) -> Engine[Any, Any] | None:
         """The engine for a record's setting, or ``None`` when zrec reads and writes

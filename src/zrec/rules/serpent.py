@@ -18,6 +18,7 @@ matters only under bent jumps, where a capture would otherwise be open at once).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -39,6 +40,7 @@ from zrec.rules.base import (
     Chance,
     Event,
     Finding,
+    InputError,
     InputSpec,
     MoveNumber,
     OptionSpec,
@@ -48,6 +50,7 @@ from zrec.rules.base import (
     Setting,
     View,
     check_options,
+    choose,
 )
 
 __all__ = [
@@ -179,8 +182,11 @@ class SerpentEngine(WrittenMoves):
         """Occupied points: point name -> ``W`` or ``B``, in board order."""
         return self.view(pos).codes()
 
-    def progress(self, pos: SerpentPosition, move: SerpentMove) -> int:
-        return 0  # captures are compulsory already, and random games end by themselves
+    def sample_move(
+        self, pos: SerpentPosition, roll: Sequence[int] | None, rng: random.Random
+    ) -> SerpentMove | None:
+        # uniform: captures are compulsory, and random games end by themselves
+        return choose(self.legal_moves(pos), rng)
 
     def standing(self, pos: SerpentPosition) -> str:
         w, b = pos.white.bit_count(), pos.black.bit_count()
@@ -374,6 +380,11 @@ class SerpentGame:
         """
         chosen = check_options(self.options, options)
         return _engine(self.title, self.n, tuple(chosen.items()))
+
+    def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
+        if seats not in (None, 2):
+            raise InputError(f"{self.title} is played by 2 sides, not {seats}", code="bad-seats")
+        return {}
 
     def engine_for(self, setting: Setting) -> SerpentEngine:
         # the setting's options are checked already, every option present

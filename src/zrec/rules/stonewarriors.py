@@ -38,6 +38,7 @@ Readings fixed here where the rulings leave a detail open:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import cache
@@ -65,6 +66,7 @@ from zrec.rules.base import (
     Event,
     Finding,
     IllegalMoveError,
+    InputError,
     InputSpec,
     MoveNumber,
     OptionSpec,
@@ -73,6 +75,7 @@ from zrec.rules.base import (
     Setting,
     SetupError,
     View,
+    choose,
 )
 
 __all__ = ["STONE_WARRIORS", "StoneMove", "StonePosition", "StoneWarriors", "StoneWarriorsGame"]
@@ -240,6 +243,13 @@ class StoneWarriors:
         if not move.captures:
             return after, _NO_EVENTS
         return after, board.capture_events(pos, move.captures)
+
+    def sample_move(
+        self, pos: StonePosition, roll: Sequence[int] | None, rng: random.Random
+    ) -> StoneMove | None:
+        # leaning forward, most random games end by rule within 300 plies
+        moves = list(self.legal_moves(pos))
+        return choose(moves, rng, [self.progress(pos, m) for m in moves])
 
     def progress(self, pos: StonePosition, move: StoneMove) -> int:
         """Ranks gained towards the enemy home arm, and 2 for each capture."""
@@ -410,6 +420,11 @@ class StoneWarriorsGame:
     options: Mapping[str, OptionSpec] = OPTIONS
     #: No setup tags beyond ``Setup`` and the options.
     inputs: Mapping[str, InputSpec] = MappingProxyType({})
+
+    def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
+        if seats not in (None, 2):
+            raise InputError(f"{self.title} is played by 2 sides, not {seats}", code="bad-seats")
+        return {}
 
     def engine_for(self, setting: Setting) -> StoneWarriors:
         options = setting.options

@@ -67,10 +67,11 @@ class InputError(RulesError):
     """A setup tag (beyond ``Setup``) that the game cannot play with; ``tag`` names it
     when known (a parser raises it without, :func:`~zrec.rules.base.configure` adds it)."""
 
-    def __init__(self, reason: str, tag: str = ""):
+    def __init__(self, reason: str, tag: str = "", code: str = "bad-input"):
         super().__init__(f"[{tag}]: {reason}" if tag else reason)
         self.reason = reason
         self.tag = tag
+        self.code = code
 
 
 class UnknownGameError(RulesError, LookupError):
@@ -272,6 +273,7 @@ class Piece:
     code: str
     count: int = 1
     hidden: bool = False
+    state: str = ""  # a word for a state a drawing shows ("caught"), else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,3 +287,25 @@ class View:
     def codes(self) -> dict[str, str]:
         """Occupied squares: square -> piece code."""
         return {p.square: p.code for p in self.pieces}
+
+
+# -- self-play ---------------------------------------------------------------------------
+
+
+def choose(
+    moves: Sequence[M], rng: random.Random, progress: Sequence[int] | None = None
+) -> M | None:
+    """A move drawn from ``moves`` for self-play: uniformly, or, where ``progress``
+    scores some moves above 0, usually (with probability :data:`DRIVE`) among those
+    that score most.  Where no move scores, no die is thrown for the lean."""
+    if not moves:
+        return None
+    if progress:
+        best = max(progress)
+        if best > 0 and rng.random() < DRIVE:
+            moves = [m for m, p in zip(moves, progress, strict=True) if p == best]
+    return rng.choice(moves)
+
+
+#: How often a self-playing engine takes one of the moves that bring the end nearest.
+DRIVE = 0.8
