@@ -26,6 +26,7 @@ CONFIGS: list[tuple[str, dict[str, str]]] = [
     ("kolowis", {"Board": "open", "Jumps": "bent"}),
     ("stone-warriors", {"Ruleset": "default"}),
     ("stone-warriors", {"Ruleset": "culin"}),
+    *(("awethi", {"Seats": str(n)}) for n in (1, 2, 3, 4)),
 ]
 
 
@@ -38,7 +39,9 @@ def run(config: tuple[str, dict[str, str]], count: int) -> str:
 
     game, tags = config
     start = time.perf_counter()
-    games = list(random_games(find_game(game), tags, count, seed=10_000))
+    options = {k: v for k, v in tags.items() if k != "Seats"}
+    seats = int(tags["Seats"]) if "Seats" in tags else None
+    games = list(random_games(find_game(game), options, count, seed=10_000, seats=seats))
     endings: dict[str, int] = {}
     for record in games:
         endings[record.result] = endings.get(record.result, 0) + 1

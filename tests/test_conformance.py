@@ -39,12 +39,16 @@ CONFIGS = [
     ("kolowis", {"Pieces": "23"}, COUNT // 4),
     ("stone-warriors", {"Ruleset": "default"}, COUNT // 10),
     ("stone-warriors", {"Ruleset": "culin"}, COUNT // 10),
+    *(("awethi", {"Seats": str(n)}, COUNT // 20) for n in (1, 2, 3, 4)),
 ]
 
 
 @pytest.mark.parametrize(("game", "tags", "count"), CONFIGS, ids=lambda v: str(v))
 def test_random_games_validate_cleanly(game: str, tags: dict[str, str], count: int) -> None:
-    text = "".join(write_games(random_games(find_game(game), tags, count, seed=2026)))
+    options = {k: v for k, v in tags.items() if k != "Seats"}
+    seats = int(tags["Seats"]) if "Seats" in tags else None
+    games = random_games(find_game(game), options, count, seed=2026, seats=seats)
+    text = "".join(write_games(games))
     summary = Summary()
     for report in validate_records(read_records(io.BytesIO(text.encode()), "random"), "random"):
         summary.add(report)
@@ -142,3 +146,28 @@ def test_stone_warriors_random_games_end_by_rule_with_their_scores(
         wrong = replace(record, tags=(*record.tags, ("Score", f"{white + 1}-{black}")))
         assert [d.code for d in validate_game(wrong).diagnostics] == ["wrong-score"]
     assert set(terminations) <= {"crossed", "both-passed"} and terminations.get("crossed")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 4), st.integers(0, 10_000), st.floats(0, 1, exclude_max=True))
+def test_one_illegal_awethi_turn_is_rejected_at_exactly_that_ply(
+    seats: int, seed: int, where: float
+) -> None:
+    """A die out of range in one turn of a random Awéthi game: exactly one error, at
+    exactly that ply, and the game without the change is valid."""
+    rng = random.Random(seed)
+    record = random_game(find_game("awethi"), {}, rng, max_plies=120, seats=seats)
+    moves = record.line.moves
+    ply = int(where * len(moves))
+    turn = moves[ply].turn
+    assert turn.dice is not None
+    values = list(turn.dice.values)
+    values[rng.randrange(len(values))] = 7 if len(values) == 2 else 5  # no d4 or d6 shows it
+    bad = replace(moves[ply], turn=replace(turn, dice=replace(turn.dice, values=tuple(values))))
+    mutated = replace(record, line=Line((*moves[:ply], bad, *moves[ply + 1 :])), result="*")
+    mutated = replace(
+        mutated, tags=tuple((k, "*" if k == "Result" else v) for k, v in mutated.tags)
+    )
+    errors = [d for d in validate_game(mutated, "mutated").diagnostics if d.severity == "error"]
+    assert [(e.code, e.ply) for e in errors] == [("dice", ply + 1)]
+    assert validate_game(record, "original").valid

@@ -263,5 +263,7 @@ def test_html_of_several_files_shows_all_their_games(tmp_path: Path) -> None:
     assert '"label":"' in result.stdout and result.stdout.count('"heading":') == 2
     result = invoke("html", CULIN, WARRIORS, "--game", "2")
     assert result.exit_code == 2 and f"there is no game 2 in {CULIN}" in result.stderr
-    result = invoke("html", CULIN, ROOT / "samples" / "awethi.zrec", "-o", tmp_path / "no.html")
+    unknown = tmp_path / "chess.zrec"
+    unknown.write_text('[Game "chess"]\n\n*\n', encoding="utf-8")
+    result = invoke("html", CULIN, unknown, "-o", tmp_path / "no.html")
     assert result.exit_code == 1 and not (tmp_path / "no.html").exists()

@@ -101,7 +101,10 @@ def test_games_meet_the_protocol() -> None:
     for game in games[:3]:
         assert game.seats == ("White", "Black") and dict(game.inputs) == {}
     assert AWETHI.seats == ("Shepherd1", "Shepherd2", "Shepherd3", "Shepherd4", "Wolves")
-    assert AWETHI.engine_for(configure(AWETHI, {})) is None and dict(AWETHI.inputs) == {}
+    assert sorted(AWETHI.inputs) == ["Herd1", "Herd2", "Herd3", "Herd4", "Map"]
+    tags = {"Shepherd1": "a", "Herd1": "cwcbwc"}
+    engine = AWETHI.engine_for(configure(AWETHI, tags))
+    assert engine is not None and engine.seats == ("Shepherd1", "Wolves")
     kolowis = KOLOWIS.engine_for(configure(KOLOWIS, {"Board": "Open", "Event": "club"}))
     assert kolowis is KOLOWIS.engine(Board="open")
     assert kolowis.options["Pieces"] == "24" and kolowis.title == "Kolowis Awithlaknannai"

@@ -37,8 +37,10 @@
     node.layer.forEach(function (shape) {
       var e = document.createElementNS(NS, shape[0]);
       Object.keys(shape[1]).forEach(function (k) { e.setAttribute(k, shape[1][k]); });
+      if (shape.length > 2) { e.textContent = shape[2]; }
       layer.appendChild(e);
     });
+    if (state.flipped) { upright(layer); }
     byId("zrec-caption").textContent = node.caption;
     var old = document.querySelector("button.move.current");
     if (old) { old.classList.remove("current"); }
@@ -47,6 +49,25 @@
       now.classList.add("current");
       reveal(now);
     }
+  }
+
+  // A token of a map and its marks (its number, its count badge, a ring) follow each
+  // other in the layer.  The flipped board turns the whole layer half round; each token
+  // is turned back about its own centre, so that it reads the right way up and keeps
+  // its marks where they were.
+  var PARTS = ["glyph-text", "count-badge", "count-text", "caught-mark", "face-down-mark"];
+  function upright(layer) {
+    var turn = null;
+    Array.prototype.forEach.call(layer.children, function (e) {
+      var cls = e.classList;
+      if (cls.contains("token")) {
+        var box = e.getBBox();
+        turn = "rotate(180 " + (box.x + box.width / 2) + " " + (box.y + box.height / 2) + ")";
+      } else if (!PARTS.some(function (part) { return cls.contains(part); })) {
+        turn = null;
+      }
+      if (turn) { e.setAttribute("transform", turn); }
+    });
   }
 
   function reveal(button) {
@@ -123,6 +144,10 @@
     state.game = g;
     state.node = 0;
     document.body.classList.toggle("wide", data.games[g].wide);
+    // a board much taller than wide (a map with its legend) is kept within the window,
+    // so that the buttons under it stay in view
+    var box = views[g][0].querySelector("svg").viewBox.baseVal;
+    document.body.classList.toggle("tall", box.height > 1.15 * box.width);
     renderRecord();
     draw();
   }

@@ -4,7 +4,10 @@ Where each point or square stands on the picture, the picture of the empty board
 (lines, squares, trails, coordinates), and the route a moving piece takes.  Two
 kinds of board are known, as an engine's view declares them
 (:class:`~zrec.rules.base.BoardSpec`): a ``lattice`` of points joined by lines, with
-curved ends, and a ``grid`` of squares of any shape, each shaded by its region.
+curved ends, and a ``grid`` of squares of any shape, each shaded by its region.  A grid
+whose regions are kinds of ground (``open``, ``forest``, ``water``...; see
+:data:`zrec.outputs._pieces.TERRAINS`) is a *map* (:class:`MapBoard`): its squares are
+smaller, each ground has a texture, and a legend stands under it.
 Everything is derived from the point and square names (``b6``, ``g14``); the rules
 modules hold no drawing geometry.  All lengths are in the picture's own units (px at
 the natural size).
@@ -12,6 +15,7 @@ the natural size).
 
 from __future__ import annotations
 
+import copy
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
@@ -19,12 +23,33 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from zrec.errors import ZrecError
-from zrec.rules.base import BoardSpec
+from zrec.outputs import _legend
+from zrec.outputs._pieces import TERRAINS, terrain_marks
+from zrec.outputs._svg import MAP_CSS, element, label, num
+from zrec.rules.base import BoardSpec, View
+
+__all__ = [
+    "Board",
+    "BoardError",
+    "GridBoard",
+    "LatticeBoard",
+    "MapBoard",
+    "Point",
+    "Segment",
+    "board_for",
+    "element",
+    "label",
+    "num",
+    "path_data",
+    "split_name",
+    "trim_end",
+]
 
 Point = tuple[float, float]
 
 SPAN = 40.0  # lattice: from a middle point to the next outer point, and between rows
 CELL = 36.0  # cross board: the side of a square
+MAP_WIDTH = 800.0  # a map: the width of its squares together (within limits of a square)
 GAP = 14.0  # room for a coordinate label
 
 
@@ -41,31 +66,6 @@ class Segment:
     sweep: int = 0  # the SVG sweep flag of an arc (1: clockwise on the picture)
 
 
-def num(x: float) -> str:
-    """A length as SVG text: at most two decimals, no trailing zeros, no ``-0``."""
-    if x == int(x):
-        return str(int(x))
-    text = f"{x:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def element(tag: str, cls: str | None = None, **attrs: str | float) -> ET.Element:
-    """An SVG element; numbers are written with :func:`num`, ``cls`` is the class."""
-    out = {
-        k.rstrip("_").replace("_", "-"): v if isinstance(v, str) else num(v)
-        for k, v in attrs.items()
-    }
-    if cls:
-        out["class"] = cls
-    return ET.Element(tag, out)
-
-
-def label(text: str, x: float, y: float, cls: str = "coord") -> ET.Element:
-    node = element("text", cls, x=x, y=y)
-    node.text = text
-    return node
-
-
 def split_name(name: str) -> tuple[str, int]:
     """``"b12"`` -> ``("b", 12)``."""
     return name[0], int(name[1:])
@@ -79,19 +79,24 @@ class Board:
     radius: float  # of a piece
     centres: dict[str, Point]
     pivot: Point  # the flipped board is the board turned half round this point
+    #: The board's own stylesheet, beyond the default one ("" for none).
+    css: str = ""
 
-    _drawn: tuple[tuple[str, dict[str, str], str | None], ...] | None = None
+    _drawn: tuple[ET.Element, ...] | None = None
 
-    def background(self) -> list[ET.Element]:
-        """The empty board, new elements each call (it is drawn once per board)."""
+    def background(self, *, style: bool = True) -> list[ET.Element]:
+        """The empty board, new elements each call (it is drawn once per board).  A
+        board with a stylesheet of its own (:attr:`css`) starts with it as a ``<style>``
+        (a page that shows the board needs it), unless ``style`` is false (a diagram
+        puts it in its head once)."""
         if self._drawn is None:
-            self._drawn = tuple((e.tag, e.attrib, e.text) for e in self.draw())
+            self._drawn = tuple(self.draw())
         out = []
-        for tag, attrib, text in self._drawn:
-            node = ET.Element(tag, dict(attrib))
-            node.text = text
-            out.append(node)
-        return out
+        if style and self.css:
+            sheet = ET.Element("style")
+            sheet.text = "\n" + self.css
+            out.append(sheet)
+        return out + [copy.deepcopy(e) for e in self._drawn]
 
     def draw(self) -> list[ET.Element]:
         """The elements of the empty board (:meth:`background` keeps them)."""
@@ -106,11 +111,18 @@ class Board:
         return []
 
 
-def board_for(spec: BoardSpec, *, flip: bool = False, coordinates: bool = True) -> Board:
+def board_for(
+    spec: BoardSpec, *, flip: bool = False, coordinates: bool = True, legend: View | None = None
+) -> Board:
     """The drawing of a board an engine's view describes, seen from the first seat's
-    side or, with ``flip``, from the other."""
+    side or, with ``flip``, from the other.  A map's legend names the seats of
+    ``legend`` (the view of a start position), when it is given."""
     if spec.kind == "lattice":
         return LatticeBoard(spec.cells, spec.lines, spec.jumps, flip=flip, coordinates=coordinates)
+    if spec.kind == "grid" and any(kind in TERRAINS for kind in spec.regions.values()):
+        return MapBoard(
+            spec.cells, spec.regions, flip=flip, coordinates=coordinates, legend=legend
+        )
     if spec.kind == "grid":
         return GridBoard(spec.cells, spec.regions, flip=flip, coordinates=coordinates)
     raise BoardError(f"zrec cannot draw a board of kind {spec.kind!r}")
@@ -276,6 +288,7 @@ class GridBoard(Board):
     square is classed by its region."""
 
     radius = 12.5
+    cell = CELL  # the side of a square
 
     def __init__(
         self,
@@ -293,33 +306,61 @@ class GridBoard(Board):
         self.cells = dict(zip(self.squares, cells, strict=True))
         self.taken = set(cells)
         self.flip, self.coordinates = flip, coordinates
-        pad = 6.0
+        self.setup()
+        cell, pad = self.cell, 6.0
         self.left = pad + (GAP + 4 if coordinates else 0)
         self.top = pad
-        self.width = self.left + self.files * CELL + pad
-        self.height = self.top + self.ranks * CELL + pad + (GAP + 2 if coordinates else 0)
+        self.width = self.left + self.files * cell + pad
+        self.height = self.top + self.ranks * cell + pad + (GAP + 2 if coordinates else 0)
         self.centres = {s: self.corner(f + 0.5, r + 0.5) for s, (f, r) in self.cells.items()}
-        self.pivot = (self.left + self.files * CELL / 2, self.top + self.ranks * CELL / 2)
+        self.pivot = (self.left + self.files * cell / 2, self.top + self.ranks * cell / 2)
+
+    def setup(self) -> None:
+        """Sizes that depend on the board's shape (a map's square), set before the rest."""
 
     def corner(self, f: float, r: float) -> Point:
         """Grid coordinates (file and rank from 0, corners on whole numbers) to the picture."""
-        x, y = f * CELL, (self.ranks - r) * CELL
+        x, y = f * self.cell, (self.ranks - r) * self.cell
         if self.flip:
-            x, y = self.files * CELL - x, self.ranks * CELL - y
+            x, y = self.files * self.cell - x, self.ranks * self.cell - y
         return self.left + x, self.top + y
+
+    def square_box(self, square: str) -> tuple[float, float]:
+        """The top left corner of a square on the picture."""
+        f, r = self.cells[square]
+        (x1, y1), (x2, y2) = self.corner(f, r), self.corner(f + 1, r + 1)
+        return min(x1, x2), min(y1, y2)
 
     def draw(self) -> list[ET.Element]:
         out: list[ET.Element] = []
-        trails, border = [], []
+        trails = []
         for square in self.squares:
             f, r = self.cells[square]
             (x1, y1), (x2, y2) = self.corner(f, r), self.corner(f + 1, r + 1)
             x, y = min(x1, x2), min(y1, y2)
             out.append(
-                element("rect", f"square {self.kinds[square]}", x=x, y=y, width=CELL, height=CELL)
+                element(
+                    "rect",
+                    f"square {self.kinds[square]}",
+                    x=x,
+                    y=y,
+                    width=self.cell,
+                    height=self.cell,
+                )
             )
             trails.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
             trails.append(f"M{num(x1)} {num(y2)}L{num(x2)} {num(y1)}")
+        out.append(element("path", "trail", d="".join(trails)))
+        out.append(element("path", "border", d=self._border()))
+        if self.coordinates:
+            out += self._labels()
+        return out
+
+    def _border(self) -> str:
+        """The path data of the board's outline (every side of a square on the edge)."""
+        border = []
+        for square in self.squares:
+            f, r = self.cells[square]
             for df, dr, a, b in (
                 (0, -1, (0, 0), (1, 0)),
                 (1, 0, (1, 0), (1, 1)),
@@ -332,15 +373,11 @@ class GridBoard(Board):
                         self.corner(f + b[0], r + b[1]),
                     )
                     border.append(f"M{num(u1)} {num(v1)}L{num(u2)} {num(v2)}")
-        out.append(element("path", "trail", d="".join(trails)))
-        out.append(element("path", "border", d="".join(border)))
-        if self.coordinates:
-            out += self._labels()
-        return out
+        return "".join(border)
 
     def _labels(self) -> list[ET.Element]:
         out = []
-        bottom = self.top + self.ranks * CELL + GAP - 2
+        bottom = self.top + self.ranks * self.cell + GAP - 2
         for f in range(self.files):
             out.append(label(chr(ord("a") + f), self.corner(f + 0.5, 0)[0], bottom))
         for r in range(self.ranks):
@@ -349,8 +386,62 @@ class GridBoard(Board):
 
     def captured_mark(self, square: str) -> list[ET.Element]:
         x, y = self.centres[square]
-        h = CELL / 2 - 2.5
+        h = self.cell / 2 - 2.5
         return [element("rect", "captured", x=x - h, y=y - h, width=2 * h, height=2 * h)]
+
+
+class MapBoard(GridBoard):
+    """A map of terrain: a grid whose regions are kinds of ground.
+
+    Its squares are as large as lets the map be about :data:`MAP_WIDTH` wide (24 to
+    36 px); each square is filled by its ground and the ground's texture drawn over it
+    (:func:`zrec.outputs._pieces.terrain_marks`, one path per kind); there are no
+    trails; the legend stands under the map (its seats those of ``legend``, if given).
+    The pieces are tokens of :mod:`zrec.outputs._pieces`.
+    """
+
+    css = MAP_CSS
+
+    def __init__(
+        self,
+        squares: Sequence[str],
+        regions: Mapping[str, str],
+        *,
+        flip: bool,
+        coordinates: bool,
+        legend: View | None = None,
+    ) -> None:
+        super().__init__(squares, regions, flip=flip, coordinates=coordinates)
+        self.unit = self.cell / 32
+        self.radius = 12 * self.unit  # a shepherd's token
+        self.legend = _legend.sections(sorted(set(self.kinds.values())), legend)
+        self.legend_top = self.height + 14
+        self.height = self.legend_top + _legend.height(self.legend) + 6
+
+    def setup(self) -> None:
+        self.cell = max(24.0, min(36.0, float(int(MAP_WIDTH / max(self.files, self.ranks)))))
+
+    def draw(self) -> list[ET.Element]:
+        out: list[ET.Element] = []
+        marks: dict[str, list[str]] = {}
+        for square in self.squares:
+            x, y = self.square_box(square)
+            kind = self.kinds[square]
+            out.append(
+                element("rect", f"square {kind}", x=x, y=y, width=self.cell, height=self.cell)
+            )
+            marks.setdefault(kind, []).append(terrain_marks(kind, x, y, self.cell))
+        for kind in sorted(marks):
+            if any(marks[kind]):
+                out.append(element("path", f"terrain {kind}", d="".join(marks[kind])))
+        out.append(element("path", "border", d=self._border()))
+        if self.coordinates:
+            out += self._labels()
+        width = self.files * self.cell
+        legend = element("g", "legend")
+        legend.extend(_legend.draw(self.legend, self.left, self.legend_top, width))
+        out.append(legend)
+        return out
 
 
 def path_data(start: Point, segments: Sequence[Segment]) -> str:

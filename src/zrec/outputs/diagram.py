@@ -6,7 +6,10 @@ into markup), by small pure functions with keyword-only options and no module st
 Every element carries CSS classes (``point``, ``line``, ``square``, ``trail``,
 ``piece white``, ``piece black priest``, ``last-move``, ``ghost``, ``captured``,
 ``coord``, ``coord middle``, ``caption``) whose default look sits in an embedded
-``<style>``, which a user's stylesheet (``css=``) follows and so overrides.  The
+``<style>``, which a user's stylesheet (``css=``) follows and so overrides.  A map of
+terrain adds its own (``square forest``, ``terrain water``, ``piece token cow seat-2``,
+``glyph-text``, ``count-badge``, ``caught-mark``, ``last-move stay``, ``legend``...),
+and its stylesheet, :data:`zrec.outputs._svg.MAP_CSS`, after the default one.  The
 ``<desc>`` holds the position as text.  The same input gives the same bytes: no dates,
 no random ids, attributes in sorted order.  The board geometry is in
 :mod:`zrec.outputs._boards`, the pieces and the marks of the last move in
@@ -108,7 +111,7 @@ def _board_group(
     board: Board, view: View, last_move: LastMove | None, x: float, y: float
 ) -> ET.Element:
     group = element("g", "board", transform=f"translate({num(x)} {num(y)})")
-    group.extend(board.background())
+    group.extend(board.background(style=False))
     layer = element("g", "position")
     layer.extend(position_layer(board, view, last_move))
     group.append(layer)
@@ -154,7 +157,8 @@ def _diagram(
     if lines:
         y = board.height + CAPTION - 9
         svg.append(text_lines(lines, board.width / 2, y, CAPTION_LEADING, "caption"))
-    return finish(svg, caption or "zrec diagram", position_text(engine, position), css)
+    text = position_text(engine, position)
+    return finish(svg, caption or "zrec diagram", text, css, board.css)
 
 
 def strip(
@@ -197,7 +201,7 @@ def strip(
             at = y + board.height + CAPTION - 9
             svg.append(text_lines(lines, x + board.width / 2, at, CAPTION_LEADING, "caption"))
         texts.append(f"{frame.caption or i}: {position_text(engine, frame.position)}")
-    return finish(svg, caption or "zrec diagram", "\n".join(texts), css)
+    return finish(svg, caption or "zrec diagram", "\n".join(texts), css, board.css)
 
 
 def _columns(count: int, width: float, height: float) -> int:
@@ -209,8 +213,9 @@ def _columns(count: int, width: float, height: float) -> int:
 
 
 def _board(engine: Engine[Any, Any], flip: bool, coordinates: bool) -> Board:
+    start = engine.view(engine.start())
     try:
-        return board_for(engine.view(engine.start()).board, flip=flip, coordinates=coordinates)
+        return board_for(start.board, flip=flip, coordinates=coordinates, legend=start)
     except BoardError as exc:
         raise DiagramError(str(exc)) from None
 

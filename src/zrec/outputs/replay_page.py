@@ -57,8 +57,11 @@ def _json_for_script(data: object) -> str:
 
 
 def _shapes(elements: Sequence[ET.Element]) -> list[list[Any]]:
-    """SVG elements as ``[tag, {attribute: value}]`` pairs for the script to rebuild."""
-    return [[e.tag, dict(sorted(e.attrib.items()))] for e in elements]
+    """SVG elements as ``[tag, {attribute: value}]`` pairs (and the text, where an element
+    has one: a seat number, a count) for the script to rebuild."""
+    return [
+        [e.tag, dict(sorted(e.attrib.items())), *([e.text] if e.text else [])] for e in elements
+    ]
 
 
 @dataclass
@@ -87,7 +90,8 @@ class _Walk(Visitor):
         except DiagramError as exc:
             raise PageError(f"{self.name}: {exc}") from None
         self.engine = self.replay.engine
-        self.board = board_for(self.engine.view(self.replay.start).board)
+        self.start_view = self.engine.view(self.replay.start)
+        self.board = board_for(self.start_view.board, legend=self.start_view)
         start = self.replay.start
         self.nodes: list[dict[str, Any]] = [
             {"prev": -1, "next": -1, "caption": "start position", "layer": self._layer(start)}
@@ -172,7 +176,7 @@ class _Walk(Visitor):
         """The two boards (as White and as Black sees it) of this game, start drawn."""
         out = []
         for flip in (False, True):
-            board = board_for(self.engine.view(self.replay.start).board, flip=flip)
+            board = board_for(self.start_view.board, flip=flip, legend=self.start_view)
             svg = element(
                 "svg",
                 "zrec-diagram zrec-board",

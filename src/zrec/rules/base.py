@@ -249,5 +249,5 @@ def configure(rules: GameRules, tags: Mapping[str, str]) -> Setting:
             try:
                 inputs[tag] = spec.parse(tags[tag])
             except InputError as exc:
-                raise InputError(exc.reason, tag) from None
+                raise InputError(exc.reason, tag, exc.code) from None
     return Setting(options, inputs, tags)
