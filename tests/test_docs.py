@@ -46,3 +46,15 @@ def test_the_architecture_examples_run() -> None:
     for block in blocks:
         exec(compile(block, "docs/architecture.md", "exec"), namespace)
     assert "RACE" in namespace and "steps" in namespace
+
+
+def test_the_awethi_example_game_validates() -> None:
+    from zrec.outputs.validate import validate_game
+
+    section = SPEC[SPEC.index("### 9.4 Awéthi") : SPEC.index("## Appendix A")]
+    block = re.search(r"```zrec\n(.*?)\n```", section, re.S)
+    assert block is not None
+    [record] = list(read_text(block.group(1) + "\n", "spec"))
+    assert record.game is not None and record.game.result == "0-1"
+    report = validate_game(record.game)
+    assert report.valid and report.diagnostics == [] and report.plies > 50

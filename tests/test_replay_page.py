@@ -297,3 +297,27 @@ def test_a_priests_entry_has_no_move_number() -> None:
     at = written.index(("", "P@e14"))
     assert written[at + 1] == ("48...", "e14-d13")
     assert nodes[at + 1]["caption"] == "after P@e14"
+
+
+def test_stepping_through_an_awethi_game_in_chromium(tmp_path: Path) -> None:
+    """The map page: every step shows the pieces the engine's view has there."""
+    game = next(read_games(ROOT / "samples" / "awethi-solo.zrec"))
+    text = replay_page([game])
+    data = page_data(text)["games"][0]
+    page = tmp_path / "awethi.html"
+    page.write_text(text, encoding="utf-8")
+    steps = read_log(dump_dom(page, "#autotest=ArrowRight,ArrowRight,ArrowRight,End,Home,Flip"))
+    last = len(game.line.moves)
+    assert [(key, node) for key, node, _ in steps] == [
+        ("start", 0),
+        ("ArrowRight", 1),
+        ("ArrowRight", 2),
+        ("ArrowRight", 3),
+        ("End", last),
+        ("Home", 0),
+        ("Flip", 0),
+    ]
+    for _, node, pieces in steps:
+        assert pieces == layer_pieces(data["nodes"][node]["layer"])
+    assert len(steps[0][2]) >= 3  # shepherds, hidden herd, wolf
+    assert steps[1][2] != steps[0][2] and steps[4][2] != steps[0][2]
