@@ -19,12 +19,12 @@ import copy
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 
 from zrec.errors import ZrecError
 from zrec.outputs import _legend
 from zrec.outputs._pieces import TERRAINS, terrain_marks
+from zrec.outputs._routes import Point, Segment, path_data, sweep_flag, trim_end
 from zrec.outputs._svg import MAP_CSS, element, label, num
 from zrec.rules.base import BoardSpec, View
 
@@ -45,8 +45,6 @@ __all__ = [
     "trim_end",
 ]
 
-Point = tuple[float, float]
-
 SPAN = 40.0  # lattice: from a middle point to the next outer point, and between rows
 CELL = 36.0  # cross board: the side of a square
 MAP_WIDTH = 800.0  # a map: the width of its squares together (within limits of a square)
@@ -55,15 +53,6 @@ GAP = 14.0  # room for a coordinate label
 
 class BoardError(ZrecError, ValueError):
     """An engine whose board zrec cannot draw."""
-
-
-@dataclass(frozen=True)
-class Segment:
-    """A piece of a route: a straight line to ``end``, or an arc about ``centre``."""
-
-    end: Point
-    centre: Point | None = None
-    sweep: int = 0  # the SVG sweep flag of an arc (1: clockwise on the picture)
 
 
 def split_name(name: str) -> tuple[str, int]:
@@ -126,14 +115,6 @@ def board_for(
     if spec.kind == "grid":
         return GridBoard(spec.cells, spec.regions, flip=flip, coordinates=coordinates)
     raise BoardError(f"zrec cannot draw a board of kind {spec.kind!r}")
-
-
-def _sweep(centre: Point, start: Point, end: Point) -> int:
-    """The SVG sweep flag of the short arc about ``centre`` from ``start`` to ``end``."""
-    cross = (start[0] - centre[0]) * (end[1] - centre[1]) - (start[1] - centre[1]) * (
-        end[0] - centre[0]
-    )
-    return 1 if cross > 0 else 0
 
 
 class LatticeBoard(Board):
@@ -236,7 +217,7 @@ class LatticeBoard(Board):
         centre = self.curves.get(frozenset((p, r)))
         if centre is None:
             return Segment(end)
-        return Segment(end, centre, _sweep(centre, self.centres[p], end))
+        return Segment(end, centre, sweep_flag(centre, self.centres[p], end))
 
     def route(self, path: Sequence[str], captured: Sequence[str]) -> list[Segment]:
         out: list[Segment] = []
@@ -442,41 +423,3 @@ class MapBoard(GridBoard):
         legend.extend(_legend.draw(self.legend, self.left, self.legend_top, width))
         out.append(legend)
         return out
-
-
-def path_data(start: Point, segments: Sequence[Segment]) -> str:
-    """SVG path data from ``start`` along the segments (arcs as circular arcs)."""
-    out = [f"M{num(start[0])} {num(start[1])}"]
-    here = start
-    for seg in segments:
-        x, y = seg.end
-        if seg.centre is None:
-            out.append(f"L{num(x)} {num(y)}")
-        else:
-            r = math.dist(seg.centre, here)
-            out.append(f"A{num(r)} {num(r)} 0 0 {seg.sweep} {num(x)} {num(y)}")
-        here = seg.end
-    return "".join(out)
-
-
-def trim_end(start: Point, segments: Sequence[Segment], by: float) -> tuple[list[Segment], Point]:
-    """The route shortened by ``by`` at its end, and the direction it ends in (unit)."""
-    segs = list(segments)
-    if not segs:
-        return segs, (1.0, 0.0)
-    here = segs[-2].end if len(segs) > 1 else start
-    last = segs[-1]
-    if last.centre is None:
-        dx, dy = last.end[0] - here[0], last.end[1] - here[1]
-        length = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / length, dy / length
-        by = min(by, length * 0.8)
-        segs[-1] = Segment((last.end[0] - ux * by, last.end[1] - uy * by))
-        return segs, (ux, uy)
-    cx, cy = last.centre
-    r = math.dist(last.centre, last.end)
-    sign = 1 if last.sweep else -1
-    angle = math.atan2(last.end[1] - cy, last.end[0] - cx) - sign * by / r
-    end = (cx + r * math.cos(angle), cy + r * math.sin(angle))
-    segs[-1] = Segment(end, last.centre, last.sweep)
-    return segs, (-sign * math.sin(angle), sign * math.cos(angle))
