@@ -317,3 +317,17 @@ def test_start_position() -> None:
         E2.setup("anything")
     assert str(caught.value) == "Awéthi has no Setup tag: the Map and Herd tags are its setup"
     assert E2.setup_text(start).startswith("move 1, Shepherd1 herd turn, wolves asleep;")
+
+
+def test_the_shipped_default_map_is_the_shared_file_byte_for_byte() -> None:
+    """The package's map is ``shared/awethi-default.map`` beside the checkout, unchanged."""
+    from pathlib import Path
+
+    import pytest
+
+    from zrec.resources import read_text
+
+    shared = Path(__file__).resolve().parents[3] / "shared" / "awethi-default.map"
+    if not shared.exists():
+        pytest.skip("shared/ is not beside this checkout")
+    assert read_text("awethi-default.map").encode("utf-8") == shared.read_bytes()
