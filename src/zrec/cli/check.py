@@ -132,7 +132,9 @@ def show(
     game: Annotated[int, typer.Option("--game", min=1, help="Which game of the file.")] = 1,
     ply: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option("--ply", min=0, help="Show the position after this many main-line moves."),
+        typer.Option(
+            "--ply", min=0, help="Show the position after this many turns of the main line."
+        ),
     ] = None,
     node: Annotated[
         Optional[int],  # noqa: UP045
