@@ -24,7 +24,7 @@ LAYERS = [
     ("syntax", {"zrec.notation", "zrec.schema", "zrec"}),
     ("rules", {"zrec.rules"}),
     ("play", {"zrec.play"}),
-    ("outputs", {"zrec.outputs", "zrec.fileio"}),
+    ("outputs", {"zrec.outputs", "zrec.fileio", "zrec.archive"}),
     ("cli", {"zrec.cli"}),
 ]
 

@@ -108,22 +108,10 @@ def validate(
 
 def _reports(records: Iterator[Record | JsonRecord], name: str) -> Iterator[GameReport]:
     """A report for each game of one input, text or JSON."""
-    from zrec.outputs.validate import Diagnostic, GameReport, validate_game, validate_record
+    from zrec.outputs.validate import report_of
 
     for record in records:
-        if not isinstance(record, JsonRecord):
-            yield validate_record(record, name)
-        elif record.game is not None:
-            yield validate_game(record.game, name, record.number, record.line)
-        else:
-            report = GameReport(name, record.number, record.line)
-            problem = record.problem or "cannot be read"
-            report.diagnostics.append(
-                Diagnostic(
-                    "syntax", "error", name, record.number, record.line, record.column, problem
-                )
-            )
-            yield report
+        yield report_of(record, name)
 
 
 @app.command()

@@ -77,9 +77,13 @@ class _Pending:
 
 
 def read_records(
-    source: str | os.PathLike[str] | BinaryIO, name: str | None = None
+    source: str | os.PathLike[str] | BinaryIO, name: str | None = None, first_line: int = 1
 ) -> Iterator[Record]:
-    """Yield every game of a file (a path, ``-`` for standard input, or a binary stream)."""
+    """Yield every game of a file (a path, ``-`` for standard input, or a binary stream).
+
+    ``first_line``: the line number of the stream's first line, for a piece of a larger
+    file read on its own (the places in records and problems are the file's).
+    """
     if isinstance(source, (str, os.PathLike)):
         if str(source) == "-":
             yield from _Reader(sys.stdin.buffer, name or "<stdin>").records()
@@ -87,7 +91,9 @@ def read_records(
         with open(source, "rb") as stream:
             yield from _Reader(stream, name or str(source)).records()
         return
-    yield from _Reader(source, name or str(getattr(source, "name", "<input>"))).records()
+    yield from _Reader(
+        source, name or str(getattr(source, "name", "<input>")), first_line
+    ).records()
 
 
 def read_text(text: str, name: str = "<input>") -> Iterator[Record]:
@@ -124,14 +130,15 @@ def read_game(text: str, name: str = "<input>") -> Game:
 
 
 class _Reader:
-    def __init__(self, stream: BinaryIO, name: str) -> None:
+    def __init__(self, stream: BinaryIO, name: str, first_line: int = 1) -> None:
         self.stream = stream
         self.name = name
+        self.first_line = first_line
         self.regex = token_regex()
         self.count = 0
         self.game = _Pending()
         self.replay: deque[tuple[int, bytes]] = deque()
-        self.line_number = 0
+        self.line_number = first_line - 1
         self.marks: list[Mark] = []  # characters read as ASCII, not yet given to a game
 
     # ------------------------------------------------------------ line source
@@ -143,7 +150,7 @@ class _Reader:
         if raw is None:
             return None
         self.line_number += 1
-        if self.line_number == 1 and raw.startswith(codecs.BOM_UTF8):
+        if self.line_number == 1 == self.first_line and raw.startswith(codecs.BOM_UTF8):
             raw = raw[len(codecs.BOM_UTF8) :]
         return self.line_number, raw
 

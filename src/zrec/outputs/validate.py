@@ -11,16 +11,19 @@ module is its visitor.  Nothing here knows any game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zrec.notation.errors import SyntaxProblem
 from zrec.notation.model import Game, MoveNode
 from zrec.notation.reader import Record
-from zrec.play import GameSetupError, Replay, Step, Visitor, prepare, walk
+from zrec.play import GameSetupError, LineEnd, Replay, Step, Visitor, prepare, walk
 from zrec.play.ending import judge_ending
 from zrec.rules.base import AmbiguousMoveError, IllegalMoveError, MoveNumber, Severity
+
+if TYPE_CHECKING:
+    from zrec.outputs.convert import JsonRecord
 
 MAX_LEGAL_SHOWN = 12
 
@@ -169,6 +172,30 @@ class _Checker(Visitor):
         self.add("move-number", "warning", message, node, ply)
 
 
+class _Both(Visitor):
+    """The checker and an observer, shown the same steps (every step)."""
+
+    def __init__(self, checker: _Checker, observer: Visitor) -> None:
+        self.checker = checker
+        self.observer = observer
+
+    def step(self, step: Step) -> None:
+        self.checker.step(step)
+        self.observer.step(step)
+
+    def begin_variation(self, node: MoveNode, before: Any, ply: int, depth: int) -> None:
+        self.checker.begin_variation(node, before, ply, depth)
+        self.observer.begin_variation(node, before, ply, depth)
+
+    def end_variation(self, node: MoveNode, end: LineEnd, depth: int) -> None:
+        self.checker.end_variation(node, end, depth)
+        self.observer.end_variation(node, end, depth)
+
+
+#: Makes a visitor that watches the validator's walk (given the game's replay).
+Observe = Callable[[Replay], Visitor]
+
+
 def _legal_list(legal: tuple[str, ...]) -> str:
     if not legal:
         return "there is no legal move"
@@ -177,8 +204,19 @@ def _legal_list(legal: tuple[str, ...]) -> str:
     return f"legal moves: {shown}" + (f" and {more} more" if more > 0 else "")
 
 
-def validate_game(game: Game, file: str = "<input>", number: int = 1, line: int = 1) -> GameReport:
-    """Check one game read without syntax errors."""
+def validate_game(
+    game: Game,
+    file: str = "<input>",
+    number: int = 1,
+    line: int = 1,
+    observe: Observe | None = None,
+) -> GameReport:
+    """Check one game read without syntax errors.
+
+    ``observe``, when given, makes a visitor that is shown every step of the same walk
+    (the archive indexes positions this way without replaying the game twice); it is
+    not called for a game whose tags cannot be replayed.
+    """
     report = GameReport(file, number, line)
     tags = game.tag_map()
     try:
@@ -192,7 +230,8 @@ def validate_game(game: Game, file: str = "<input>", number: int = 1, line: int 
         )
         return report
     checker = _Checker(report, replay)
-    end = walk(replay, game.line, checker)
+    visitor: Visitor = checker if observe is None else _Both(checker, observe(replay))
+    end = walk(replay, game.line, visitor)
     report.plies = end.ply
     stated = tags.get("Result")
     if stated is not None and stated.strip() != game.result:
@@ -218,7 +257,7 @@ def validate_game(game: Game, file: str = "<input>", number: int = 1, line: int 
     return report
 
 
-def validate_record(record: Record, file: str) -> GameReport:
+def validate_record(record: Record, file: str, observe: Observe | None = None) -> GameReport:
     """Check one record as read from a file (a syntax problem is an error too, and each
     note of the reader, such as ``typography``, a warning)."""
 
@@ -242,8 +281,25 @@ def validate_record(record: Record, file: str) -> GameReport:
         report.diagnostics.extend(notes)
         report.diagnostics.append(diagnostic(record.problem, "error"))
         return report
-    report = validate_game(record.game, file, record.number, record.line)
+    report = validate_game(record.game, file, record.number, record.line, observe)
     report.diagnostics[:0] = notes
+    return report
+
+
+def report_of(
+    record: Record | JsonRecord, file: str, observe: Observe | None = None
+) -> GameReport:
+    """Check one record read from text or from JSON (a JSON game that cannot be read is
+    a ``syntax`` error at its place)."""
+    if isinstance(record, Record):
+        return validate_record(record, file, observe)
+    if record.game is not None:
+        return validate_game(record.game, file, record.number, record.line, observe)
+    report = GameReport(file, record.number, record.line)
+    problem = record.problem or "cannot be read"
+    report.diagnostics.append(
+        Diagnostic("syntax", "error", file, record.number, record.line, record.column, problem)
+    )
     return report
 
 

@@ -1,0 +1,57 @@
+"""Fixtures for the tests that need a database: a fresh PostgreSQL database per test, and
+``db_url``, which runs a test once on SQLite and once on PostgreSQL.
+
+The PostgreSQL server is named by ``ZREC_TEST_PG`` (a ``postgresql://`` URL of a user
+that may create databases).  ``scripts/test`` starts a throwaway server with
+``scripts/pg`` and sets it; without it the PostgreSQL tests skip, except on CI
+(``CI=true``), where they fail, so that they cannot go missing unnoticed.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import psycopg
+import pytest
+from psycopg import sql
+
+
+def _with_database(url: str, name: str) -> str:
+    """``url`` naming the database ``name`` instead (its query string is kept)."""
+    return urlsplit(url)._replace(path="/" + name).geturl()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped after the test."""
+    server = os.environ.get("ZREC_TEST_PG")
+    if not server:
+        if os.environ.get("CI") == "true":
+            pytest.fail("ZREC_TEST_PG is not set: scripts/test starts a PostgreSQL server on CI")
+        pytest.skip(
+            "no PostgreSQL server: set ZREC_TEST_PG=postgresql://... or run scripts/test,"
+            " which starts one"
+        )
+    name = "zrec_t_" + uuid.uuid4().hex[:12]
+    database = sql.Identifier(name)
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(database))
+    try:
+        yield _with_database(server, name)
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(database))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"], ids=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where an archive can live: a SQLite file, then a PostgreSQL database URL."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "archive.sqlite")
+    else:
+        url: str = request.getfixturevalue("pg_url")
+        yield url
