@@ -8,7 +8,9 @@ tournament-like tags (500 players, 200 events, 9 rounds, dates), then, in one ru
   this and more);
 * ``import``: ``zrec archive import`` of the file into a new archive, with ``--jobs 1``
   and with ``--jobs 2`` (whole process, as a user sees it);
-* ``search``: the library's search for one player, for a three-ply opening, and for
+* ``search``: the library's search for one player, for a three-ply and a six-ply
+  opening (the first plies of the first game: the three-ply one is shared by a third
+  of the games), and for
   the position after ply 8 of a stored game (each hit confirmed by replay), the median
   of ``--repeat`` runs, and the same through the command line.
 
@@ -107,15 +109,18 @@ def searches(db: str, source: Path, repeat: int) -> None:
 
     first = next(iter(read_records(source)))
     assert first.game is not None
-    opening = " ".join(move_text(node) for node in first.game.line.moves[:3])
+    short = " ".join(move_text(node) for node in first.game.line.moves[:3])
+    longer = " ".join(move_text(node) for node in first.game.line.moves[:6])
     queries = {
         "player": Query(players=["Player 17"]),
-        "prefix": Query(moves=opening),
+        "prefix-3": Query(moves=short),
+        "prefix-6": Query(moves=longer),
         "position": Query(position_of=(first.game, 8)),
     }
     flags = {
         "player": ["--player", "Player 17"],
-        "prefix": ["--moves", opening],
+        "prefix-3": ["--moves", short],
+        "prefix-6": ["--moves", longer],
         "position": ["--position-after", f"{source}:8"],
     }
     with Archive.open(db) as archive:

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from zrec.archive import Archive
 from zrec.archive._db import is_url
-from zrec.archive.ingest import BATCH, Importer, sha256_of
+from zrec.archive.ingest import Importer, sha256_of
 from zrec.archive.upkeep import check
 from zrec.cli import app
 from zrec.notation.reader import read_records
@@ -31,6 +31,8 @@ from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_games
 from zrec.rules import find_game
 
+#: games a transaction commits in this test (zrec archive import --batch)
+BATCH = 1000
 TOTAL = 3000
 
 
@@ -92,7 +94,7 @@ def kill_during_import(db: str, path: Path) -> None:
         sys.executable,
         "-c",
         "from zrec.cli import main; main()",
-        *("archive", "import", "--db", db, "-q", str(path)),
+        *("archive", "import", "--db", db, "-q", "--batch", str(BATCH), str(path)),
     ]
     env = {k: v for k, v in os.environ.items() if k != "ZREC_DB"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)

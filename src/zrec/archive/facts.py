@@ -45,11 +45,7 @@ def start_path(game: str, options: str, setup: str) -> bytes:
 
 def material_of(engine: Engine[Any, Any], pos: Any) -> str:
     """The pieces each seat has, ``12:11`` (seats in order)."""
-    counts = [0] * len(engine.seats)
-    for piece in engine.view(pos).pieces:
-        if piece.owner is not None:
-            counts[piece.owner] += piece.count
-    return ":".join(map(str, counts))
+    return ":".join(map(str, engine.material(pos)))
 
 
 def options_text(options: dict[str, str]) -> str:
@@ -139,6 +135,7 @@ class Facts:
     ident: int = 0
     date_lo: str | None = None
     date_hi: str | None = None
+    seats_key: str | None = None  # the seats' normal names, once worked out
 
     @property
     def valid(self) -> bool:

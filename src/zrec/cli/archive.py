@@ -133,6 +133,15 @@ def import_command(
             help="Validate in N processes (the archive and the reports are the same as with 1).",
         ),
     ] = 1,
+    batch: Annotated[
+        int,
+        typer.Option(
+            "--batch",
+            min=1,
+            help="Games committed in one transaction: a stopped import loses at most "
+            "these (the next import redoes them).",
+        ),
+    ] = 5000,
     output_format: Annotated[
         str,
         typer.Option(
@@ -182,7 +191,7 @@ def import_command(
     results = []
     unreadable = 0
     with opened(db, create=True) as archive:
-        importer = Importer(archive, keep_invalid, notify)
+        importer = Importer(archive, keep_invalid, notify, batch)
         for file in inputs:
             name = display_name(file)
             sha = size = None

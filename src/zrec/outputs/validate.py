@@ -180,7 +180,9 @@ class _Both(Visitor):
         self.observer = observer
 
     def step(self, step: Step) -> None:
-        self.checker.step(step)
+        # the checker sees what the walker would show it alone (it checks nothing else)
+        if step.error is not None or step.notes or step.node.number is not None:
+            self.checker.step(step)
         self.observer.step(step)
 
     def begin_variation(self, node: MoveNode, before: Any, ply: int, depth: int) -> None:

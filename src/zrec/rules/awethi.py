@@ -191,6 +191,13 @@ class AwethiEngine:
     def render(self, pos: AwethiPosition) -> str:
         return show.render(self.table, pos)
 
+    def material(self, pos: AwethiPosition) -> tuple[int, ...]:
+        counts = [0] * len(self.seats)
+        for piece in self.view(pos).pieces:
+            if piece.owner is not None:
+                counts[piece.owner] += piece.count
+        return tuple(counts)
+
     def standing(self, pos: AwethiPosition) -> str:
         return end.standing(self.table, pos)
 

@@ -132,6 +132,10 @@ class Engine(Protocol[P, M]):
         """How the seats stand, in a few words ("White 9 pieces, Black 11"), for saying
         what the position was when a game ended by resignation, time, adjudication..."""
 
+    def material(self, pos: P) -> tuple[int, ...]:
+        """The pieces each seat has (seats in order), as a material search counts them:
+        the pieces drawn for the seat (:meth:`view`), counted fast."""
+
     # -- turns -----------------------------------------------------------------
 
     def to_move(self, pos: P) -> int | None:

@@ -188,6 +188,9 @@ class SerpentEngine(WrittenMoves):
         # uniform: captures are compulsory, and random games end by themselves
         return choose(self.legal_moves(pos), rng)
 
+    def material(self, pos: SerpentPosition) -> tuple[int, ...]:
+        return pos.white.bit_count(), pos.black.bit_count()
+
     def standing(self, pos: SerpentPosition) -> str:
         w, b = pos.white.bit_count(), pos.black.bit_count()
         return f"White {_plural(w)}, Black {b}"

@@ -168,6 +168,9 @@ class StoneWarriors:
         """Occupied squares: name -> ``W``, ``B`` (warriors), ``WP``, ``BP`` (priests)."""
         return {p.square: p.code for p in board.view_pieces(pos)}
 
+    def material(self, pos: StonePosition) -> tuple[int, ...]:
+        return pos.on_board(0), pos.on_board(1)
+
     def standing(self, pos: StonePosition) -> str:
         white, black = board.score(pos)
         return (
