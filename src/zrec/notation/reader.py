@@ -2,7 +2,9 @@
 
 The reader decodes the file line by line (so memory holds one game, not the file),
 makes tokens with the grammar's terminals, splits the token stream into games at
-their result tokens, and parses each game with the LALR parser.  A game with a
+their result tokens, and parses each game: the common game (tag pairs, numbered moves,
+the result) straight from its tokens, any other with the LALR parser, which builds the
+same games (:func:`zrec.notation.syntax.parse_tokens`).  A game with a
 syntax error becomes a :class:`Record` holding the first problem; reading goes on
 with the next game.  Recovery rules (documented in docs/notation.md):
 

@@ -263,7 +263,7 @@ def reference_parser() -> Lark:
 
 
 @cache
-def _machine() -> tuple[dict[int, _Row], dict[int, dict[str, int]], int, int]:
+def _machine() -> tuple[dict[int, _Row], dict[int, dict[str, int]], int, int, _Builder]:
     lark = Lark(
         grammar_text(), parser="lalr", lexer="basic", start="game", maybe_placeholders=False
     )
@@ -294,12 +294,58 @@ def _machine() -> tuple[dict[int, _Row], dict[int, dict[str, int]], int, int]:
                 row[name] = (REDUCE, len(symbols), origin, callback, splice)
         rows[state] = row
         gotos[state] = goto
-    return rows, gotos, table.start_states["game"], table.end_states["game"]
+    return rows, gotos, table.start_states["game"], table.end_states["game"], builder
 
 
-def parse_tokens(tokens: Sequence[TokenT]) -> Game:
-    """Parse one game's tokens into a :class:`Game`; raises :class:`ParseError`."""
-    rows, gotos, state, end = _machine()
+def _direct(tokens: Sequence[TokenT], turn_of: Any) -> Game | None:
+    """The common game (tag pairs, then moves each with or without its number, then
+    the result) built straight from its tokens, as the LALR loop would build it; ``None``
+    for anything else (a comment, a variation, dice, a suffix, a NAG, a token out of
+    place), which the loop then reads, with its errors.  ``turn_of`` makes a move's
+    turn from its text (the builder's, with its cache)."""
+    count = len(tokens)
+    first = 0
+    while first < count and tokens[first][0] == "TAG_PAIR":
+        first += 1
+    if first == count or tokens[-1][0] != "RESULT":
+        return None
+    nodes: list[MoveNode] = []
+    number: int | None = None
+    dots = 1
+    for index in range(first, count - 1):
+        kind, text, line, column = tokens[index]
+        if kind == "ACTION":
+            nodes.append(
+                MoveNode(turn_of(text), number, dots, None, (), (), (), (), Span(line, column))
+            )
+            number, dots = None, 1
+        elif kind == "MOVE_NUMBER" and number is None:
+            dots = 3 if text.endswith("...") else 1
+            number = int(text.rstrip("."))
+        else:
+            return None
+    if number is not None:  # a number with no move after it
+        return None
+    tags = tokens[:first]
+    return Game(
+        tuple(parse_tag(t[1]) for t in tags),
+        Line(tuple(nodes)),
+        tokens[-1][1],
+        tuple(Span(t[2], t[3]) for t in tags),
+    )
+
+
+def parse_tokens(tokens: Sequence[TokenT], direct: bool = True) -> Game:
+    """Parse one game's tokens into a :class:`Game`; raises :class:`ParseError`.
+
+    The common game takes a direct path (:func:`_direct`); ``direct=False`` sends every
+    game through the LALR loop (the tests check that both build the same games).
+    """
+    rows, gotos, state, end, builder = _machine()
+    if direct:
+        found = _direct(tokens, builder._turn)
+        if found is not None:
+            return found
     stack: list[int] = []  # the states below the current one
     values: list[Any] = []
     for token in chain(tokens, (END,)):
