@@ -81,3 +81,24 @@ def test_the_cutter_does_not_cut_inside_a_comment() -> None:
     starts = [data.split(b"\n", 1)[0] for _, data in pieces]
     assert b'[Event "not a game"]' not in starts
     assert len(pieces) == 3
+
+
+def test_comments_opened_on_a_tag_line_or_by_a_semicolon_are_not_cut(tmp_path: Path) -> None:
+    games = [write_game(g) for g in random_games(find_game("mosona"), {}, 12, 1)]
+    brace = (
+        '[Game "mosona"]\n[Result "*"] {note starts here\nthis ends 1-0\n\n'
+        '[Game "fake"]\n}\n1. a5-b5 c6xa5 2. b7-c6 *\n'
+    )
+    semicolon = (
+        '[Game "mosona"]\n[Result "*"]\n\n1. a5-b5 ; a line comment 1-0\n\n'
+        '[Game "mosona"]\n\nc6xa5 *\n'
+    )
+    path = tmp_path / "traps.zrec"
+    path.write_text("\n".join([*games[:5], brace, *games[5:8], semicolon, *games[8:]]))
+    whole = [_key(facts_of(r, "t")) for r in read_records(path, "t")]
+    with open(path, "rb") as stream:
+        pieces = [_key(f) for f in parallel_facts(stream, "t", 0, 2)]
+    assert pieces == whole
+    with open(path, "rb") as stream:
+        starts = [data.split(b"\n", 1)[0] for _, data in cut(stream, games=1)]
+    assert b'[Game "fake"]' not in starts

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
@@ -176,6 +177,10 @@ def _sqlite(path: str, create: bool) -> Database:
         conn.execute("PRAGMA cache_size=-524288")  # up to 512 MB: the position index
         conn.execute("PRAGMA temp_store=MEMORY")
         conn.execute("PRAGMA busy_timeout=30000")
+    except sqlite3.OperationalError as exc:
+        folder = os.path.dirname(os.path.abspath(path))
+        why = "" if os.access(folder, os.W_OK) else f" (the folder {folder} cannot be written)"
+        raise ArchiveError(f"cannot open the archive {path}: {exc}{why}") from None
     except sqlite3.DatabaseError as exc:
         raise ArchiveError(f"{path} is not a zrec archive: {exc}") from None
     except sqlite3.Error as exc:
@@ -193,15 +198,18 @@ def _postgresql(url: str) -> Database:
     shown = _hide_password(url)
     try:
         conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
-    except psycopg.Error as exc:
+    except (psycopg.Error, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = first.replace(url, shown)  # psycopg may quote the URL, password and all
         raise ArchiveError(f"cannot connect to {shown}: {first}") from None
     conn.execute("SET client_min_messages TO warning")
     return Database(conn, "postgresql", shown)
 
 
 def _hide_password(url: str) -> str:
-    """The URL as messages show it: without its password."""
+    """The URL as messages show it: without its password (``user:password@`` or a
+    ``password=`` parameter)."""
+    url = re.sub(r"([?&]password=)[^&]*", r"\1***", url)
     head, sep, rest = url.partition("://")
     if "@" not in rest:
         return url

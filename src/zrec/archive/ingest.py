@@ -33,7 +33,7 @@ from zrec.archive.facts import Facts, facts_of
 from zrec.archive.names import UNKNOWN_NAMES, normal_name
 from zrec.archive.schema import OPENING_PLIES
 from zrec.archive.store import Archive
-from zrec.archive.verify import keys_of_text
+from zrec.archive.verify import index_text
 from zrec.notation.reader import Record
 from zrec.outputs.convert import JsonRecord
 
@@ -337,9 +337,7 @@ class Importer:
                 f"({','.join('?' * len(part))}) AND plies > ? AND seats = ? ORDER BY id",
                 [*part, n, seats],
             ):
-                # the whole game: a move that is not a turn after ply n belongs to ply n
-                keys = keys_of_text(str(text))
-                if keys is not None and keys[: n + 1] == fact.keys:
+                if _starts(str(text), fact, n):
                     return int(gid), int(plies)
         return None
 
@@ -365,7 +363,13 @@ class Importer:
         """Whether a stored game of ``plies`` plies is the start of this one."""
         if not fact.indexed or plies >= fact.plies:
             return False
-        return keys_of_text(text) == fact.keys[: plies + 1]
+        stored = index_text(text)
+        if stored is None or stored.keys != fact.keys[: plies + 1]:
+            return False
+        # the same game, options and start (the first paths hold them), and in a game
+        # with dice the same rolls as far as the opening paths go
+        last = min(plies, OPENING_PLIES)
+        return stored.paths[last] == fact.paths[last] and not (stored.spell and plies > last)
 
     # -- storing ---------------------------------------------------------------------
 
@@ -443,6 +447,22 @@ class Importer:
                 )
             self.players[name] = pid
         return pid
+
+
+def _starts(text: str, fact: Facts, n: int) -> bool:
+    """Whether ``fact`` (of ``n`` plies) is the start of the stored game ``text``: the
+    same game, options and start, the same positions, and in a game with dice the same
+    rolls."""
+    # the whole game: a move that is not a turn right after ply n belongs to ply n
+    stored = index_text(text)
+    if stored is None or stored.keys[: n + 1] != fact.keys:
+        return False
+    if stored.paths[OPENING_PLIES] != fact.paths[OPENING_PLIES]:
+        return False  # other rules or another start
+    if stored.spell:  # the rolls after the opening: the path at ply n is the identity
+        upto = index_text(text, n)
+        return upto is not None and upto.path == fact.ident
+    return True
 
 
 def _parts(values: list[Any], size: int = 500) -> Iterator[list[Any]]:

@@ -2,9 +2,11 @@
 
 The text of a file is cut into pieces of a few hundred games, only where a game surely
 begins: at a line that opens with ``[`` after a blank line, when the text before ends
-with a result token outside any comment.  The reader would start a new game there too,
-so each piece read on its own gives the same records as the whole file read at once;
-where the cutter is unsure it does not cut, and the piece only grows.  Worker processes
+with a result token outside any comment (a brace anywhere on a tag line, or a ``;``,
+counts as a comment that may still be open: no cut there).  The reader would start a
+new game there too, so each piece read on its own gives the same records as the whole
+file read at once; where the cutter is unsure it does not cut, and the piece only
+grows.  Worker processes
 read, validate and index the pieces (:func:`zrec.archive.facts.facts_of`); the
 importing process numbers the games and their lines as in the whole file and stores
 them in file order, so reports and the archive are the same as with one process.
@@ -12,10 +14,14 @@ them in file order, so reports and the archive are the same as with one process.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import dataclasses
 import io
 import multiprocessing
 import re
+import signal
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -47,15 +53,22 @@ def cut(stream: BinaryIO, games: int = PIECE) -> Iterator[tuple[int, bytes]]:
             blank_before = True
             lines.append(raw)
             continue
-        if not in_comment and raw[:1] == b"[" and blank_before and ended:
+        tag_line = not in_comment and raw[:1] == b"["
+        if tag_line and blank_before and ended:
             begun += 1
             if begun > games:
                 yield first, b"".join(lines)
                 lines, first, begun = [], number, 1
+        if tag_line:
             ended = False
-        elif in_comment or raw[:1] != b"[":
+            if b"{" in text:  # maybe a comment opened after the tag (or a brace in its
+                in_comment = _comment_after(text, False)  # value): unsure, so no cut
+        else:
+            line_comment = not in_comment and b";" in text
+            if line_comment:  # the rest of the line is a comment (or unsure: no cut)
+                text = text[: text.index(b";")]
             in_comment = _comment_after(text, in_comment)
-            ended = not in_comment and _RESULT.search(text) is not None
+            ended = not line_comment and not in_comment and _RESULT.search(text) is not None
         blank_before = False
         lines.append(raw)
     if lines:
@@ -98,7 +111,7 @@ def parallel_facts(stream: BinaryIO, name: str, done: int, jobs: int) -> Iterato
     """The facts of every game of a text file after the first ``done``, in file order,
     found by ``jobs`` worker processes."""
     context = multiprocessing.get_context("fork" if "fork" in _methods() else "spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start) as pool:
         waiting: deque[Future[list[Facts]]] = deque()
         games = 0
         pieces = cut(stream)
@@ -123,6 +136,17 @@ def _ahead(
             yield waiting.popleft().result()
     while waiting:
         yield waiting.popleft().result()
+
+
+def _worker_start() -> None:
+    """A worker ends with the import: SIGTERM and SIGINT act as usual (not zrec's
+    handlers, inherited), and on Linux the worker is killed when the import is."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the importing process decides
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _methods() -> list[str]:

@@ -164,6 +164,8 @@ def schema_version(db: Database) -> int | None:
 def migrate(db: Database) -> None:
     """Make an empty database an archive, or bring an older archive up to
     :data:`VERSION`, in one transaction."""
+    if schema_version(db) == VERSION:  # the usual case: no lock, readers never wait
+        return
     with db.transaction(lock=True):
         version = schema_version(db)
         if version is not None and version > VERSION:

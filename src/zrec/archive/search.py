@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,7 +117,8 @@ def _plan(archive: Archive, q: Query) -> _Plan:
             raise SearchError(str(exc)) from None
         plan.add("g.game = ?", name)
     for tag, value in q.options:
-        plan.add("LOWER(';' || g.options || ';') LIKE LOWER(?)", f"%;{tag}={value};%")
+        pattern = f"%;{_like(tag)}={_like(value)};%"
+        plan.add("LOWER(';' || g.options || ';') LIKE LOWER(?) ESCAPE '!'", pattern)
     if q.ids is not None:
         if not q.ids:
             plan.empty = True
@@ -150,7 +152,7 @@ def _plan(archive: Archive, q: Query) -> _Plan:
             )
     if q.material is not None:
         counts = ":".join(part.strip() for part in q.material.split(":"))
-        if not all(part.isdigit() for part in counts.split(":")):
+        if not re.fullmatch(r"[0-9]+(:[0-9]+)+", counts):
             raise SearchError(f"--material {q.material!r}: write the pieces per seat, as 12:9")
         plan.add("g.id IN (SELECT game FROM material WHERE counts = ?)", counts)
     if q.moves is not None:
@@ -225,6 +227,11 @@ def _inputs(
     return sorted({tuple(held.items()) for held in by_game.values()})
 
 
+def _like(text: str) -> str:
+    """``text`` matched literally inside a LIKE pattern (escape character ``!``)."""
+    return text.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+
+
 def split_options(options: str) -> dict[str, str]:
     """Stored options (``Tag=value;...``) as a mapping."""
     out: dict[str, str] = {}
@@ -288,7 +295,7 @@ def _moves(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
         raise SearchError(f"--moves {q.moves!r} is not an opening of any game searched: {why}")
     assert length is not None
     if length == 0:
-        return
+        raise SearchError(f'--moves {q.moves!r} holds no move: write moves, as "1. b6-b5"')
     marks = ",".join("?" * len(paths))
     plan.add(f"g.id IN (SELECT game FROM openings WHERE path IN ({marks}))", *paths)
     if length > OPENING_PLIES:

@@ -51,7 +51,8 @@ def stats(archive: Archive, top: int = 20) -> dict[str, Any]:
         ),
         "by_event": grouped(
             "SELECT e.name, count(*) FROM games g LEFT JOIN events e ON e.id = g.event "
-            f"GROUP BY e.name ORDER BY count(*) DESC, e.name LIMIT {int(top)}"
+            f"GROUP BY e.name ORDER BY count(*) DESC, e.name IS NOT NULL, e.name "
+            f"LIMIT {int(top)}"
         ),
     }
 
@@ -170,11 +171,13 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
     gone = []
     with db.transaction(lock=True):
         for gid in ids:
-            text = db.value("SELECT text FROM games WHERE id = ?", (gid,))
-            if text is None:
+            row = db.one("SELECT text, plies, ident FROM games WHERE id = ?", (gid,))
+            if row is None:
                 continue
-            fact = _refacts(str(text))
-            if fact is not None and fact.indexed:
+            fact = _refacts(str(row[0]))
+            # the rows can be found by their keys only if the text replays as stored
+            same = fact is not None and (fact.plies, fact.ident) == (int(row[1]), int(row[2]))
+            if fact is not None and fact.indexed and same:
                 db.executemany(
                     "DELETE FROM positions WHERE key = ? AND game = ? AND ply = ?",
                     [(k, gid, p) for p, k in enumerate(fact.keys)],
