@@ -139,9 +139,9 @@ def import_command(
             "--batch",
             min=1,
             help="Games committed in one transaction: a stopped import loses at most "
-            "these (the next import redoes them).",
+            "these (the next import redoes them); fewer take less memory.",
         ),
-    ] = 5000,
+    ] = 20_000,
     output_format: Annotated[
         str,
         typer.Option(
