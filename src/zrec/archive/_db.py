@@ -176,7 +176,7 @@ def _sqlite(path: str, create: bool) -> Database:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA cache_size=-524288")  # up to 512 MB: the position index
         conn.execute("PRAGMA temp_store=MEMORY")
-        conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA busy_timeout=600000")  # a writer waits out a batch of others
     except sqlite3.OperationalError as exc:
         folder = os.path.dirname(os.path.abspath(path))
         why = "" if os.access(folder, os.W_OK) else f" (the folder {folder} cannot be written)"
