@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from zrec.archive._batch import Rows, known, parts, seats_key, starts
 from zrec.archive.facts import Facts, facts_of
 from zrec.archive.names import UNKNOWN_NAMES, normal_name
 from zrec.archive.schema import OPENING_PLIES
@@ -203,7 +204,7 @@ class Importer:
     ) -> None:
         if not batch and not last:
             return
-        rows = _Rows()
+        rows = Rows()
         mine = Counts()
         notices: list[Notice] = []
         with self.db.transaction(lock=True):
@@ -224,7 +225,7 @@ class Importer:
 
     # -- one game ------------------------------------------------------------------
 
-    def _one(self, fact: Facts, sid: int, file: str, rows: _Rows, counts: Counts) -> list[Notice]:
+    def _one(self, fact: Facts, sid: int, file: str, rows: Rows, counts: Counts) -> list[Notice]:
         def notice(
             kind: str, message: str, stored: int | None = None, other: int | None = None
         ) -> Notice:
@@ -280,12 +281,12 @@ class Importer:
         counts.conflicts += "conflict" in kinds
         return found
 
-    def _prefetch(self, batch: list[Facts], rows: _Rows) -> None:
+    def _prefetch(self, batch: list[Facts], rows: Rows) -> None:
         """What the stored games say about this batch, in three queries rather than
         three a game: games with the same identity, and the games a truncated copy
         could come from (by its last opening path, or by its last position)."""
         db = self.db
-        for part in _parts(sorted({f.ident for f in batch})):
+        for part in parts(sorted({f.ident for f in batch})):
             for gid, ident, plies, seats in db.rows(
                 "SELECT id, ident, plies, seats FROM games WHERE ident IN "
                 f"({','.join('?' * len(part))}) ORDER BY id",
@@ -293,7 +294,7 @@ class Importer:
             ):
                 rows.same.setdefault((int(ident), int(plies), str(seats)), int(gid))
         short = {f.paths[f.plies] for f in batch if f.indexed and 0 < f.plies <= OPENING_PLIES}
-        for part in _parts(sorted(short)):
+        for part in parts(sorted(short)):
             for path, gid, plies, seats in db.rows(
                 "SELECT o.path, g.id, g.plies, g.seats FROM openings o JOIN games g "
                 f"ON g.id = o.game WHERE o.path IN ({','.join('?' * len(part))}) ORDER BY g.id",
@@ -301,24 +302,24 @@ class Importer:
             ):
                 rows.by_path.setdefault(int(path), []).append((int(gid), int(plies), str(seats)))
         ends = {f.keys[f.plies] for f in batch if f.indexed and f.plies > OPENING_PLIES}
-        for part in _parts(sorted(ends)):
+        for part in parts(sorted(ends)):
             for key, ply, gid in db.rows(
                 f"SELECT key, ply, game FROM positions WHERE key IN ({','.join('?' * len(part))})",
                 part,
             ):
                 rows.by_key.setdefault((int(key), int(ply)), []).append(int(gid))
 
-    def _same(self, fact: Facts, rows: _Rows) -> int | None:
+    def _same(self, fact: Facts, rows: Rows) -> int | None:
         """A stored game that is this one (same ident, plies and players)."""
-        return rows.same.get((fact.ident, fact.plies, _seats_key(fact)))
+        return rows.same.get((fact.ident, fact.plies, seats_key(fact)))
 
-    def _longer(self, fact: Facts, rows: _Rows) -> tuple[int, int] | None:
+    def _longer(self, fact: Facts, rows: Rows) -> tuple[int, int] | None:
         """A stored game whose moves this game's are the start of, with the same
         players."""
         n = fact.plies
         if not fact.indexed or n == 0:
             return None
-        seats = _seats_key(fact)
+        seats = seats_key(fact)
         if n <= OPENING_PLIES:
             for gid, plies, their in rows.by_path.get(fact.paths[n], ()):
                 if plies > n and their == seats:
@@ -333,13 +334,13 @@ class Importer:
                 *rows.long.get(fact.paths[OPENING_PLIES], ()),
             }
         )
-        for part in _parts(ids):
+        for part in parts(ids):
             for gid, plies, text in self.db.rows(
                 "SELECT id, plies, text FROM games WHERE id IN "
                 f"({','.join('?' * len(part))}) AND plies > ? AND seats = ? ORDER BY id",
                 [*part, n, seats],
             ):
-                if _starts(str(text), fact, n):
+                if starts(str(text), fact, n):
                     return int(gid), int(plies)
         return None
 
@@ -347,7 +348,7 @@ class Importer:
         """Stored games of this game's event and round, with the same players and other
         moves: (id, plies, text)."""
         event, round_ = fact.tag("Event"), fact.tag("Round")
-        if event is None or round_ is None or not _known(event) or not _known(round_):
+        if event is None or round_ is None or not known(event) or not known(round_):
             return []
         eid = self.events.get(event)
         if eid is None or not fact.seats:
@@ -357,7 +358,7 @@ class Importer:
         rows = self.db.rows(
             "SELECT id, ident, plies, text FROM games WHERE event = ? AND round = ? "
             "AND seats = ? AND id <> ? ORDER BY id",
-            (eid, round_, _seats_key(fact), gid),
+            (eid, round_, seats_key(fact), gid),
         )
         return [(int(r[0]), int(r[2]), str(r[3])) for r in rows if int(r[1]) != fact.ident]
 
@@ -375,9 +376,9 @@ class Importer:
 
     # -- storing ---------------------------------------------------------------------
 
-    def _store(self, fact: Facts, sid: int, rows: _Rows) -> int:
+    def _store(self, fact: Facts, sid: int, rows: Rows) -> int:
         event = fact.tag("Event")
-        eid = self._event(event) if event is not None and _known(event) else None
+        eid = self._event(event) if event is not None and known(event) else None
         gid = self.db.insert(
             "INSERT INTO games (game, options, setup, event, site, round, date, date_lo, "
             "date_hi, result, termination, plies, valid, checked, problem, ident, seats, "
@@ -400,12 +401,12 @@ class Importer:
                 int(fact.report.checked),
                 None if fact.valid else fact.problem,
                 fact.ident,
-                _seats_key(fact),
+                seats_key(fact),
                 fact.text,
                 _now(),
             ),
         )
-        rows.same.setdefault((fact.ident, fact.plies, _seats_key(fact)), gid)
+        rows.same.setdefault((fact.ident, fact.plies, seats_key(fact)), gid)
         rows.tags.extend((gid, i, k, v) for i, (k, v) in enumerate(fact.tags))
         for seat, (role, name) in enumerate(fact.seats):
             if name.strip() not in UNKNOWN_NAMES:
@@ -419,7 +420,7 @@ class Importer:
             for ply in range(1, last + 1):
                 rows.openings.append((fact.paths[ply], gid))
                 rows.openings_by_path.setdefault(
-                    (fact.paths[ply], _seats_key(fact)), (gid, fact.plies)
+                    (fact.paths[ply], seats_key(fact)), (gid, fact.plies)
                 )
             rows.material.extend((gid, counts, ply) for counts, ply in fact.material)
         return gid
@@ -451,73 +452,7 @@ class Importer:
         return pid
 
 
-def _starts(text: str, fact: Facts, n: int) -> bool:
-    """Whether ``fact`` (of ``n`` plies) is the start of the stored game ``text``: the
-    same game, options and start, the same positions, and in a game with dice the same
-    rolls."""
-    # the whole game: a move that is not a turn right after ply n belongs to ply n
-    stored = index_text(text)
-    if stored is None or stored.keys[: n + 1] != fact.keys:
-        return False
-    if stored.paths[OPENING_PLIES] != fact.paths[OPENING_PLIES]:
-        return False  # other rules or another start
-    if stored.spell:  # the rolls after the opening: the path at ply n is the identity
-        upto = index_text(text, n)
-        return upto is not None and upto.path == fact.ident
-    return True
-
-
-def _parts(values: list[Any], size: int = 500) -> Iterator[list[Any]]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]
-
-
-def _known(value: str | None) -> bool:
-    return value is not None and value.strip() not in UNKNOWN_NAMES
-
-
-def _seats_key(fact: Facts) -> str:
-    """Who sat where, as duplicates and conflicts compare it (worked out once a game)."""
-    if fact.seats_key is None:
-        fact.seats_key = "\x1f".join(normal_name(name) for _, name in fact.seats)
-    return fact.seats_key
-
-
 def _serial_facts(records: Iterable[Record | JsonRecord], file: str, done: int) -> Iterator[Facts]:
     for record in records:
         if record.number > done:
             yield facts_of(record, file)
-
-
-class _Rows:
-    """The rows of one batch that are written together at its end."""
-
-    def __init__(self) -> None:
-        self.tags: list[tuple[Any, ...]] = []
-        self.players: list[tuple[Any, ...]] = []
-        self.sources: list[tuple[Any, ...]] = []
-        self.positions: list[tuple[Any, ...]] = []
-        self.openings: list[tuple[Any, ...]] = []
-        self.material: list[tuple[Any, ...]] = []
-        self.openings_by_path: dict[tuple[int, str], tuple[int, int]] = {}
-        self.long: dict[int, list[int]] = {}  # path at OPENING_PLIES -> games
-        # what the stored games say (see Importer._prefetch), kept up to date
-        self.same: dict[tuple[int, int, str], int] = {}  # (ident, plies, seats) -> id
-        self.by_path: dict[int, list[tuple[int, int, str]]] = {}  # path -> (id, plies, seats)
-        self.by_key: dict[tuple[int, int], list[int]] = {}  # (key, ply) -> games
-
-    def source(self, gid: int, sid: int, fact: Facts) -> None:
-        self.sources.append((gid, sid, fact.number, fact.line))
-
-    def write(self, db: Any) -> None:
-        db.copy_rows("game_tags", "game, idx, name, value", self.tags)
-        db.copy_rows("game_players", "game, seat, role, player", self.players)
-        if self.sources:
-            db.executemany(
-                "INSERT INTO game_sources (game, source, number, line) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT DO NOTHING",
-                self.sources,
-            )
-        db.copy_rows("positions", "key, game, ply", self.positions)
-        db.copy_rows("openings", "path, game", self.openings)
-        db.copy_rows("material", "game, counts, ply", self.material)
