@@ -18,6 +18,13 @@ The tables (docs/archive.md describes each column):
 - ``material``: each distinct count of pieces per seat a game passes through (kept in
   game order, which makes an import cheaper; a material search reads the table through).
 
+Version 2 adds what a tournament needs beyond its games (docs/tournaments.md):
+
+- ``event_players``: an event's entrants with their pairing numbers (and what a TRF
+  file says of them: rating, federation, FIDE id, title, sex, birth date);
+- ``event_rounds``: the rounds a player has no stored game for: byes, absences, and
+  results known without a record (a TRF file's pairings), as TRF result codes.
+
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
@@ -117,8 +124,33 @@ CREATE TABLE material (
 ){without_rowid};
 """
 
+_V2 = """
+ALTER TABLE events ADD COLUMN rounds INTEGER;
+CREATE TABLE event_players (
+    event BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    player BIGINT NOT NULL REFERENCES players (id),
+    number INTEGER NOT NULL,
+    rating INTEGER,
+    federation TEXT,
+    fide_id TEXT,
+    title TEXT,
+    sex TEXT,
+    birth TEXT,
+    PRIMARY KEY (event, player)
+){without_rowid};
+CREATE TABLE event_rounds (
+    event BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    player BIGINT NOT NULL REFERENCES players (id),
+    code TEXT NOT NULL,
+    opponent BIGINT REFERENCES players (id),
+    colour TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (event, round, player)
+){without_rowid};
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
-MIGRATIONS: dict[int, str] = {1: _V1}
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2}
 VERSION = max(MIGRATIONS)
 
 _TYPES = {
