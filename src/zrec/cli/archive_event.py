@@ -1,0 +1,217 @@
+"""``zrec archive standings``, ``crosstable``, ``roster`` and ``bye``: an event's table.
+
+``standings`` ranks the players by points and the chosen FIDE tie-breaks (a table,
+CSV, JSON, HTML, or a TRF-16 report); ``crosstable`` shows every round (the round
+robin and the Swiss forms); ``roster`` reads a TRF file's players and rounds into an
+event; ``bye`` records one bye.  docs/tournaments.md is the guide.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from zrec.cli._app import OutputOpt, fail, write_to
+from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
+
+if TYPE_CHECKING:
+    from zrec.archive import Archive
+    from zrec.archive.event import Event
+    from zrec.archive.tiebreaks import Ranked
+
+EventArg = Annotated[str, typer.Argument(help="The event (its Event tag).", metavar="EVENT")]
+RoundOpt = Annotated[
+    Optional[int],  # noqa: UP045 - typer reads the annotation at run time
+    typer.Option("--round", min=1, help="The table after this round (default: the last)."),
+]
+TiebreakOpt = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--tiebreaks",
+        metavar="DE,BH,…",
+        help="Tie-breaks in order, by FIDE code: DE (direct encounter), BH (Buchholz), "
+        "BH-C1 (cut 1), BH-M1 (median 1), SB (Sonneborn-Berger), WIN (wins), PS "
+        "(progressive score). Default: DE,SB,WIN for a round robin; BH-C1,BH,DE,WIN for "
+        "a Swiss event; WIN,PS for games of more than two seats.",
+    ),
+]
+RulesOpt = Annotated[
+    str,
+    typer.Option(
+        "--regulations",
+        metavar="2026|2024",
+        help="The FIDE Tie-Break Regulations: 2026 (in force from 1 March 2026) or 2024 "
+        "(1 August 2024 to 28 February 2026; the dummy opponent of an unplayed round "
+        "is not capped).",
+    ),
+]
+FormOpt = Annotated[
+    str,
+    typer.Option(
+        "--form",
+        metavar="auto|rr|swiss",
+        help="rr: player against player; swiss: every round's opponent, seat and result; "
+        "auto: rr when everybody met everybody equally often.",
+    ),
+]
+
+
+def _ranked(
+    archive: Archive, name: str, last: int | None, tiebreaks: str | None, rules: str = "2026"
+) -> tuple[Event, list[Ranked], list[str]]:
+    from zrec.archive.event import load_event
+    from zrec.archive.tiebreaks import default_tiebreaks, parse_tiebreaks, rank
+
+    event = load_event(archive, name)
+    if event.rounds == 0:
+        fail(f"{event.name!r} has no game with a round and a result yet")
+    if last is not None:
+        event = event.upto(last)
+    chosen = parse_tiebreaks(tiebreaks, event) if tiebreaks is not None else None
+    codes = chosen or default_tiebreaks(event)
+    for gid, why in event.left_out:
+        typer.echo(f"zrec: game #{gid} does not count: {why}", err=True)
+    return event, rank(event, codes, rules), codes
+
+
+def _form(event: Event, form: str) -> str:
+    from zrec.archive.tiebreaks import round_robin
+
+    if form == "auto":
+        return "round robin" if round_robin(event) else "swiss"
+    if form == "rr":
+        if not event.two_player:
+            fail(f"a round-robin table needs two-player games; {event.name!r} has more seats")
+        return "round robin"
+    if form == "swiss":
+        return "swiss"
+    fail(f"--form is auto, rr or swiss, not {form!r}")
+
+
+@archive_app.command()
+def standings(
+    event_name: EventArg,
+    db: DbOpt = DEFAULT_DB,
+    last: RoundOpt = None,
+    tiebreaks: TiebreakOpt = None,
+    regulations: RulesOpt = "2026",
+    output_format: Annotated[
+        str, typer.Option("--format", metavar="table|csv|json|html|trf")
+    ] = "table",
+    output: OutputOpt = None,
+) -> None:
+    """The standings of an event: rank, player, points, games and tie-breaks."""
+    from zrec.archive import tables
+    from zrec.archive.trf import write_trf
+
+    formats = ("table", "csv", "json", "html", "trf")
+    if output_format not in formats:
+        fail(f"--format is one of {', '.join(formats)}, not {output_format!r}")
+    with opened(db) as archive:  # (its errors are messages, exit 2)
+        event, lines, codes = _ranked(archive, event_name, last, tiebreaks, regulations)
+        if output_format == "table":
+            text = tables.standings_text(event, lines, codes)
+        elif output_format == "csv":
+            text = tables.standings_csv(lines, codes)
+        elif output_format == "json":
+            document = tables.standings_json(lines, codes)
+            text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        elif output_format == "html":
+            title = f"{event.name}: standings after round {event.rounds}"
+            text = tables.html_page(title, tables.standings_html(lines, codes))
+        else:
+            text = write_trf(event, lines, _form(event, "auto"))
+    with write_to(output) as stream:
+        stream.write(text)
+
+
+@archive_app.command()
+def crosstable(
+    event_name: EventArg,
+    db: DbOpt = DEFAULT_DB,
+    last: RoundOpt = None,
+    tiebreaks: TiebreakOpt = None,
+    regulations: RulesOpt = "2026",
+    form: FormOpt = "auto",
+    output_format: Annotated[str, typer.Option("--format", metavar="text|html")] = "text",
+    output: OutputOpt = None,
+) -> None:
+    """The crosstable of an event, in rank order."""
+    from zrec.archive import tables
+
+    if output_format not in ("text", "html"):
+        fail(f"--format is text or html, not {output_format!r}")
+    with opened(db) as archive:
+        event, lines, _ = _ranked(archive, event_name, last, tiebreaks, regulations)
+    shape = _form(event, form)
+    if output_format == "text":
+        text = tables.crosstable_text(event, lines, shape)
+    else:
+        title = f"{event.name}: crosstable after round {event.rounds}"
+        text = tables.html_page(title, tables.crosstable_html(event, lines, shape))
+    with write_to(output) as stream:
+        stream.write(text)
+
+
+@archive_app.command()
+def roster(
+    file: Annotated[str, typer.Argument(help="A TRF-16 file (- for standard input).")],
+    db: DbOpt = DEFAULT_DB,
+    event_name: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--event", help="The event to fill (default: the file's 012 line)."),
+    ] = None,
+) -> None:
+    """Read an event's roster from a TRF file: players, pairing numbers, and the
+    rounds no stored game holds (byes, absences, forfeits, results without a record)."""
+    from zrec.archive.roster import import_roster
+    from zrec.archive.trf import read_trf
+    from zrec.cli._app import open_input
+
+    with open_input(file) as stream:
+        data = stream.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")  # older pairing programs write Latin-1
+    from zrec.archive import ArchiveError
+
+    try:
+        trf = read_trf(text, "standard input" if file == "-" else file)
+    except ArchiveError as exc:
+        fail(str(exc))
+    with opened(db, create=True) as archive:
+        counts = import_roster(archive, trf, event_name)
+    typer.echo(
+        f"{counts.event}: {counts.players} players ({counts.new_players} new), "
+        f"{counts.rounds} rounds from the roster, {counts.games} rounds held by stored "
+        "games (checked)"
+    )
+
+
+@archive_app.command()
+def bye(
+    event_name: EventArg,
+    number: Annotated[int, typer.Argument(help="The round.", metavar="ROUND", min=1)],
+    player: Annotated[str, typer.Argument(help="The player.", metavar="PLAYER")],
+    kind: Annotated[
+        str,
+        typer.Option(
+            "--kind",
+            metavar="pab|full|half|zero",
+            help="pab: the pairing-allocated bye (a win's points); full, half, zero: a "
+            "requested bye of 1, 1/2 or 0 points (zero: also an absence).",
+        ),
+    ],
+    db: DbOpt = DEFAULT_DB,
+) -> None:
+    """Record a bye: a round a player has no opponent in."""
+    from zrec.archive.roster import BYE_KINDS, add_bye
+
+    if kind not in BYE_KINDS:
+        fail(f"--kind is one of {', '.join(BYE_KINDS)}, not {kind!r}")
+    with opened(db) as archive:
+        name = add_bye(archive, event_name, number, player, kind)
+    typer.echo(f"{event_name}, round {number}: {name} has a {kind} bye")
