@@ -388,3 +388,31 @@ def test_games_of_more_seats(tmp_path: Path) -> None:
     lines = run("crosstable", "--db", db, "Seats").splitlines()
     ben = next(line for line in lines if " Ben " in line)
     assert ben.split()[3:] == ["1,3", "Wolves", "1", "1,3", "Shepherd1", "0", "–", "0", "1"]
+
+
+# -- the tables' version ---------------------------------------------------------------
+
+
+def test_an_archive_of_schema_1_gains_the_tournament_tables(db_url: str) -> None:
+    from zrec.archive._db import connect
+    from zrec.archive.schema import MIGRATIONS, VERSION, _statements
+
+    assert VERSION == 2
+    db = connect(db_url, True)
+    with db.transaction():
+        db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta (name, value) VALUES ('schema', '1')")
+        for statement in _statements(db, MIGRATIONS[1]):
+            db.execute(statement)
+    db.close()
+    run("import", "--db", db_url, "-q", str(EVENTS / "forfeit-swiss.zrec"))
+    run("bye", "--db", db_url, FIXTURE, "1", "Evans, Eli", "--kind", "pab")
+    assert standings(db_url, FIXTURE, "--tiebreaks", "WIN")[0]["player"] == "Evans, Eli"
+    db = connect(db_url, False)
+    assert db.value("SELECT value FROM meta WHERE name = 'schema'") == "2"
+    db.execute("UPDATE meta SET value = '3' WHERE name = 'schema'")
+    db.close()
+    refused(runner.invoke(app, ["archive", "stats", "--db", db_url]),
+            "")
+    result = runner.invoke(app, ["archive", "stats", "--db", db_url])
+    assert "(archive schema 3; this zrec knows up to 2)" in result.stderr
