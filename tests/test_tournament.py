@@ -416,3 +416,31 @@ def test_an_archive_of_schema_1_gains_the_tournament_tables(db_url: str) -> None
             "")
     result = runner.invoke(app, ["archive", "stats", "--db", db_url])
     assert "(archive schema 3; this zrec knows up to 2)" in result.stderr
+
+
+def test_a_round_in_progress(tmp_path: Path) -> None:
+    """An unfinished game leaves its players' round open (not an absence), and the
+    commands say it does not count yet; a game without a round is named too."""
+    db = str(tmp_path / "a.sqlite")
+    forfeit_event(db)
+    record = (EVENTS / "forfeit-swiss.zrec").read_text().split("\n\n[")[0]
+    extra = tmp_path / "round4.zrec"
+    unfinished = (record.replace('[Round "1"]', '[Round "4"]').replace("1-0", "*")
+                  .replace('"Brown, Bea"', '"Clark, Cal"')
+                  .replace('[Termination "resignation"]\n', ""))
+    finished = (record.replace('[Round "1"]', '[Round "4"]')
+                .replace('"Adams, Ada"', '"Evans, Eli"').replace('"Brown, Bea"', '"Dunn, Dov"'))
+    unrounded = record.replace('[Round "1"]', '[Round "?"]').replace('"Brown, Bea"', '"Dunn, Dov"')
+    extra.write_text("\n".join([unfinished, finished, unrounded]) + "\n")
+    run("import", "--db", db, "-q", str(extra))
+    result = runner.invoke(app, ["archive", "crosstable", "--db", db, FIXTURE])
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "zrec: game #7 does not count: not finished (result *)",
+        "zrec: game #9 does not count: no round (Round '?')",
+    ]
+    rows = {line.split()[2].rstrip(","): line.split() for line in result.stdout.splitlines()[3:8]}
+    assert rows["Adams"][-2] == "*" and rows["Clark"][-2] == "*"
+    assert rows["Evans"][-2] == "4w1" and rows["Brown"][-3:-1] == ["–", "0"]
+    trf = run("standings", "--db", db, FIXTURE, "--format", "trf").splitlines()
+    assert trf[6] == "XXR 4" and trf[7].endswith("   4 b 1")  # Adams: round 4 left blank

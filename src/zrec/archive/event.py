@@ -134,6 +134,9 @@ class Event:
     seats: int = 2
     #: stored games that do not count: (id, why)
     left_out: list[tuple[int, str]] = field(default_factory=list)
+    #: (round, pairing number) of the players whose game of that round is unfinished:
+    #: their round is left open, not an absence
+    pending: set[tuple[int, int]] = field(default_factory=set)
     site: str = ""
     start: str = ""
     end: str = ""
@@ -237,7 +240,8 @@ def load_event(archive: Archive, name: str) -> Event:
     event.rounds = max(last, int(declared or 0))
     for entrant in ordered:  # an absence wherever a player has nothing
         for n in range(1, last + 1):
-            entrant.rounds.setdefault(n, Round(n, "Z"))
+            if (n, entrant.number) not in event.pending:
+                entrant.rounds.setdefault(n, Round(n, "Z"))
     dates = db.one(
         "SELECT min(date_lo), max(date_hi), min(site) FROM games WHERE event = ?", (eid,)
     )
@@ -266,19 +270,24 @@ def _add_games(archive: Archive, event: Event, entrants: dict[int, Entrant]) -> 
         (event.id,),
     ):
         seats.setdefault(int(gid), []).append((str(role), int(pid)))
-    for gid, tag, result, termination, plies, in db.rows(
-        "SELECT id, round, result, termination, plies FROM games WHERE event = ? ORDER BY id",
+    for gid, tag, result, termination, plies, names in db.rows(
+        "SELECT id, round, result, termination, plies, seats FROM games WHERE event = ? "
+        "ORDER BY id",
         (event.id,),
     ):
         gid = int(gid)
         number = round_number(tag)
         sat = seats.get(gid, [])
-        scores = parse_result(str(result), len(sat)) if sat else None
         if number is None:
             event.left_out.append((gid, f"no round (Round {str(tag or '')!r})"))
             continue
+        if len(sat) < str(names).count("\x1f") + 1:
+            event.left_out.append((gid, "a seat has no player named"))
+            continue
+        scores = parse_result(str(result), len(sat))
         if scores is None:
             event.left_out.append((gid, f"not finished (result {result})"))
+            event.pending.update((number, entrants[pid].number) for _, pid in sat)
             continue
         event.seats = max(event.seats, len(sat))
         codes = _codes(scores, _forfeit(termination), int(plies) > 0)

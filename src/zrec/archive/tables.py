@@ -159,6 +159,10 @@ def swiss_cell(r: Round) -> str:
     return f"{','.join(map(str, r.opponents))} {r.colour} {_mark(r)}"
 
 
+def _swiss_cell(r: Round | None) -> str:
+    return "*" if r is None else swiss_cell(r)  # a game not finished yet
+
+
 def _rr_cell(entrant: Entrant, other: Entrant) -> str:
     if entrant.number == other.number:
         return "×"
@@ -184,7 +188,7 @@ def _crosstable_rows(
     head = ["Rank", "No", "Player", *(f"R{n}" for n in range(1, event.rounds + 1)), "Pts"]
     rows = [
         [str(line.rank), str(line.entrant.number), line.entrant.name]
-        + [swiss_cell(line.entrant.rounds[n]) for n in range(1, event.rounds + 1)]
+        + [_swiss_cell(line.entrant.rounds.get(n)) for n in range(1, event.rounds + 1)]
         + [text_number(line.points)]
         for line in lines
     ]
@@ -226,7 +230,8 @@ def crosstable_html(
 def _game_of(event: Event, entrant: Entrant, column: int, form: str) -> int | None:
     if form == "round robin" or not 3 <= column < 3 + event.rounds:
         return None
-    return entrant.rounds[column - 2].game
+    played = entrant.rounds.get(column - 2)
+    return None if played is None else played.game
 
 
 CSS = """body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}

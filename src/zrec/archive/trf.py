@@ -116,7 +116,9 @@ def write_trf(event: Event, lines: Sequence[Ranked], form: str) -> str:
         _put(line, _POINTS, _points(e.points()), right=True)
         _put(line, _RANK, str(places[e.number]), right=True)
         for n in range(1, event.rounds + 1):
-            r = e.rounds[n]
+            r = e.rounds.get(n)
+            if r is None:  # a game not finished yet: nothing to report
+                continue
             start = _ROUNDS + _WIDTH * (n - 1)
             opponent = f"{r.opponent:4d}" if r.opponent is not None else "0000"
             colour = r.colour if r.colour in ("w", "b") and r.opponent else "-"
