@@ -128,7 +128,7 @@ def test_direct_encounter_places_a_winner_no_missing_game_could_catch() -> None:
         1: "2w1 3w1 4w0", 2: "1b0 4w1 5w1", 3: "5w1 1b0 0U", 4: "0Z 2b0 1b1", 5: "3b0 0Z 2b0",
     })
     order = [(r.rank, r.entrant.name, r.points) for r in rank(ev, ["DE"])][:3]
-    assert order == [(1, "P1", 2), (2, "P2", 2), (2, "P3", 2)]
+    assert order == [(1, "P1", F(2)), (2, "P2", F(2)), (2, "P3", F(2))]
 
 
 def test_direct_encounter_is_taken_again_within_a_tied_part() -> None:

@@ -292,7 +292,8 @@ def test_refusals(tmp_path: Path) -> None:
     refused(invoke("standings", "--db", db, "No such event"),
             "there is no event 'No such event'")
     refused(invoke("standings", "--db", db, FIXTURE, "--round", "4"),
-            "'zrec forfeit fixture' has rounds 1 to 3: there is no round 4")
+            "'zrec forfeit fixture' has results for rounds 1 to 3: there is no round 4 to "
+            "stand after")
     refused(invoke("standings", "--db", db, FIXTURE, "--regulations", "2019"),
             "the regulations are those of 2026 or 2024")
     refused(invoke("standings", "--db", db, FIXTURE, "--format", "pdf"),
@@ -303,8 +304,8 @@ def test_refusals(tmp_path: Path) -> None:
             "--kind is one of pab, full, half, zero, not 'double'")
     # a bye for a player who has a game in that round
     refused(invoke("bye", "--db", db, FIXTURE, "3", "Adams, Ada", "--kind", "half"),
-            "'zrec forfeit fixture', round 3: Adams, Ada has two results (game #5 and a "
-            "roster entry)")
+            "'zrec forfeit fixture', round 3: the roster gives Adams, Ada a half-point bye, "
+            "and game #5 a win against another opponent")
     # nothing was written: Adams still won in round 3
     adams = standings(db, FIXTURE, "--tiebreaks", "WIN")[1]
     assert (adams["player"], adams["points"], adams["WIN"]) == ("Adams, Ada", 2, 2)
@@ -315,7 +316,7 @@ def test_refusals(tmp_path: Path) -> None:
     [
         ("001    1      A                                                                  "
          "1.0    1     2 w 1\n001    2      B                                             "
-         "                     0.0    2     1 b 1\n",
+         "                     1.0    2     1 b +\n",
          "round 1: player 1 has '1' against 2, who does not have the opposite result"),
         ("001    1      A                                                                  "
          "1.0    1     2 w X\n",
@@ -443,4 +444,10 @@ def test_a_round_in_progress(tmp_path: Path) -> None:
     assert rows["Adams"][-2] == "*" and rows["Clark"][-2] == "*"
     assert rows["Evans"][-2] == "4w1" and rows["Brown"][-3:-1] == ["–", "0"]
     trf = run("standings", "--db", db, FIXTURE, "--format", "trf").splitlines()
-    assert trf[6] == "XXR 4" and trf[7].endswith("   4 b 1")  # Adams: round 4 left blank
+    # Adams: paired with Clark in round 4, no result yet
+    assert trf[6] == "XXR 4" and trf[7].endswith("   4 b 1     3 w")
+    again = str(tmp_path / "again.sqlite")
+    (tmp_path / "e.trf").write_text("\n".join(trf) + "\n")
+    run("roster", "--db", again, str(tmp_path / "e.trf"))
+    assert standings(again, FIXTURE, "--tiebreaks", ALL) == standings(db, FIXTURE,
+                                                                       "--tiebreaks", ALL)

@@ -26,10 +26,12 @@ from zrec.rules.values import parse_result
 
 __all__ = [
     "CODES",
+    "MAX_ROUNDS",
     "Entrant",
     "Event",
     "EventError",
     "Round",
+    "event_row",
     "load_event",
     "round_number",
 ]
@@ -55,6 +57,10 @@ CODES: dict[str, tuple[Fraction, bool, str]] = {
 }
 #: the codes of rounds without an opponent
 BYES = frozenset("UFHZ")
+#: the most rounds an event may have
+MAX_ROUNDS = 999
+#: results that say the same (a game ended before its first move is still a game)
+_SAME = {"W": "1", "D": "=", "L": "0"}
 #: rounds a participant chose not to play (FIDE C.07 art. 16: voluntarily unplayed)
 VOLUNTARY = frozenset("-HZ")
 
@@ -134,21 +140,24 @@ class Event:
     seats: int = 2
     #: stored games that do not count: (id, why)
     left_out: list[tuple[int, str]] = field(default_factory=list)
-    #: (round, pairing number) of the players whose game of that round is unfinished:
-    #: their round is left open, not an absence
-    pending: set[tuple[int, int]] = field(default_factory=set)
+    #: (round, pairing number) -> (opponents, colour) of the players whose game of that
+    #: round is not finished: their round is open, not an absence
+    pending: dict[tuple[int, int], tuple[tuple[int, ...], str]] = field(default_factory=dict)
+    #: the rounds a roster declared (at least :attr:`rounds`, the rounds with results)
+    declared: int = 0
     site: str = ""
     start: str = ""
     end: str = ""
 
     def entrant(self, number: int) -> Entrant:
-        return self.entrants[number - 1]
+        return next(e for e in self.entrants if e.number == number)
 
     def upto(self, last: int) -> Event:
         """The event as it stood after round ``last``."""
         if not 1 <= last <= self.rounds:
             raise EventError(
-                f"{self.name!r} has rounds 1 to {self.rounds}: there is no round {last}"
+                f"{self.name!r} has results for rounds 1 to {self.rounds}: there is no "
+                f"round {last} to stand after"
             )
         kept = [
             replace(e, rounds={n: r for n, r in e.rounds.items() if n <= last})
@@ -161,11 +170,16 @@ class Event:
         return self.seats <= 2
 
 
+def digits(text: str) -> int | None:
+    """The number ASCII digits write (``²`` and ``３`` are not digits here), else None."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 def round_number(text: str | None) -> int | None:
     """The round a ``Round`` tag names: ``3`` and ``3.2`` (board 2 of round 3) are round
-    3; ``?``, ``-`` and anything else are no round."""
-    head = (text or "").strip().split(".")[0]
-    return int(head) if head.isdigit() and int(head) > 0 else None
+    3; ``?``, ``-``, 0, rounds past :data:`MAX_ROUNDS` and anything else are no round."""
+    number = digits((text or "").strip().split(".")[0])
+    return number if number is not None and 1 <= number <= MAX_ROUNDS else None
 
 
 def _forfeit(termination: str | None) -> bool:
@@ -178,8 +192,8 @@ def _codes(scores: tuple[Fraction, ...], forfeit: bool, moved: bool) -> list[str
     best = max(scores)
     codes = []
     for score in scores:
-        if len(scores) == 2:
-            code = {WIN: "1", DRAW: "=", LOSS: "0"}.get(score, "=")
+        if len(scores) == 2:  # (an arbiter may give 1-1, 1/2-0, 0-0)
+            code = "1" if score >= WIN else ("=" if score > LOSS else "0")
         else:  # a seat of several: a win is the one best score, a share a draw
             shared = scores.count(best) > 1
             code = "0" if score < best or best == 0 else ("=" if shared else "1")
@@ -191,14 +205,15 @@ def _codes(scores: tuple[Fraction, ...], forfeit: bool, moved: bool) -> list[str
     return codes
 
 
-def load_event(archive: Archive, name: str) -> Event:
-    """The event called ``name`` (its exact name, or the one event whose name matches
-    without case), with every round of every entrant."""
+def event_row(archive: Archive, name: str) -> tuple[int, str, int]:
+    """The id, name and declared rounds of the event called ``name`` (its exact name,
+    or the one event whose name matches without case)."""
     db = archive.db
     row = db.one("SELECT id, name, rounds FROM events WHERE name = ?", (name,))
     if row is None:
         found = [
-            r for r in db.rows("SELECT id, name, rounds FROM events")
+            r
+            for r in db.rows("SELECT id, name, rounds FROM events")
             if str(r[1]).casefold() == name.casefold()
         ]
         if len(found) != 1:
@@ -207,16 +222,36 @@ def load_event(archive: Archive, name: str) -> Event:
                 "events)"
             )
         row = found[0]
-    eid, title, declared = int(row[0]), str(row[1]), row[2]
-    names = {int(p): str(n) for p, n in db.rows(
-        "SELECT DISTINCT p.id, p.name FROM players p WHERE p.id IN ("
-        " SELECT gp.player FROM game_players gp JOIN games g ON g.id = gp.game"
-        " WHERE g.event = ?"
-        " UNION SELECT player FROM event_players WHERE event = ?"
-        " UNION SELECT player FROM event_rounds WHERE event = ?"
-        " UNION SELECT opponent FROM event_rounds WHERE event = ?)",
-        (eid, eid, eid, eid),
-    )}
+    return int(row[0]), str(row[1]), int(row[2] or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    id: int
+    round: int
+    seats: list[tuple[str, int]]  # (seat tag, player id)
+    scores: tuple[Fraction, ...]
+    forfeit: bool
+    moved: bool
+
+
+def load_event(archive: Archive, name: str) -> Event:
+    """The event called ``name`` (see :func:`event_row`), with every round of every
+    entrant."""
+    db = archive.db
+    eid, title, declared = event_row(archive, name)
+    event = Event(eid, title, 0, [])
+    games, unfinished = _games(archive, event)
+    roster = [
+        (int(n), int(p), str(c), None if o is None else int(o), str(col or ""))
+        for n, p, c, o, col in db.rows(
+            "SELECT round, player, code, opponent, colour FROM event_rounds WHERE event = ? "
+            "ORDER BY round, player",
+            (eid,),
+        )
+    ]
+    involved = {pid for g in [*games, *unfinished] for _, pid in g.seats}
+    involved |= {p for _, p, _, _, _ in roster} | {o for *_, o, _ in roster if o is not None}
     entrants: dict[int, Entrant] = {}
     for pid, number, rating, fed, fide, title_, sex, birth in db.rows(
         "SELECT player, number, rating, federation, fide_id, title, sex, birth "
@@ -224,44 +259,61 @@ def load_event(archive: Archive, name: str) -> Event:
         (eid,),
     ):
         entrants[int(pid)] = Entrant(
-            int(number), int(pid), names[int(pid)], {}, rating, fed or "", fide or "",
-            title_ or "", sex or "", birth or "",
+            int(number), int(pid), "", {}, rating, fed or "", fide or "", title_ or "",
+            sex or "", birth or "",
         )
-    rest = sorted((p for p in names if p not in entrants), key=lambda p: names[p].casefold())
-    for pid in rest:
-        entrants[pid] = Entrant(0, pid, names[pid])
-    ordered = sorted(entrants.values(), key=lambda e: (e.number == 0, e.number))
-    for i, entrant in enumerate(ordered, 1):
-        entrant.number = i
-    event = Event(eid, title, 0, ordered)
-    _add_games(archive, event, entrants)
-    _add_roster(archive, event, entrants)
-    last = max((n for e in ordered for n in e.rounds), default=0)
-    event.rounds = max(last, int(declared or 0))
-    for entrant in ordered:  # an absence wherever a player has nothing
-        for n in range(1, last + 1):
+    names = _names(archive, set(entrants) | involved)
+    for pid, entrant in entrants.items():
+        entrant.name = names[pid]
+    # players the roster does not number come after it, in the order of their names
+    after = max((e.number for e in entrants.values()), default=0)
+    for i, pid in enumerate(
+        sorted(involved - set(entrants), key=lambda p: (names[p].casefold(), p)), after + 1
+    ):
+        entrants[pid] = Entrant(i, pid, names[pid])
+    event.entrants = sorted(entrants.values(), key=lambda e: e.number)
+    for game in games:
+        _add_game(event, entrants, game)
+    for game in unfinished:
+        numbers = [entrants[pid].number for _, pid in game.seats]
+        for i, (role, _) in enumerate(game.seats):
+            colour = ("w", "b")[i] if len(numbers) == 2 else role
+            others = tuple(n for j, n in enumerate(numbers) if j != i)
+            event.pending[(game.round, numbers[i])] = (others, colour)
+    for number, pid, code, opponent, colour in roster:
+        _add_roster(event, entrants, number, pid, code, opponent, colour)
+    event.rounds = max((n for e in event.entrants for n in e.rounds), default=0)
+    event.declared = max(event.rounds, declared)
+    for entrant in event.entrants:  # an absence wherever a player has nothing
+        for n in range(1, event.rounds + 1):
             if (n, entrant.number) not in event.pending:
                 entrant.rounds.setdefault(n, Round(n, "Z"))
     dates = db.one(
-        "SELECT min(date_lo), max(date_hi), min(site) FROM games WHERE event = ?", (eid,)
+        "SELECT min(date_lo), max(date_hi), min(CASE WHEN site IN ('?', '') THEN NULL "
+        "ELSE site END) FROM games WHERE event = ?",
+        (eid,),
     )
     if dates is not None:
         event.start, event.end, event.site = (str(v or "") for v in dates)
     return event
 
 
-def _put(event: Event, entrant: Entrant, done: Round, where: str) -> None:
-    there = entrant.rounds.get(done.number)
-    if there is not None:
-        first = f"game #{there.game}" if there.game else "a roster entry"
-        raise EventError(
-            f"{event.name!r}, round {done.number}: {entrant.name} has two results "
-            f"({first} and {where}); zrec archive remove takes a game out"
-        )
-    entrant.rounds[done.number] = done
+def _names(archive: Archive, ids: set[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    wanted = sorted(ids)
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        marks = ",".join("?" * len(part))
+        for pid, name in archive.db.rows(
+            f"SELECT id, name FROM players WHERE id IN ({marks})", part
+        ):
+            out[int(pid)] = str(name)
+    return out
 
 
-def _add_games(archive: Archive, event: Event, entrants: dict[int, Entrant]) -> None:
+def _games(archive: Archive, event: Event) -> tuple[list[_Game], list[_Game]]:
+    """The event's games that count, and those not finished yet; the others (and the
+    unfinished) go to ``left_out``, with the reason."""
     db = archive.db
     seats: dict[int, list[tuple[str, int]]] = {}
     for gid, role, pid in db.rows(
@@ -270,6 +322,7 @@ def _add_games(archive: Archive, event: Event, entrants: dict[int, Entrant]) -> 
         (event.id,),
     ):
         seats.setdefault(int(gid), []).append((str(role), int(pid)))
+    out, unfinished = [], []
     for gid, tag, result, termination, plies, names in db.rows(
         "SELECT id, round, result, termination, plies, seats FROM games WHERE event = ? "
         "ORDER BY id",
@@ -284,36 +337,70 @@ def _add_games(archive: Archive, event: Event, entrants: dict[int, Entrant]) -> 
         if len(sat) < str(names).count("\x1f") + 1:
             event.left_out.append((gid, "a seat has no player named"))
             continue
+        if len({pid for _, pid in sat}) < len(sat):
+            event.left_out.append((gid, "one player holds two seats"))
+            continue
         scores = parse_result(str(result), len(sat))
         if scores is None:
             event.left_out.append((gid, f"not finished (result {result})"))
-            event.pending.update((number, entrants[pid].number) for _, pid in sat)
+            unfinished.append(_Game(gid, number, sat, (), False, False))
             continue
-        event.seats = max(event.seats, len(sat))
-        codes = _codes(scores, _forfeit(termination), int(plies) > 0)
-        numbers = [entrants[pid].number for _, pid in sat]
-        for i, (role, pid) in enumerate(sat):
-            others = tuple(n for j, n in enumerate(numbers) if j != i)
-            colour = ("w", "b")[i] if len(sat) == 2 else role
-            score = scores[i] if len(sat) > 2 else None
-            _put(
-                event,
-                entrants[pid],
-                Round(number, codes[i], others, colour, gid, score),
-                f"game #{gid}",
-            )
+        out.append(_Game(gid, number, sat, scores, _forfeit(termination), int(plies) > 0))
+    return out, unfinished
 
 
-def _add_roster(archive: Archive, event: Event, entrants: dict[int, Entrant]) -> None:
-    for number, pid, code, opponent, colour in archive.db.rows(
-        "SELECT round, player, code, opponent, colour FROM event_rounds WHERE event = ? "
-        "ORDER BY round, player",
-        (event.id,),
-    ):
-        others = () if opponent is None else (entrants[int(opponent)].number,)
+def _add_game(event: Event, entrants: dict[int, Entrant], game: _Game) -> None:
+    event.seats = max(event.seats, len(game.seats))
+    codes = _codes(game.scores, game.forfeit, game.moved)
+    numbers = [entrants[pid].number for _, pid in game.seats]
+    for i, (role, pid) in enumerate(game.seats):
+        others = tuple(n for j, n in enumerate(numbers) if j != i)
+        colour = ("w", "b")[i] if len(game.seats) == 2 else role
+        standard = game.scores[i] in (WIN, DRAW, LOSS) and len(game.seats) == 2
+        score = None if standard else game.scores[i]
         _put(
             event,
-            entrants[int(pid)],
-            Round(int(number), str(code), others, str(colour or "")),
-            "a roster entry",
+            entrants[pid],
+            Round(game.round, codes[i], others, colour, game.id, score),
+            f"game #{game.id}",
         )
+
+
+def _add_roster(
+    event: Event,
+    entrants: dict[int, Entrant],
+    number: int,
+    pid: int,
+    code: str,
+    opponent: int | None,
+    colour: str,
+) -> None:
+    entrant = entrants[pid]
+    others = () if opponent is None else (entrants[opponent].number,)
+    if code == " ":  # paired, not played yet
+        event.pending[(number, entrant.number)] = (others, colour)
+        return
+    held = entrant.rounds.get(number)
+    if held is not None and held.game is not None:
+        # a game stored after the roster was read: it must tell the same story
+        if held.opponents == others and _SAME.get(held.code, held.code) == _SAME.get(code, code):
+            return
+        raise EventError(
+            f"{event.name!r}, round {number}: the roster gives {entrant.name} a "
+            f"{CODES[code][2]}, and game #{held.game} a {CODES[held.code][2]}"
+            + ("" if held.opponents == others else " against another opponent")
+            + "; zrec archive roster reads a corrected roster, zrec archive remove takes a "
+            "game out"
+        )
+    _put(event, entrant, Round(number, code, others, colour), "a roster entry")
+
+
+def _put(event: Event, entrant: Entrant, done: Round, where: str) -> None:
+    there = entrant.rounds.get(done.number)
+    if there is not None:
+        first = f"game #{there.game}" if there.game else "a roster entry"
+        raise EventError(
+            f"{event.name!r}, round {done.number}: {entrant.name} has two results "
+            f"({first} and {where}); zrec archive remove takes a game out"
+        )
+    entrant.rounds[done.number] = done

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zrec.archive.event import CODES, Event, EventError, load_event
+from zrec.archive.event import BYES, CODES, MAX_ROUNDS, Event, EventError, event_row, load_event
 from zrec.archive.names import normal_name
 from zrec.archive.store import Archive
 from zrec.archive.trf import Trf
@@ -36,10 +36,19 @@ class RosterCounts:
     games: int = 0  # rounds a stored game already holds (checked)
 
 
-def _player(archive: Archive, name: str, counts: RosterCounts) -> int:
+#: the width of a TRF file's name field: a name that fills it may have been cut short
+_NAME_WIDTH = 33
+
+
+def _player(archive: Archive, name: str, counts: RosterCounts, known: dict[int, str]) -> int:
     ids = archive.player_ids(name)
     if ids:
         return ids[0]
+    if len(name) == _NAME_WIDTH:  # a longer name, cut to the field: the event's player?
+        start = " ".join(name.split()).casefold()
+        found = [pid for pid, full in known.items() if full.casefold().startswith(start)]
+        if len(found) == 1:
+            return found[0]
     counts.new_players += 1
     name = " ".join(name.split())
     return archive.db.insert(
@@ -48,14 +57,15 @@ def _player(archive: Archive, name: str, counts: RosterCounts) -> int:
 
 
 def _event_id(archive: Archive, name: str, rounds: int | None) -> int:
-    eid = archive.db.value("SELECT id FROM events WHERE name = ?", (name,))
-    if eid is None:
+    try:
+        eid, _, _ = event_row(archive, name)
+    except EventError:
         return archive.db.insert(
             "INSERT INTO events (name, rounds) VALUES (?, ?) RETURNING id", (name, rounds)
         )
     if rounds is not None:
         archive.db.execute("UPDATE events SET rounds = ? WHERE id = ?", (rounds, eid))
-    return int(eid)
+    return eid
 
 
 def import_roster(archive: Archive, trf: Trf, event_name: str | None = None) -> RosterCounts:
@@ -69,7 +79,8 @@ def import_roster(archive: Archive, trf: Trf, event_name: str | None = None) -> 
         eid = _event_id(archive, name, trf.rounds or None)
         db.execute("DELETE FROM event_rounds WHERE event = ?", (eid,))
         db.execute("DELETE FROM event_players WHERE event = ?", (eid,))
-        ids = {p.number: _player(archive, p.name, counts) for p in trf.players}
+        known = {e.player: e.name for e in load_event(archive, name).entrants}
+        ids = {p.number: _player(archive, p.name, counts, known) for p in trf.players}
         if len(set(ids.values())) != len(ids):
             raise EventError(f"{name!r}: two players of the TRF file are one player here")
         for p in trf.players:
@@ -85,6 +96,8 @@ def import_roster(archive: Archive, trf: Trf, event_name: str | None = None) -> 
         for p in trf.players:
             entrant = by_player[ids[p.number]]
             for r in p.rounds:
+                if r.code == " " and (r.round, entrant.number) in held.pending:
+                    continue  # the stored game is not finished either
                 there = entrant.rounds.get(r.round)
                 if there is not None and there.game is not None:
                     _agree(held, p.name, r.round, there.code, there.opponent, r.code,
@@ -127,14 +140,24 @@ def add_bye(archive: Archive, event_name: str, number: int, player: str, kind: s
     the player's name as the archive keeps it."""
     code = BYE_KINDS[kind]
     db = archive.db
+    if not 1 <= number <= MAX_ROUNDS:
+        raise EventError(f"rounds are 1 to {MAX_ROUNDS}, not {number}")
     ids = archive.player_ids(player)
     if not ids:
         raise EventError(f"there is no player {player!r} in {db.target}")
     pid = ids[0]
+    eid, event_name, _ = event_row(archive, event_name)
     with db.transaction():
-        eid = db.value("SELECT id FROM events WHERE name = ?", (event_name,))
-        if eid is None:
-            raise EventError(f"there is no event {event_name!r} in {db.target}")
+        held = db.value(
+            "SELECT code FROM event_rounds WHERE event = ? AND round = ? AND player = ?",
+            (eid, number, pid),
+        )
+        if held is not None and str(held) not in BYES:
+            raise EventError(
+                f"{event_name!r}, round {number}: the roster gives {player} a "
+                f"{CODES.get(str(held), (0, 0, 'game not finished'))[2]}; zrec archive "
+                "roster reads a corrected roster"
+            )
         db.execute(
             "DELETE FROM event_rounds WHERE event = ? AND round = ? AND player = ?",
             (eid, number, pid),

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from zrec.archive.event import CODES, Entrant, Event, Round
+from zrec.archive.event import Entrant, Event, Round
 from zrec.archive.tiebreaks import Ranked
 
 __all__ = [
@@ -154,6 +154,8 @@ def swiss_cell(r: Round) -> str:
     ``3w+``), or the kind of bye and its points (``PAB 1``, ``bye ½``, ``– 0``)."""
     if r.code in _BYE_WORDS:
         return f"{_BYE_WORDS[r.code]} {_mark(r)}"
+    if not r.opponents:  # a forfeit without a scheduled opponent
+        return f"ff {_mark(r)}"
     if len(r.opponents) == 1:
         return f"{r.opponents[0]}{r.colour}{_mark(r)}"
     return f"{','.join(map(str, r.opponents))} {r.colour} {_mark(r)}"
@@ -252,7 +254,3 @@ def html_page(title: str, *parts: ET.Element) -> str:
     ET.SubElement(body, "h1").text = title
     body.extend(parts)
     return "<!DOCTYPE html>\n" + ET.tostring(html, encoding="unicode", method="html") + "\n"
-
-
-def code_words(code: str) -> str:
-    return CODES[code][2]

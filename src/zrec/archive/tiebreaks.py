@@ -39,7 +39,7 @@ NAMES: dict[str, str] = {
 }
 #: the tie-breaks that need one opponent a game
 TWO_PLAYER = frozenset({"DE", "BH", "BH-C1", "BH-M1", "SB"})
-#: FIDE's recommendations: a round robin, a Swiss event, an event of games of more seats
+#: zrec's defaults: a round robin, a Swiss event, an event of games of more seats
 DEFAULTS = {
     "round robin": ("DE", "SB", "WIN"),
     "swiss": ("BH-C1", "BH", "DE", "WIN"),
@@ -78,10 +78,11 @@ def parse_tiebreaks(text: str, event: Event | None = None) -> list[str]:
     return codes
 
 
-def default_tiebreaks(event: Event) -> list[str]:
+def default_tiebreaks(event: Event, robin: bool | None = None) -> list[str]:
     if not event.two_player:
         return list(DEFAULTS["seats"])
-    return list(DEFAULTS["round robin" if round_robin(event) else "swiss"])
+    robin = round_robin(event) if robin is None else robin
+    return list(DEFAULTS["round robin" if robin else "swiss"])
 
 
 def round_robin(event: Event) -> bool:
@@ -284,12 +285,18 @@ class Ranked:
 REGULATIONS = ("2026", "2024")
 
 
-def rank(event: Event, codes: Sequence[str], regulations: str = "2026") -> list[Ranked]:
+def rank(
+    event: Event, codes: Sequence[str], regulations: str = "2026", robin: bool | None = None
+) -> list[Ranked]:
     """The standings: by points, then by each tie-break in turn; entrants still tied
-    share a rank (and are listed by pairing number)."""
+    share a rank (and are listed by pairing number).  ``robin``: whether the event is
+    a round robin (by default, whether it looks like one; the standings after an early
+    round of a round robin should say so)."""
     if regulations not in REGULATIONS:
         raise TiebreakError(f"the regulations are those of {' or '.join(REGULATIONS)}")
-    sheet = _Sheet(event, round_robin(event), regulations != "2024")
+    if robin is None:
+        robin = round_robin(event)
+    sheet = _Sheet(event, robin, regulations != "2024")
     values: dict[int, dict[str, Fraction]] = {e.number: {} for e in event.entrants}
     for code in codes:
         if code != "DE":

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from zrec.archive.event import CODES, Event, EventError
+from zrec.archive.event import BYES, CODES, MAX_ROUNDS, Event, EventError, digits
 from zrec.archive.tiebreaks import Ranked
 
 __all__ = ["Trf", "TrfError", "TrfPlayer", "TrfRound", "read_trf", "write_trf"]
@@ -26,10 +26,10 @@ _RATING, _FED, _FIDE, _BIRTH = (48, 52), (53, 56), (57, 68), (69, 79)
 _POINTS, _RANK = (80, 84), (85, 89)
 _ROUNDS = 91  # round r: opponent at 91+10(r-1)…, colour 5 later, result 7 later
 _WIDTH = 10
-#: what each result code lets the opponent have scored (both sides can lose by forfeit)
-_MIRROR = {
-    "1": "0", "0": "1", "=": "=", "+": "-", "-": "+-", "W": "L", "L": "W", "D": "D",
-}
+#: the codes an opponent's line may hold against each code: a game played against a
+#: game played (an arbiter may give 1-1, 1/2-0 or 0-0), a forfeit against a forfeit,
+#: a game not played yet against the same
+_MIRROR = {code: "1=0WDL" for code in "1=0WDL"} | {"+": "-", "-": "+-", " ": " "}
 
 
 class TrfError(EventError):
@@ -102,7 +102,7 @@ def write_trf(event: Event, lines: Sequence[Ranked], form: str) -> str:
     out.append(f"062 {len(event.entrants)}")
     kind = "Round-Robin" if form == "round robin" else "Swiss-System"
     out.append(f"092 Individual: {kind}")
-    out.append(f"XXR {event.rounds}")
+    out.append(f"XXR {event.declared}")
     for e in event.entrants:
         line: list[str] = list("001")
         _put(line, _NUMBER, str(e.number), right=True)
@@ -116,10 +116,13 @@ def write_trf(event: Event, lines: Sequence[Ranked], form: str) -> str:
         _put(line, _POINTS, _points(e.points()), right=True)
         _put(line, _RANK, str(places[e.number]), right=True)
         for n in range(1, event.rounds + 1):
-            r = e.rounds.get(n)
-            if r is None:  # a game not finished yet: nothing to report
-                continue
             start = _ROUNDS + _WIDTH * (n - 1)
+            r = e.rounds.get(n)
+            if r is None:  # paired, the game not finished: no result yet
+                others, colour = event.pending.get((n, e.number), ((), ""))
+                if len(others) == 1:
+                    _put(line, (start, start + 8), f"{others[0]:4d} {colour or '-'}  ")
+                continue
             opponent = f"{r.opponent:4d}" if r.opponent is not None else "0000"
             colour = r.colour if r.colour in ("w", "b") and r.opponent else "-"
             _put(line, (start, start + 8), f"{opponent} {colour} {r.code}")
@@ -135,7 +138,7 @@ def read_trf(text: str, source: str = "TRF") -> Trf:
     """A TRF file's event; raises :class:`TrfError` naming the line at fault."""
     trf = Trf()
     heads = ("012", "022", "042", "052")
-    for at, line in enumerate(text.splitlines(), 1):
+    for at, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         where = f"{source}, line {at}"
         code = line[:3]
         if code in heads:
@@ -150,9 +153,13 @@ def read_trf(text: str, source: str = "TRF") -> Trf:
                 trf.end = value.replace("/", "-")
         elif code == "XXR":
             value = line[3:].strip()
-            if not value.isdigit():
-                raise TrfError(f"{where}: XXR must give the number of rounds, not {value!r}")
-            trf.rounds = int(value)
+            rounds = digits(value)
+            if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+                raise TrfError(
+                    f"{where}: XXR must give the number of rounds (1 to {MAX_ROUNDS}), not "
+                    f"{value!r}"
+                )
+            trf.rounds = rounds
         elif code == "001":
             trf.players.append(_player(line, where))
     if not trf.players:
@@ -163,17 +170,19 @@ def read_trf(text: str, source: str = "TRF") -> Trf:
 
 def _player(line: str, where: str) -> TrfPlayer:
     number = _cut(line, _NUMBER)
-    if not number.isdigit():
-        raise TrfError(f"{where}: columns 5-8 must hold the pairing number, not {number!r}")
+    if not digits(number):
+        raise TrfError(
+            f"{where}: columns 5-8 must hold the pairing number (from 1), not {number!r}"
+        )
     name = _cut(line, _NAME)
     if not name:
         raise TrfError(f"{where}: player {number} has no name (columns 15-47)")
-    rating = _cut(line, _RATING)
+    rating = digits(_cut(line, _RATING))
     points = _cut(line, _POINTS)
     player = TrfPlayer(
         int(number),
         name,
-        int(rating) if rating.isdigit() and int(rating) else None,
+        rating or None,
         _cut(line, _FED),
         _cut(line, _FIDE),
         _cut(line, _TITLE),
@@ -192,15 +201,22 @@ def _player(line: str, where: str) -> TrfPlayer:
         opponent, colour, code = block[0:4].strip(), block[5], block[7]
         if not opponent and colour == " " and code == " ":
             continue  # not paired, nothing known
-        if code not in CODES:
+        if n > MAX_ROUNDS:
+            raise TrfError(f"{where}: more than {MAX_ROUNDS} rounds")
+        if code not in CODES and code != " ":
             raise TrfError(f"{where}: round {n} has result code {code!r} (column {start + 8})")
         if colour not in "wb- ":
             raise TrfError(f"{where}: round {n} has colour {colour!r} (column {start + 6})")
-        if opponent and not opponent.isdigit():
+        found = digits(opponent) if opponent else 0
+        if found is None:
             raise TrfError(f"{where}: round {n} has opponent {opponent!r}")
-        other = int(opponent) if opponent and int(opponent) else None
+        other = found or None
+        if other == player.number:
+            raise TrfError(f"{where}: round {n}: player {number} cannot play himself")
+        if code == " " and other is None:
+            raise TrfError(f"{where}: round {n} has no result code (column {start + 8})")
         # a bye has no opponent; a forfeit may have none (an unpaired absence)
-        if (other is None) != (code in "UFHZ") and not (other is None and code in "-+"):
+        if (other is None) != (code in BYES) and not (other is None and code in "-+"):
             raise TrfError(
                 f"{where}: round {n}: result {code!r} "
                 + ("needs an opponent" if other is None else "cannot have an opponent")
@@ -231,8 +247,13 @@ def _check(trf: Trf, source: str) -> None:
                     f"{r.opponent}, who does not have the opposite result against "
                     f"{p.number}"
                 )
+            if r.colour and r.colour == back.colour:
+                raise TrfError(
+                    f"{source}: round {r.round}: players {p.number} and {r.opponent} both "
+                    f"have {r.colour!r}"
+                )
         if p.points is not None:
-            total = sum((CODES[r.code][0] for r in p.rounds), Fraction(0))
+            total = sum((CODES[r.code][0] for r in p.rounds if r.code != " "), Fraction(0))
             if total != p.points:
                 raise TrfError(
                     f"{source}: player {p.number} ({p.name}) has {_points(p.points)} "

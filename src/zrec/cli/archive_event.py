@@ -60,27 +60,26 @@ FormOpt = Annotated[
 
 def _ranked(
     archive: Archive, name: str, last: int | None, tiebreaks: str | None, rules: str = "2026"
-) -> tuple[Event, list[Ranked], list[str]]:
+) -> tuple[Event, list[Ranked], list[str], bool]:
     from zrec.archive.event import load_event
-    from zrec.archive.tiebreaks import default_tiebreaks, parse_tiebreaks, rank
+    from zrec.archive.tiebreaks import default_tiebreaks, parse_tiebreaks, rank, round_robin
 
     event = load_event(archive, name)
     if event.rounds == 0:
         fail(f"{event.name!r} has no game with a round and a result yet")
+    robin = round_robin(event)  # (of the whole event: an early round shows too few games)
     if last is not None:
         event = event.upto(last)
     chosen = parse_tiebreaks(tiebreaks, event) if tiebreaks is not None else None
-    codes = chosen or default_tiebreaks(event)
+    codes = chosen or default_tiebreaks(event, robin)
     for gid, why in event.left_out:
         typer.echo(f"zrec: game #{gid} does not count: {why}", err=True)
-    return event, rank(event, codes, rules), codes
+    return event, rank(event, codes, rules, robin), codes, robin
 
 
-def _form(event: Event, form: str) -> str:
-    from zrec.archive.tiebreaks import round_robin
-
+def _form(event: Event, robin: bool, form: str) -> str:
     if form == "auto":
-        return "round robin" if round_robin(event) else "swiss"
+        return "round robin" if robin else "swiss"
     if form == "rr":
         if not event.two_player:
             fail(f"a round-robin table needs two-player games; {event.name!r} has more seats")
@@ -110,7 +109,7 @@ def standings(
     if output_format not in formats:
         fail(f"--format is one of {', '.join(formats)}, not {output_format!r}")
     with opened(db) as archive:  # (its errors are messages, exit 2)
-        event, lines, codes = _ranked(archive, event_name, last, tiebreaks, regulations)
+        event, lines, codes, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
         if output_format == "table":
             text = tables.standings_text(event, lines, codes)
         elif output_format == "csv":
@@ -122,7 +121,7 @@ def standings(
             title = f"{event.name}: standings after round {event.rounds}"
             text = tables.html_page(title, tables.standings_html(lines, codes))
         else:
-            text = write_trf(event, lines, _form(event, "auto"))
+            text = write_trf(event, lines, _form(event, robin, "auto"))
     with write_to(output) as stream:
         stream.write(text)
 
@@ -144,8 +143,8 @@ def crosstable(
     if output_format not in ("text", "html"):
         fail(f"--format is text or html, not {output_format!r}")
     with opened(db) as archive:
-        event, lines, _ = _ranked(archive, event_name, last, tiebreaks, regulations)
-    shape = _form(event, form)
+        event, lines, _, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
+    shape = _form(event, robin, form)
     if output_format == "text":
         text = tables.crosstable_text(event, lines, shape)
     else:
