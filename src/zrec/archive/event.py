@@ -289,9 +289,9 @@ def load_event(archive: Archive, name: str) -> Event:
             if (n, entrant.number) not in event.pending:
                 entrant.rounds.setdefault(n, Round(n, "Z"))
     dates = db.one(
-        "SELECT min(date_lo), max(date_hi), min(CASE WHEN site IN ('?', '') THEN NULL "
+        "SELECT min(date_lo), max(date_hi), min(CASE WHEN site IN (?, '') THEN NULL "
         "ELSE site END) FROM games WHERE event = ?",
-        (eid,),
+        ("?", eid),  # (a ? in the text would be taken for a parameter)
     )
     if dates is not None:
         event.start, event.end, event.site = (str(v or "") for v in dates)

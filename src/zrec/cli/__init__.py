@@ -11,10 +11,28 @@ from types import FrameType
 
 import typer
 
-from zrec.cli import archive, archive_event, archive_find, check, records, render
+from zrec.cli import (
+    archive,
+    archive_event,
+    archive_find,
+    archive_players,
+    check,
+    records,
+    render,
+)
 from zrec.cli._app import app
 
-__all__ = ["app", "archive", "archive_event", "archive_find", "check", "main", "records", "render"]
+__all__ = [
+    "app",
+    "archive",
+    "archive_event",
+    "archive_find",
+    "archive_players",
+    "check",
+    "main",
+    "records",
+    "render",
+]
 
 
 class Terminated(SystemExit):

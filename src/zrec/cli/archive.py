@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 archive_app = typer.Typer(
     name="archive",
     help="Keep games in an archive (SQLite, or PostgreSQL when shared): import, search, "
-    "export, show, stats, check, remove.",
+    "export, show, stats, check, remove; players and aliases; an event's standings, "
+    "crosstable, roster and byes, and its published site.",
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
