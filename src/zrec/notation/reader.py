@@ -26,10 +26,12 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import sys
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import BinaryIO
 
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
@@ -131,12 +133,24 @@ def read_game(text: str, name: str = "<input>") -> Game:
     return record.game
 
 
+#: white space, as the grammar's WHITESPACE terminal has it
+_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+@cache
+def _folded() -> re.Pattern[str]:
+    """The lexer's expression with the white space before a token folded into its
+    match: one match a token instead of two.  The token's own group gives its text and
+    column; white space alone (at the end of a line) still matches as WHITESPACE."""
+    return re.compile(r"[ \t\r\n]*(?:" + token_regex().pattern + ")")
+
+
 class _Reader:
     def __init__(self, stream: BinaryIO, name: str, first_line: int = 1) -> None:
         self.stream = stream
         self.name = name
         self.first_line = first_line
-        self.regex = token_regex()
+        self.regex = _folded()
         self.count = 0
         self.game = _Pending()
         self.replay: deque[tuple[int, bytes]] = deque()
@@ -229,6 +243,9 @@ class _Reader:
             while pos < length:
                 found = match(text, pos)
                 if found is None:
+                    pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+                    if pos == length:
+                        break
                     if text[pos] == "{":
                         game.lines.setdefault(number, shown)
                         in_comment = (number, pos + 1, [shown[pos:]])
@@ -245,7 +262,8 @@ class _Reader:
                     pos = found.end()
                     if kind == "WHITESPACE":
                         continue
-                    token = (kind, found.group(), number, found.start() + 1)  # type: ignore[assignment]
+                    start = found.start(kind or 0)  # after the white space the match took
+                    token = (kind, text[start:pos], number, start + 1)  # type: ignore[assignment]
                     if kind == "ACTION" or kind == "MOVE_NUMBER":
                         # the common case, kept short: nothing can end or split the game
                         if not tokens:
