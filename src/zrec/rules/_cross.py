@@ -8,17 +8,20 @@ drawing.  How pieces move and capture, and how written moves are read, is in
 :mod:`zrec.rules.stonewarriors`.
 
 Squares are numbered on a 14×14 grid, ``index = (rank - 1) * 14 + file`` with files
-``a``-``n`` as 0-13.  A position's *cells* have one character per grid point: ``"."``
-an empty square, ``" "`` a point outside the cross, else a piece: ``W``/``P`` White
+``a``-``n`` as 0-13.  A position holds its pieces as bitmasks over these indices
+(bit ``i`` is square ``i``), so that a move changes a few bits and copies no board.
+Its *cells*, the board as text, have one character per grid point: ``"."`` an empty
+square, ``" "`` a point outside the cross, else a piece: ``W``/``P`` White
 warrior/priest, ``w``/``p`` Black warrior/priest.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
@@ -110,21 +113,112 @@ def listing(squares: Sequence[str]) -> str:
     return squares[0] if len(squares) == 1 else f"{', '.join(squares[:-1])} and {squares[-1]}"
 
 
-@dataclass(frozen=True, slots=True)
-class StonePosition:
-    """A position: the cells, the side to move (0 White, 1 Black), which priests are still
-    off the board, turns played (``ply``, 0 at the ``First`` side's first turn) and the
-    passes made in a row just before."""
+#: ``BIT[i]``: the bit of grid point ``i`` in a position's bitmasks.
+BIT = tuple(1 << i for i in range(WIDTH * WIDTH))
+#: Each side's home arm as a bitmask.
+HOME_MASK = tuple(sum(BIT[i] for i in ARMS[HOME[side]]) for side in (0, 1))
+#: ``OFF_TARGET[side]``: every square but the other side's home arm.  A side none of
+#: whose pieces stands there has all of them on the enemy arm (the end test).
+OFF_TARGET = tuple(sum(BIT[i] for i in INDICES) & ~HOME_MASK[1 - side] for side in (0, 1))
 
-    cells: str
+
+def squares_of(bits: int) -> Iterator[int]:
+    """The grid points of a bitmask, lowest index first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+def masks(cells: str) -> tuple[int, int, int]:
+    """The bitmasks of cells: White's pieces, Black's pieces, the priests."""
+    white = black = priests = 0
+    for i, letter in enumerate(cells):
+        if letter in OWN[0]:
+            white |= BIT[i]
+        elif letter in OWN[1]:
+            black |= BIT[i]
+        else:
+            continue
+        if letter in "Pp":
+            priests |= BIT[i]
+    return white, black, priests
+
+
+@dataclass(frozen=True, slots=True, init=False, repr=False)
+class StonePosition:
+    """A position: the pieces, the side to move (0 White, 1 Black), which priests are
+    still off the board, turns played (``ply``, 0 at the ``First`` side's first turn)
+    and the passes made in a row just before.
+
+    The pieces are bitmasks over the grid points (bit ``i`` is square ``i``):
+    ``white`` and ``black`` hold every piece of the side, its priest included, and
+    ``priests`` the squares of the priests on the board.  A move changes a few bits of
+    them (:meth:`StoneWarriors.apply`): no move copies the board, and what the end
+    test needs (the pieces of each side on the board and on the enemy home arm) is a
+    mask and a bit count away.  :attr:`cells` is the board as text.
+
+    Made from cells, ``StonePosition(cells, to_move, priests_off, ply, passes)``, or
+    from the bitmasks by keyword, ``white=``, ``black=``, ``priests=`` (as
+    :func:`dataclasses.replace` does); cells, when given, set the pieces.
+    """
+
+    white: int
+    black: int
+    priests: int
     to_move: int
     priests_off: tuple[bool, bool]
     ply: int = 0
     passes: int = 0
 
+    def __init__(
+        self,
+        cells: str | None = None,
+        to_move: int = 0,
+        priests_off: tuple[bool, bool] = (True, True),
+        ply: int = 0,
+        passes: int = 0,
+        *,
+        white: int = 0,
+        black: int = 0,
+        priests: int = 0,
+    ) -> None:
+        if cells is not None:
+            white, black, priests = masks(cells)
+        values = (white, black, priests, to_move, priests_off, ply, passes)
+        for set_slot, value in zip(SET_SLOTS, values, strict=True):
+            set_slot(self, value)
+
+    def __repr__(self) -> str:
+        return (
+            f"StonePosition({board_text(self.cells)!r}, to_move={self.to_move}, "
+            f"priests_off={self.priests_off}, ply={self.ply}, passes={self.passes})"
+        )
+
+    @property
+    def cells(self) -> str:
+        """One character per grid point: ``"."`` an empty square, ``" "`` a point
+        outside the cross, ``W``/``P`` a White warrior/priest, ``w``/``p`` Black's."""
+        cells = list(EMPTY_CELLS)
+        for i in squares_of(self.white | self.black):
+            cells[i] = self.letter(i)
+        return "".join(cells)
+
+    def letter(self, i: int) -> str:
+        """The letter of the piece on square ``i`` (``"."`` when it is empty)."""
+        bit = BIT[i]
+        side = 0 if self.white & bit else 1 if self.black & bit else -1
+        if side < 0:
+            return EMPTY
+        return OWN[side][1 if self.priests & bit else 0]
+
+    def pieces_of(self, side: int) -> int:
+        """The bitmask of the pieces of ``side``."""
+        return self.black if side else self.white
+
     def on_board(self, side: int) -> int:
         """How many pieces of ``side`` stand on the board."""
-        return self.cells.count(OWN[side][0]) + self.cells.count(OWN[side][1])
+        return (self.black if side else self.white).bit_count()
 
     def lost(self, side: int) -> int:
         """How many pieces ``side`` has lost (captured by the other side)."""
@@ -134,15 +228,44 @@ class StonePosition:
         """Whether the priest of ``side`` must enter as soon as its home arm has room."""
         return self.priests_off[side] and self.lost(side) > 0
 
+    def must_enter(self) -> bool:
+        """Whether the side to move must enter its priest now (:meth:`entries` is not
+        empty)."""
+        side = self.to_move
+        return (
+            self.priests_off[side]
+            and (self.black if side else self.white).bit_count() < 6  # a loss: due
+            and bool(HOME_MASK[side] & ~(self.white | self.black))
+        )
+
     def entries(self) -> tuple[int, ...]:
         """The squares where the side to move must enter its priest now (else none)."""
         if not self.entry_due(self.to_move):
             return ()
-        return tuple(i for i in ARMS[HOME[self.to_move]] if self.cells[i] == EMPTY)
+        free = HOME_MASK[self.to_move] & ~(self.white | self.black)
+        return tuple(i for i in ARMS[HOME[self.to_move]] if free & BIT[i])
 
     def across(self, side: int) -> int:
         """How many pieces of ``side`` stand on the other side's home arm."""
-        return sum(1 for i in ARMS[HOME[1 - side]] if self.cells[i] in OWN[side])
+        return ((self.black if side else self.white) & HOME_MASK[1 - side]).bit_count()
+
+    def crossed(self, side: int) -> bool:
+        """Whether every piece of ``side`` on the board stands on the other side's home
+        arm (true too when it has none on the board)."""
+        return not (self.black if side else self.white) & OFF_TARGET[side]
+
+    def over(self) -> bool:
+        """Whether the game is over by rule: two passes in a row, or a side with every
+        piece on the board on the enemy home arm (:func:`outcome` says how)."""
+        return self.passes >= 2 or not self.white & OFF_TARGET[0] or not self.black & OFF_TARGET[1]
+
+
+#: The setters of the slots of a position, in the order of its fields: a position is
+#: made with them (a frozen dataclass's own ``__setattr__`` refuses).
+SET_SLOTS = tuple(
+    StonePosition.__dict__[name].__set__
+    for name in ("white", "black", "priests", "to_move", "priests_off", "ply", "passes")
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,12 +393,9 @@ def key(pos: StonePosition) -> bytes:
     """The position's key: the side to move, the priests off the board, the passes in a
     row (2 and more end the game alike), then the squares of each kind of piece."""
     out = bytearray((pos.to_move, *pos.priests_off, min(pos.passes, 2)))
-    cells = pos.cells
-    for letter in "WPwp":
-        i = cells.find(letter)
-        while i >= 0:
-            out.append(i)
-            i = cells.find(letter, i + 1)
+    white, black, priests = pos.white, pos.black, pos.priests
+    for bits in (white & ~priests, white & priests, black & ~priests, black & priests):
+        out.extend(squares_of(bits))
         out.append(255)  # no square has this index
     return bytes(out)
 
@@ -284,9 +404,17 @@ def capture_events(pos: StonePosition, captures: Sequence[int]) -> tuple[Event, 
     """The events of a step by the side to move of ``pos`` (the position before it)
     that removes ``captures``: the removal, and the priest due after a first loss."""
     victim = 1 - pos.to_move
+    first = pos.priests_off[victim] and pos.lost(victim) == 0
+    return _capture_events(victim, tuple(captures), first)
+
+
+@lru_cache(maxsize=4096)
+def _capture_events(victim: int, captures: tuple[int, ...], first: bool) -> tuple[Event, ...]:
+    """The events of a capture (made once: replaying an archive makes the same captures
+    again and again); ``first``: the victim's first loss, with its priest off the board."""
     squares = tuple(sorted((NAME[c] for c in captures), key=lambda s: (s[0], int(s[1:]))))
     events = [Event(REMOVED, f"{SIDES[victim]} loses {listing(squares)}", squares)]
-    if pos.priests_off[victim] and pos.lost(victim) == 0:
+    if first:
         home = HOME[victim]
         words = f"{SIDES[victim]}'s priest must enter on {arm_text(home)}"
         events.append(Event("priest-due", words, tuple(NAME[i] for i in ARMS[home])))
@@ -315,13 +443,13 @@ def score_words(pos: StonePosition) -> str:
 
 def outcome(pos: StonePosition) -> Outcome | None:
     """The result when the game is over in this position, else ``None``."""
+    if not pos.over():
+        return None
     if pos.passes >= 2:
         termination, why = "both-passed", "both sides had to pass, one after the other"
     else:
         termination = "crossed"
-        done = [s for s in (0, 1) if pos.across(s) == pos.on_board(s)]
-        if not done:
-            return None
+        done = [s for s in (0, 1) if pos.crossed(s)]
         why = " and ".join(
             f"{SIDES[s]} has no piece left on the board"
             if pos.on_board(s) == 0
@@ -371,9 +499,11 @@ def judge_end(pos: StonePosition, result: str, tags: Mapping[str, str]) -> list[
 def view_pieces(pos: StonePosition) -> tuple[Piece, ...]:
     """The pieces on the board, in the order of :data:`SQUARES`; their codes are ``W``,
     ``B`` (warriors), ``WP`` and ``BP`` (priests)."""
-    cells = pos.cells
+    letter = pos.letter
     return tuple(
-        Piece(NAME[i], *_PIECES[cells[i]], CODES[cells[i]]) for i in INDICES if cells[i] in CODES
+        Piece(NAME[i], *_PIECES[code], CODES[code])
+        for i in squares_of(pos.white | pos.black)
+        for code in (letter(i),)
     )
 
 
@@ -381,8 +511,9 @@ def render(pos: StonePosition) -> str:
     """The board as text (rank 14 at the top), then who is to move, priests and score."""
     files = "    " + " ".join(FILES)
     lines = [files]
+    cells = pos.cells
     for rank in range(WIDTH, 0, -1):
-        row = " ".join(pos.cells[(rank - 1) * WIDTH : rank * WIDTH])
+        row = " ".join(cells[(rank - 1) * WIDTH : rank * WIDTH])
         lines.append(f"{rank:>2}  {row}".rstrip())
     lines.append(files)
     side, off = SIDES[pos.to_move], [SIDES[s] for s in (0, 1) if pos.priests_off[s]]

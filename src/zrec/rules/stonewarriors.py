@@ -40,17 +40,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 from functools import cache
 from types import MappingProxyType
+from typing import NamedTuple
 
 from zrec.moves import PASS, Action, Turn
 from zrec.rules import _cross as board
 from zrec.rules._cross import (
     ARMS,
-    EMPTY,
+    BIT,
     EMPTY_CELLS,
     HOME,
+    HOME_MASK,
     INDEX,
     NAME,
     OWN,
@@ -60,6 +61,7 @@ from zrec.rules._cross import (
     StoneMove,
     StonePosition,
     listing,
+    squares_of,
 )
 from zrec.rules.base import (
     Chance,
@@ -83,6 +85,18 @@ __all__ = ["STONE_WARRIORS", "StoneMove", "StonePosition", "StoneWarriors", "Sto
 TITLE = "Awithlaknakwe (Stone Warriors)"
 _NO_EVENTS: tuple[Event, ...] = ()
 _new_number = tuple.__new__  # MoveNumber without its Python-level __new__ (hot path)
+#: The separators and the vias of a step written with ``n - 2`` captures, by ``n``:
+#: ``f5-f6xf7xg6``.  A step captures at most 3 pieces (not where it comes from).
+_SEPS = tuple(("-",) + ("x",) * (n - 2) if n > 1 else None for n in range(6))
+_VIAS = tuple((None,) * (n - 1) if n > 1 else None for n in range(6))
+_OFF_TARGET_WHITE, _OFF_TARGET_BLACK = board.OFF_TARGET
+# A position made without its __init__ (see apply: this runs once per ply).
+_new_position = object.__new__
+_set_white, _set_black, _set_priests, _set_to_move, _set_priests_off, _set_ply, _set_passes = (
+    board.SET_SLOTS
+)
+#: A step as the engine looks it up (see :class:`_Tables`).
+_Path = tuple[bool, bool, int, int, Resolved[StoneMove], int, int]
 
 _BACKWARD = (frozenset((board.S, board.SE, board.SW)), frozenset((board.N, board.NE, board.NW)))
 
@@ -103,6 +117,71 @@ def _captured(squares: Sequence[str], other: Sequence[str]) -> str:
     return text + " alone" if len(squares) == 1 and squares[0] in other else text
 
 
+class _Tables(NamedTuple):
+    """What the engine looks up for a rule set (made once per rule set)."""
+
+    #: ``targets[side][priest][i]``: the squares a piece on ``i`` may step to, in the
+    #: order of its directions (the order of the legal moves).
+    targets: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]
+    #: ``lines[t]``: (victim, its bit, the bit beyond it) for every line along which a
+    #: piece arriving on ``t`` may capture, victims by file then rank (the written
+    #: order).
+    lines: tuple[tuple[tuple[int, int, int], ...], ...]
+    #: ``victims[t]``: the bits of those victims, for a quick test.
+    victims: tuple[int, ...]
+    #: ``paths[side][(from, to)]``: for each step by square names, whether a warrior
+    #: and whether the priest of the side may make it, the bits of its squares, the
+    #: step as resolved when it captures nothing, and its squares.
+    paths: tuple[dict[tuple[str, ...], _Path], ...]
+
+
+@cache
+def _tables(culin: bool) -> _Tables:
+    """The tables of the default rule set or, ``culin``, of the Culin one."""
+    points = range(board.WIDTH * board.WIDTH)
+    targets = tuple(
+        tuple(
+            tuple(
+                tuple(STEP[d][i] for d in _move_dirs(culin, side, priest) if STEP[d][i] >= 0)
+                for i in points
+            )
+            for priest in (False, True)
+        )
+        for side in (0, 1)
+    )
+    lines = []
+    for t in points:
+        found = []
+        for d in board.DIAGONAL if culin else board.ORTHOGONAL:
+            victim = STEP[d][t]
+            beyond = STEP[d][victim] if victim >= 0 else -1
+            if beyond >= 0:
+                found.append((victim, BIT[victim], BIT[beyond]))
+        lines.append(tuple(sorted(found, key=lambda line: board.sort_key(line[0]))))
+    victims = tuple(sum(line[1] for line in found) for found in lines)
+    steps = {
+        (origin, target): Resolved(StoneMove("step", origin, target))
+        for origin, target in board.DIRECTION
+    }
+    dirs = [[_move_dirs(culin, side, priest) for priest in (False, True)] for side in (0, 1)]
+    paths: tuple[dict[tuple[str, ...], _Path], ...] = tuple(
+        {
+            (NAME[origin], NAME[target]): (
+                d in dirs[side][0],
+                d in dirs[side][1],
+                BIT[origin],
+                BIT[target],
+                steps[origin, target],
+                origin,
+                target,
+            )
+            for (origin, target), d in board.DIRECTION.items()
+        }
+        for side in (0, 1)
+    )
+    return _Tables(targets, tuple(lines), victims, paths)
+
+
 class StoneWarriors:
     """Stone Warriors with its rule options fixed: the rules engine."""
 
@@ -121,7 +200,7 @@ class StoneWarriors:
             for side in (0, 1)
             for letter in OWN[side]
         }
-        self._capture_dirs = board.DIAGONAL if culin else board.ORTHOGONAL
+        self._targets, self._lines, self._victims, self._paths = _tables(culin)
         self.options: Mapping[str, str] = MappingProxyType({"Ruleset": ruleset, "First": first})
 
     def square_kind(self, square: str) -> str:
@@ -184,43 +263,44 @@ class StoneWarriors:
     # -- turns ---------------------------------------------------------------------------
 
     def to_move(self, pos: StonePosition) -> int | None:
-        return None if board.outcome(pos) is not None else pos.to_move
+        return None if pos.over() else pos.to_move
 
     def move_number(self, pos: StonePosition) -> MoveNumber:
         # An entry is not a turn: it carries no number.
         dots = 1 if pos.to_move == self.first else 3
-        return _new_number(MoveNumber, (pos.ply // 2 + 1, dots, not pos.entries(), pos.to_move))
+        turn = not pos.must_enter()
+        return _new_number(MoveNumber, (pos.ply // 2 + 1, dots, turn, pos.to_move))
 
     def chance(self, pos: StonePosition) -> Chance | None:
         return None
 
-    def _captures(self, cells: str, side: int, target: int) -> tuple[int, ...]:
-        """What a piece of ``side`` arriving on ``target`` captures."""
-        own, enemy = OWN[side], OWN[1 - side]
-        found = []
-        for d in self._capture_dirs:
-            victim = STEP[d][target]
-            if victim >= 0 and cells[victim] in enemy:
-                beyond = STEP[d][victim]
-                if beyond >= 0 and cells[beyond] in own:
-                    found.append(victim)
-        return tuple(sorted(found, key=board.sort_key))
+    def _captures(self, own: int, enemy: int, target: int) -> tuple[int, ...]:
+        """What a piece arriving on ``target`` captures, ``own`` and ``enemy`` the
+        pieces of its side and of the other (by file, then rank)."""
+        if not enemy & self._victims[target]:
+            return ()
+        return tuple(
+            victim
+            for victim, victim_bit, beyond_bit in self._lines[target]
+            if enemy & victim_bit and own & beyond_bit
+        )
 
     def _steps(self, pos: StonePosition) -> Iterator[StoneMove]:
-        cells, side = pos.cells, pos.to_move
-        for letter in OWN[side]:
-            dirs, i = self._dirs[letter], cells.find(letter)
-            while i >= 0:
-                for d in dirs:
-                    t = STEP[d][i]
-                    if t >= 0 and cells[t] == EMPTY:
-                        yield StoneMove("step", i, t, self._captures(cells, side, t))
-                i = cells.find(letter, i + 1)
+        side, priests = pos.to_move, pos.priests
+        own, enemy = (pos.black, pos.white) if side else (pos.white, pos.black)
+        occupied = own | enemy
+        targets = self._targets[side]
+        for bits, priest in ((own & ~priests, 0), (own & priests, 1)):
+            table = targets[priest]
+            for i in squares_of(bits):
+                for t in table[i]:
+                    if not occupied & BIT[t]:
+                        yield StoneMove("step", i, t, self._captures(own, enemy, t))
 
     def legal_moves(
         self, pos: StonePosition, roll: Sequence[int] | None = None
     ) -> Sequence[StoneMove]:
-        if board.outcome(pos) is not None:
+        if pos.over():
             return ()
         entries = pos.entries()
         if entries:
@@ -230,22 +310,52 @@ class StoneWarriors:
     def apply(
         self, pos: StonePosition, move: StoneMove
     ) -> tuple[StonePosition, tuple[Event, ...]]:
+        # A move changes the bits of the squares it touches; the board is never copied.
         side = pos.to_move
-        if move.kind == "pass":
-            after = replace(pos, to_move=1 - side, ply=pos.ply + 1, passes=pos.passes + 1)
-            return after, _NO_EVENTS
-        cells = list(pos.cells)
-        if move.kind == "enter":
-            cells[move.target] = OWN[side][1]
-            off = (False, pos.priests_off[1]) if side == 0 else (pos.priests_off[0], False)
-            return replace(pos, cells="".join(cells), priests_off=off), _NO_EVENTS
-        cells[move.target], cells[move.origin] = cells[move.origin], EMPTY
-        for c in move.captures:
-            cells[c] = EMPTY
-        after = StonePosition("".join(cells), 1 - side, pos.priests_off, pos.ply + 1, 0)
-        if not move.captures:
-            return after, _NO_EVENTS
-        return after, board.capture_events(pos, move.captures)
+        white, black, priests = pos.white, pos.black, pos.priests
+        to_move, off, ply, passes = 1 - side, pos.priests_off, pos.ply + 1, 0
+        events = _NO_EVENTS
+        kind = move.kind
+        if kind == "step":
+            origin, target = BIT[move.origin], BIT[move.target]
+            moved = origin | target
+            if priests & origin:
+                priests ^= moved
+            if side:
+                black ^= moved
+            else:
+                white ^= moved
+            captures = move.captures
+            if captures:
+                gone = 0
+                for c in captures:
+                    gone |= BIT[c]
+                if side:
+                    white &= ~gone
+                else:
+                    black &= ~gone
+                priests &= ~gone
+                events = board.capture_events(pos, captures)
+        elif kind == "pass":
+            passes = pos.passes + 1
+        else:  # the priest's entry: not a turn
+            target = BIT[move.target]
+            if side:
+                black |= target
+            else:
+                white |= target
+            priests |= target
+            to_move, ply, passes = side, pos.ply, pos.passes
+            off = (False, off[1]) if side == 0 else (off[0], False)
+        after = _new_position(StonePosition)
+        _set_white(after, white)
+        _set_black(after, black)
+        _set_priests(after, priests)
+        _set_to_move(after, to_move)
+        _set_priests_off(after, off)
+        _set_ply(after, ply)
+        _set_passes(after, passes)
+        return after, events
 
     def sample_move(
         self, pos: StonePosition, roll: Sequence[int] | None, rng: random.Random
@@ -297,6 +407,49 @@ class StoneWarriors:
         return IllegalMoveError(reason, sorted(m.text() for m in self.legal_moves(pos)), code)
 
     def resolve(self, pos: StonePosition, turn: Turn) -> Resolved[StoneMove]:
+        # The fast path: a well-formed legal step, its captures written in full and in
+        # order, is checked with the tables and the bitmasks alone.  Anything else goes
+        # to _resolve_checked, which checks again in order and says what is wrong.
+        actions = turn.actions
+        if turn.dice is None and len(actions) == 1:
+            action = actions[0]
+            squares = action.squares
+            n = len(squares)
+            side = pos.to_move
+            found = self._paths[side].get(squares if n == 2 else squares[:2])
+            if found is not None and n < 6 and action.kind == "path":
+                warrior_ok, priest_ok, origin_bit, target_bit, plain, origin, target = found
+                white, black = pos.white, pos.black
+                own, enemy = (black, white) if side else (white, black)
+                if (
+                    own & origin_bit
+                    and not (white | black) & target_bit
+                    and (priest_ok if pos.priests & origin_bit else warrior_ok)
+                    and action.seps == _SEPS[n]
+                    and action.vias == _VIAS[n]
+                    # the game is not over, and no priest's entry is due now
+                    and pos.passes < 2
+                    and white & _OFF_TARGET_WHITE
+                    and black & _OFF_TARGET_BLACK
+                    and not (
+                        pos.priests_off[side]
+                        and own.bit_count() < 6
+                        and HOME_MASK[side] & ~(white | black)
+                    )
+                ):
+                    if not enemy & self._victims[target]:
+                        if n == 2:
+                            return plain
+                    else:
+                        captures = self._captures(own, enemy, target)
+                        if not captures:
+                            if n == 2:
+                                return plain
+                        elif squares[2:] == tuple(NAME[c] for c in captures):
+                            return Resolved(StoneMove("step", origin, target, captures))
+        return self._resolve_checked(pos, turn)
+
+    def _resolve_checked(self, pos: StonePosition, turn: Turn) -> Resolved[StoneMove]:
         end = board.outcome(pos)
         if end is not None:
             raise IllegalMoveError(f"the game is over: {end.reason}", (), "game-over")
@@ -347,7 +500,7 @@ class StoneWarriors:
                 "the start of a later turn, once one is empty"
             )
             raise self._illegal(pos, reason)
-        if pos.cells[target] != EMPTY:
+        if (pos.white | pos.black) & BIT[target]:
             raise self._illegal(pos, f"{square} is not empty")
         return StoneMove("enter", target=target)
 
@@ -362,7 +515,7 @@ class StoneWarriors:
             reason = f"write the step with '-' ({step}), then each captured square after 'x'"
             raise self._illegal(pos, reason)
         origin, target = INDEX[squares[0]], INDEX[squares[1]]
-        letter = pos.cells[origin]
+        letter = pos.letter(origin)
         if letter not in OWN[pos.to_move]:
             raise self._illegal(pos, f"there is no {side} piece on {squares[0]}")
         d = board.DIRECTION.get((origin, target))
@@ -373,9 +526,10 @@ class StoneWarriors:
             raise self._illegal(pos, reason)
         if d not in self._dirs[letter]:
             raise self._illegal(pos, self._why_not(letter, d))
-        if pos.cells[target] != EMPTY:
+        if (pos.white | pos.black) & BIT[target]:
             raise self._illegal(pos, f"{squares[1]} is not empty")
-        move = StoneMove("step", origin, target, self._captures(pos.cells, pos.to_move, target))
+        own, enemy = pos.pieces_of(pos.to_move), pos.pieces_of(1 - pos.to_move)
+        move = StoneMove("step", origin, target, self._captures(own, enemy, target))
         actual, written = [NAME[c] for c in move.captures], list(squares[2:])
         if actual and not written:
             message = f"{step} captures {listing(actual)}; write {move.text()}"
