@@ -1,19 +1,21 @@
 """Checking JSON games against the schema: the only module that imports jsonschema.
 
 The schema ships inside the package (``zrec/_data``, from ``schemas/``).  Errors
-name the JSON path of the offending value, e.g. ``$[2].moves[0].move``.
+name the JSON path of the offending value, e.g. ``$[2].moves[0].move``.  jsonschema is
+imported at the first check, not with this module: commands that read no JSON never
+pay for it.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from typing import TYPE_CHECKING, Any
 
 from zrec.errors import ZrecError
 from zrec.resources import schema
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 
 class SchemaError(ZrecError, ValueError):
@@ -28,6 +30,8 @@ class SchemaError(ZrecError, ValueError):
 @cache
 def validator() -> Draft202012Validator:
     """The validator of one game."""
+    from jsonschema import Draft202012Validator
+
     loaded = schema()
     Draft202012Validator.check_schema(loaded)
     return Draft202012Validator(loaded)
@@ -50,6 +54,8 @@ def _message(error: Any) -> str:
 
 def check_game(value: Any, path: str = "$") -> None:
     """Raise :class:`SchemaError` (with the JSON path) unless ``value`` is a valid game."""
+    from jsonschema.exceptions import best_match
+
     error = best_match(validator().iter_errors(value))
     if error is not None:
         raise SchemaError(_join(path, error.json_path), _message(error))

@@ -1,6 +1,8 @@
 """The ``zrec`` command line: a thin layer over the library (the only typer importer).
 
 Each module registers its commands on the one application in :mod:`zrec.cli._app`.
+Importing this package imports neither typer nor the commands: :func:`application`
+(or asking for ``zrec.cli.app``) does, so that ``zrec --version`` answers at once.
 """
 
 from __future__ import annotations
@@ -8,23 +10,18 @@ from __future__ import annotations
 import signal
 import sys
 from types import FrameType
+from typing import TYPE_CHECKING
 
-import typer
+from zrec import __version__
 
-from zrec.cli import (
-    archive,
-    archive_event,
-    archive_find,
-    archive_players,
-    archive_publish,
-    check,
-    records,
-    render,
-)
-from zrec.cli._app import app
+if TYPE_CHECKING:
+    import typer
+
+    from zrec.cli._app import app
 
 __all__ = [
     "app",
+    "application",
     "archive",
     "archive_event",
     "archive_find",
@@ -34,7 +31,69 @@ __all__ = [
     "main",
     "records",
     "render",
+    "research",
+    "study",
 ]
+
+
+def application() -> typer.Typer:
+    """The ``zrec`` application with every command on it: importing a command module
+    registers its commands (a new one is added here)."""
+    from zrec.cli import (  # noqa: F401
+        archive,
+        archive_event,
+        archive_find,
+        archive_players,
+        archive_publish,
+        check,
+        records,
+        render,
+        research,
+        study,
+    )
+    from zrec.cli._app import app
+
+    return app
+
+
+#: the module that registers each command (``zrec validate …`` loads only ``check``);
+#: tests/test_startup.py checks it against :func:`application`
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "validate": ("check",),
+    "show": ("check",),
+    "random": ("check",),
+    "fmt": ("records",),
+    "convert": ("records",),
+    "schema": ("records",),
+    "diagram": ("render",),
+    "html": ("render",),
+    "perft": ("research",),
+    "readings": ("research",),
+    "study": ("study",),
+    "archive": (
+        "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
+    ),
+}
+
+
+def _command_app(name: str) -> typer.Typer:
+    """The application with the modules of one command only (``main`` uses it when the
+    command line names one; anything else gets :func:`application`)."""
+    import importlib
+
+    for module in COMMANDS[name]:
+        importlib.import_module(f"zrec.cli.{module}")
+    from zrec.cli._app import app
+
+    return app
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``zrec.cli.app``, made when first asked for (PEP 562); the command modules are
+    submodules, imported as usual."""
+    if name == "app":
+        return application()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Terminated(SystemExit):
@@ -56,12 +115,24 @@ def main() -> None:
     """
     signal.signal(signal.SIGTERM, _terminate)
     try:
-        app()
+        if sys.argv[1:] == ["--version"]:
+            # what the application's --version prints, without loading typer and
+            # every command first
+            print(f"zrec {__version__}", flush=True)
+            return
+        command = sys.argv[1] if len(sys.argv) > 1 else ""
+        (_command_app(command) if command in COMMANDS else application())()
     except Terminated as exc:
-        typer.echo("zrec: terminated", err=True)
+        _say("zrec: terminated")
         sys.exit(exc.code)
     except KeyboardInterrupt:
-        typer.echo("zrec: interrupted", err=True)
+        _say("zrec: interrupted")
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
+
+
+def _say(message: str) -> None:
+    import typer
+
+    typer.echo(message, err=True)

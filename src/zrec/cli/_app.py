@@ -15,7 +15,6 @@ from typing import Annotated, BinaryIO, NoReturn, Optional, TextIO
 import typer
 
 from zrec import __version__
-from zrec.fileio import OutputError, atomic_output
 from zrec.notation.model import Game
 from zrec.notation.reader import Record
 
@@ -95,6 +94,8 @@ OutputOpt = Annotated[
 def write_to(target: str | Path | None) -> Iterator[TextIO]:
     """:func:`zrec.fileio.atomic_output`, with a target that cannot be written
     reported as ``zrec: cannot write ...`` and exit code 2."""
+    from zrec.fileio import OutputError, atomic_output
+
     try:
         with atomic_output(target) as stream:
             yield stream

@@ -27,7 +27,6 @@ from zrec.cli._app import (
     write_to,
 )
 from zrec.cli._inputs import display_name, unique
-from zrec.fileio import OutputError, atomic_files
 from zrec.notation.model import Game
 from zrec.notation.reader import read_records
 
@@ -233,6 +232,8 @@ def _targets(
 
 def _write_all(written: list[tuple[Path | None, str]], folder: str | None) -> None:
     """Write every picture, all or none; a folder named with a final ``/`` is made."""
+    from zrec.fileio import OutputError, atomic_files
+
     if folder is not None and not Path(folder).is_dir():
         try:
             Path(folder).mkdir(parents=True, exist_ok=True)

@@ -1,13 +1,13 @@
 """Tokens and the LALR parser of the notation, both made from ``grammar/zrec.lark``.
 
-This is the only module that imports lark.  The lexer is one compiled regular
-expression whose alternatives are the grammar's own terminal patterns, tried in a
-fixed order; it makes one token of each move, tag pair, comment or dice roll.  The
-parser runs the LALR(1) table that Lark computes from the grammar for the ``game``
-rule, with a small loop that calls the record builder at each reduction: no parse
-tree is made, and rules whose names start with ``_`` are spliced into their parent
-exactly as Lark's own tree builder does.  Tokens are plain tuples
-``(type, text, line, column)``.
+The terminals' patterns and the parse table are Lark's work, computed once and cached
+(:mod:`zrec.notation.tables`).  The lexer is one compiled regular expression whose
+alternatives are the grammar's own terminal patterns, tried in a fixed order; it makes
+one token of each move, tag pair, comment or dice roll.  The parser runs the LALR(1)
+table that Lark computes from the grammar for the ``game`` rule, with a small loop
+that calls the record builder at each reduction: no parse tree is made, and rules
+whose names start with ``_`` are spliced into their parent exactly as Lark's own tree
+builder does.  Tokens are plain tuples ``(type, text, line, column)``.
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from itertools import chain
-from typing import Any
-
-from lark import Lark
+from typing import TYPE_CHECKING, Any
 
 from zrec.moves import Action, Dice, Turn
 from zrec.notation.model import Comment, Game, Line, MoveNode, Span
-from zrec.resources import grammar_text
+from zrec.notation.tables import tables
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 # Terminals in the order the lexer tries them.  Order matters only where one
 # terminal's text can begin another's: a result ``1-0`` before a move number ``1.``
@@ -253,6 +254,10 @@ def reference_parser() -> Lark:
     zrec reads with :func:`parse_tokens`; this one is for tests that check the two
     agree, and for anyone who wants the tree.
     """
+    from lark import Lark
+
+    from zrec.resources import grammar_text
+
     return Lark(
         grammar_text(),
         parser="lalr",
@@ -264,26 +269,21 @@ def reference_parser() -> Lark:
 
 @cache
 def _machine() -> tuple[dict[int, _Row], dict[int, dict[str, int]], int, int, _Builder]:
-    lark = Lark(
-        grammar_text(), parser="lalr", lexer="basic", start="game", maybe_placeholders=False
-    )
-    table = lark.parser.parser.parser.parse_table
+    table = tables()
     builder = _Builder()
     rows: dict[int, _Row] = {}
     gotos: dict[int, dict[str, int]] = {}
     for state, actions in table.states.items():
         row: _Row = {}
         goto: dict[str, int] = {}
-        for key, (action, arg) in actions.items():
-            name = str(key)  # plain str keys: Lark's Token keys compare slowly
-            if action.name == "Shift":
+        for name, action in actions.items():
+            if isinstance(action, int):  # a shift, or a goto on a rule's name
                 if name.isupper() or name == "$END":
-                    row[name] = (SHIFT, arg)
+                    row[name] = (SHIFT, action)
                 else:
-                    goto[name] = arg
+                    goto[name] = action
                 continue
-            origin = str(arg.origin.name)
-            symbols = [str(sym.name) for sym in arg.expansion]
+            origin, symbols = action
             callback = None if origin.startswith("_") else getattr(builder, origin)
             splice = any(sym.startswith("_") for sym in symbols)
             if len(symbols) == 1 and not splice and callback is not None:
@@ -294,7 +294,7 @@ def _machine() -> tuple[dict[int, _Row], dict[int, dict[str, int]], int, int, _B
                 row[name] = (REDUCE, len(symbols), origin, callback, splice)
         rows[state] = row
         gotos[state] = goto
-    return rows, gotos, table.start_states["game"], table.end_states["game"], builder
+    return rows, gotos, table.start, table.end, builder
 
 
 def _direct(tokens: Sequence[TokenT], turn_of: Any) -> Game | None:
@@ -411,8 +411,7 @@ def parse_tokens(tokens: Sequence[TokenT], direct: bool = True) -> Game:
 @cache
 def token_regex() -> re.Pattern[str]:
     """One regular expression with a named group for each terminal, in TOKEN_ORDER."""
-    lark = Lark(grammar_text(), parser="lalr", lexer="basic", start="file")
-    patterns = {t.name: t.pattern.to_regexp() for t in lark.terminals}
+    patterns = tables().terminals
     return re.compile("|".join(f"(?P<{name}>{patterns[name]})" for name in TOKEN_ORDER))
 
 

@@ -1,0 +1,176 @@
+"""Commands that study the rules themselves: ``perft`` and ``readings``.
+
+``perft`` counts the legal move sequences from a game's standard start (the reference
+counts of ``docs/perft.md``); ``readings`` replays a record under every combination of
+its game's rule options (``docs/readings.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from zrec.cli._app import EXIT_INVALID, InputArg, app, fail, open_input
+from zrec.cli._inputs import display_name, records_of
+from zrec.errors import ZrecError
+
+if TYPE_CHECKING:
+    from zrec.outputs.readings import GameReadings
+    from zrec.play.perft import Progress
+
+
+class Output(str, Enum):
+    text = "text"
+    json = "json"
+
+
+FormatOpt = Annotated[
+    Output, typer.Option("--format", help="text: a table for people; json: for programs.")
+]
+
+
+def _tty_progress(depth: int) -> Progress | None:
+    """A progress line on standard error, when it is a terminal (else ``None``)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int, move: str, count: int) -> None:
+        if done == total:  # the table follows: leave no progress line behind
+            sys.stderr.write("\r\x1b[K")
+        else:
+            line = f"perft depth {depth}: {done}/{total} first moves ({move}: {count:,})"
+            sys.stderr.write(f"\r{line}\x1b[K")
+        sys.stderr.flush()
+
+    return show
+
+
+@app.command()
+def perft(
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            help="The game, as its Game tag names it (an unknown name lists the games "
+            "zrec knows).",
+        ),
+    ],
+    depth: Annotated[
+        str, typer.Option("--depth", help="Count move sequences of 1 to N moves.", metavar="N")
+    ],
+    option: Annotated[
+        Optional[list[str]],  # noqa: UP045 - typer reads the annotation at run time
+        typer.Option(
+            "--option", "-O", help="A rule option, e.g. -O Jumps=bent (others: their defaults)."
+        ),
+    ] = None,
+    output_format: FormatOpt = Output.text,
+    divide: Annotated[
+        bool,
+        typer.Option(
+            "--divide",
+            help="Split the depth-N count by first move, each as the notation writes it.",
+        ),
+    ] = False,
+) -> None:
+    """Count the legal move sequences from the standard start, depths 1 to N.
+
+    A whole capture chain is one move; a position where the game is over has no
+    moves.  The output is a table of depth and count, or with --format json an array
+    of the counts for depths 1..N.  With --divide: each first move and its share of
+    the depth-N count, then the total (JSON: {"depth": N, "total": count, "moves":
+    {move: count}}).  A game with dice has no perft.  Exit code 2 for an unknown game,
+    option or value, or a bad depth.  See docs/perft.md.
+    """
+    from zrec.play.overrides import parse_assignments
+    from zrec.play.perft import perft as count
+    from zrec.rules import find_game
+
+    try:
+        n = int(depth.strip())
+    except ValueError:
+        fail(f"--depth takes a whole number from 1 up, not {depth!r}")
+    if n < 1:
+        fail(f"--depth takes a whole number from 1 up, not {n}")
+    try:
+        options = parse_assignments(option or [])
+        rules = find_game(game)
+        divided = count(rules, options, n, divide=True, progress=_tty_progress(n))
+    except ZrecError as exc:  # a bad option or value, an unknown game, a game with dice
+        fail(str(exc))
+    if divide:
+        total = divided.counts[-1]
+        if output_format is Output.json:
+            document = {"depth": n, "total": total, "moves": dict(divided.moves)}
+            typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
+            return
+        width = max([len("total"), *(len(m) for m, _ in divided.moves)])
+        for move, share in divided.moves:
+            typer.echo(f"{move:<{width}}  {share:>{len(f'{total:,}')},}")
+        typer.echo(f"\n{'total':<{width}}  {total:,}")
+        return
+    if output_format is Output.json:
+        typer.echo(json.dumps(divided.counts))
+        return
+    width = max(len("count"), *(len(f"{c:,}") for c in divided.counts))
+    typer.echo(f"depth  {'count':>{width}}")
+    for d, c in enumerate(divided.counts, 1):
+        typer.echo(f"{d:>5}  {c:>{width},}")
+
+
+@app.command()
+def readings(file: InputArg, output_format: FormatOpt = Output.text) -> None:
+    """Replay a record under every combination of its game's rule options.
+
+    For each game of FILE: every combination of the values of its game's options (a
+    free-valued setup tag, such as an inline map, stays as the record has it), and for
+    each whether the record is legal under it, or else the ply and the validator's
+    message of its first error.  With --format json: an array with one object per
+    game, its "readings" each {"options", "legal"} and, when illegal, "ply" and
+    "reason".  Exit code 1 when a game cannot be read or replayed at all, 2 when
+    FILE cannot be read.  See docs/readings.md.
+    """
+    from zrec.outputs.readings import file_readings
+
+    name = display_name(file)
+    try:
+        with open_input(file) as stream:
+            games = list(file_readings(records_of(stream, file, name), name))
+    except ZrecError as exc:
+        fail(f"{name}: {exc}")
+    if output_format is Output.json:
+        typer.echo(json.dumps([g.to_json() for g in games], ensure_ascii=False, indent=2))
+    elif games:
+        typer.echo("\n\n".join(_table(g) for g in games))
+    if any(g.problem is not None for g in games):
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _table(found: GameReadings) -> str:
+    """One game's readings as text: a heading, a line per reading, a count."""
+    head = f"game {found.number} (line {found.line})"
+    about = " — ".join(part for part in (found.title, found.heading) if part)
+    lines = [f"{head}: {about}" if about else head]
+    if found.problem is not None:
+        lines.append(f"  {found.problem}")
+        return "\n".join(lines)
+    names = found.options
+    widths = [max(len(n), *(len(r.options[n]) for r in found.readings)) for n in names]
+    cells = "  ".join(f"{n:<{w}}" for n, w in zip(names, widths, strict=True))
+    lines.append(f"  {cells}  reading")
+    for r in found.readings:
+        cells = "  ".join(f"{r.options[n]:<{w}}" for n, w in zip(names, widths, strict=True))
+        if r.legal:
+            verdict = "legal"
+        elif r.ply is None:
+            verdict = f"illegal: {r.reason}"
+        else:
+            verdict = f"illegal at ply {r.ply}: {r.reason}"
+        own = "  (the record's own)" if r.options == found.own else ""
+        lines.append(f"  {cells}  {verdict}{own}")
+    lines.append(f"  legal under {len(found.legal)} of {len(found.readings)} readings")
+    return "\n".join(lines)

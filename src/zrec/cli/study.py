@@ -1,0 +1,213 @@
+"""``zrec study``: random self-play under one or several readings of the rules, counted."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from zrec.cli._app import OutputOpt, app, fail, write_to
+
+if TYPE_CHECKING:
+    from zrec.play.study import Summary
+
+
+class StudyFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+@app.command()
+def study(
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            help="The game, as its Game tag names it (an unknown name lists the games).",
+        ),
+    ],
+    option: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--option",
+            "-O",
+            metavar="Tag=value",
+            help="A rule option or setup tag of the game.  The same tag given several "
+            "times makes one reading per value, side by side; several such tags make "
+            "every combination (the first tag named varies slowest).  Tags not given "
+            "keep their defaults.",
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", help="Games per reading.")] = 1000,
+    seed: Annotated[
+        int, typer.Option("--seed", help="The same seed gives the same games and numbers.")
+    ] = 0,
+    player: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--player",
+            metavar="random|greedy",
+            help="random: the engine's random move (as zrec random plays); greedy: a move "
+            "that takes the most pieces, else a random one.  One name for every seat, or "
+            "one per seat joined by commas (greedy,random); given several times, each "
+            "reading is played by each player set in turn.  Default: random.",
+        ),
+    ] = None,
+    max_plies: Annotated[
+        int, typer.Option("--max-plies", min=1, help="Cut a game off here (unfinished).")
+    ] = 300,
+    seats: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--seats", min=1, help="How many seats play (default: the game's usual number)."
+        ),
+    ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (same numbers for any N)."),
+    ] = 1,
+    output_format: Annotated[
+        StudyFormat,
+        typer.Option("--format", help="table: for people; json: one object per reading."),
+    ] = StudyFormat.table,
+    chart: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--chart", metavar="FILE.svg", help="Also draw an SVG chart here."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    output: OutputOpt = None,
+) -> None:
+    """Play random games under one or several readings of the rules, and compare them:
+    game length, decisive/drawn/unfinished shares, the first player's score, pieces
+    taken, how games end.  See docs/study.md."""
+    from zrec.errors import ZrecError
+    from zrec.play.study import readings, study_tags
+    from zrec.play.study_runs import run_study
+    from zrec.rules import find_game
+
+    if games < 1:
+        fail(f"--games must be at least 1, not {games}")
+    tags: list[tuple[str, str]] = []
+    for item in option or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            fail(f"--option takes Tag=value, not {item!r}")
+        tags.append((name.strip(), value))
+    try:
+        rules = find_game(game)
+        chosen = readings(study_tags(rules, tags), player or ["random"])
+        bar = _bar(games * len(chosen), quiet)
+        try:
+            summaries = run_study(
+                rules,
+                chosen,
+                games,
+                seed,
+                max_plies,
+                seats,
+                jobs,
+                bar.update if bar is not None else None,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+    except ZrecError as exc:
+        fail(str(exc))
+    several = len({r.players for r in chosen}) > 1
+    labels = [s.reading.label(several) for s in summaries]
+    if chart is not None:
+        from zrec.outputs.study_chart import study_chart
+
+        with write_to(chart) as out:
+            out.write(study_chart(summaries, f"{rules.title}: self-play study", labels))
+    with write_to(output) as out:
+        if output_format is StudyFormat.json:
+            out.write(json.dumps([s.to_json() for s in summaries], indent=2) + "\n")
+        else:
+            out.write(table(summaries, labels))
+
+
+def _bar(total: int, quiet: bool) -> Any:
+    """A progress bar on standard error when it is a terminal."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", desc="study", leave=False)
+
+
+def _pct(part: int, whole: int) -> str:
+    """``12.5%``; ``<0.1%`` and ``>99.9%`` for shares that would print as 0.0 and 100.0
+    but are not."""
+    share = 100 * part / whole
+    if 0 < share < 0.05:
+        return "<0.1%"
+    return ">99.9%" if 99.95 <= share < 100 else f"{share:.1f}%"
+
+
+#: The longest label a column of the table is headed by.
+LABEL_WIDTH = 16
+
+
+def _score(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def table(summaries: list[Summary], labels: list[str]) -> str:
+    """The statistics, one column per reading: headed by its label, or, where a label
+    is longer than :data:`LABEL_WIDTH`, by its number, the labels listed above."""
+    data = [s.to_json() for s in summaries]
+    key = ""
+    heads = list(labels)
+    if max(len(label) for label in labels) > LABEL_WIDTH:
+        key = "".join(f"{i}: {label}\n" for i, label in enumerate(labels, 1)) + "\n"
+        heads = [str(i) for i in range(1, len(labels) + 1)]
+    rows: list[tuple[str, list[str]]] = [("reading", heads)]
+
+    def row(name: str, values: list[str]) -> None:
+        rows.append((name, values))
+
+    def get(path: str) -> list[Any]:
+        out = []
+        for d in data:
+            value: Any = d
+            for key in path.split("."):
+                value = value[key]
+            out.append(value)
+        return out
+
+    row("players", ["/".join(s.reading.players) for s in summaries])
+    row("games", [str(v) for v in get("games")])
+    row("plies: mean", [f"{v:.1f}" for v in get("length.mean")])
+    row("plies: median", [f"{v:g}" for v in get("length.median")])
+    row(
+        "plies: min-max",
+        [f"{a}-{b}" for a, b in zip(get("length.min"), get("length.max"), strict=True)],
+    )
+    for kind in ("decisive", "drawn", "unfinished"):
+        row(kind, [_pct(r[kind], d["games"]) for r, d in zip(get("results"), data, strict=True)])
+    seats = list(dict.fromkeys(seat for s in summaries for seat in s.seats))
+    row("first player", [str(v) for v in get("first_seat")])
+    row("first player's score", [_score(v) for v in get("first_player_score")])
+    for seat in seats:
+        row(f"score: {seat}", [_score(d["scores"].get(seat)) for d in data])
+    row("pieces taken / game", [f"{v:.2f}" for v in get("captures.per_game")])
+    for seat in seats:
+        row(f"  by {seat}", [_number(d["captures"]["by_seat"].get(seat)) for d in data])
+    codes = sorted({code for d in data for code in d["terminations"]})
+    for code in codes:
+        row(f"ends: {code}", [str(d["terminations"].get(code, 0)) for d in data])
+    width = max(len(name) for name, _ in rows)
+    columns = [max(len(values[i]) for _, values in rows) for i in range(len(labels))]
+    lines = []
+    for name, values in rows:
+        cells = [v.rjust(w) for v, w in zip(values, columns, strict=True)]
+        lines.append(f"{name.ljust(width)}  " + "  ".join(cells))
+    return key + "\n".join(line.rstrip() for line in lines) + "\n"

@@ -1,0 +1,168 @@
+"""Reading a record under other rule options: ``-O Tag=value`` overrides of its tags.
+
+A record states its rule options in its tags (``[Jumps "bent"]``); a tag it leaves out
+takes the option's default.  An override replaces a tag's value, or adds the tag, so
+that every output (validate, show, diagrams, the replay page, perft, readings) can
+read the same moves under another reading of the rules, and say so:
+
+- :func:`parse_assignments` turns ``Tag=value`` items (as the command line gives them)
+  into a mapping;
+- :func:`check_overrides` checks the names and values against the game's rule options
+  (:attr:`GameRules.options`) and its setup tags (:attr:`GameRules.inputs`), with one
+  clear error each (:class:`OverrideError`), and returns the values spelled as the game
+  spells them;
+- :func:`override` returns the record with its tags overridden, :func:`changes` what
+  that changes, and :func:`describe` says it in one line.
+
+Nothing here names a game: the options come from the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from zrec.errors import ZrecError
+from zrec.notation.model import Game
+from zrec.rules import find_game
+from zrec.rules.base import GameRules, InputError, UnknownGameError
+
+__all__ = [
+    "Change",
+    "OverrideError",
+    "changes",
+    "check_overrides",
+    "describe",
+    "override",
+    "parse_assignments",
+    "with_tags",
+]
+
+
+class OverrideError(ZrecError, ValueError):
+    """An override that cannot apply: not ``Tag=value``, a tag that is not an option of
+    the game, or a value the option does not take."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One tag an override changes: the value it reads now, the record's own value
+    (``None`` when the record has no such tag) and the value the record's reading had
+    (its own value, or the option's default when it has none)."""
+
+    tag: str
+    value: str
+    was: str | None
+    before: str | None
+
+    def text(self) -> str:
+        """``Jumps "bent" (the record says "line")``."""
+        if self.was is not None:
+            return f'{self.tag} "{self.value}" (the record says "{self.was}")'
+        if self.before is not None:
+            by_default = f'"{self.before}" by default'
+            return f'{self.tag} "{self.value}" (the record has no {self.tag} tag: {by_default})'
+        return f'{self.tag} "{self.value}" (the record has no {self.tag} tag)'
+
+
+def parse_assignments(items: Iterable[str]) -> dict[str, str]:
+    """``["Jumps=bent", "Board=open"]`` as ``{"Jumps": "bent", "Board": "open"}`` (a
+    later item for the same tag wins); raises :class:`OverrideError`."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise OverrideError(
+                f"an override is written Tag=value (e.g. Jumps=bent), not {item!r}"
+            )
+        out[name] = value.strip()
+    return out
+
+
+def _names(rules: GameRules) -> str:
+    names = f"its options are {', '.join(rules.options) or 'none'}"
+    if rules.inputs:
+        names += f"; its setup tags are {', '.join(rules.inputs)}"
+    return names
+
+
+def check_overrides(rules: GameRules, values: Mapping[str, str]) -> dict[str, str]:
+    """``values`` checked against the rule options and setup tags of ``rules``: option
+    values spelled as the game spells them (they match case-insensitively), setup tags
+    parsed once to check them.  Raises :class:`OverrideError`."""
+    checked: dict[str, str] = {}
+    for tag, value in values.items():
+        spec = rules.options.get(tag)
+        if spec is not None:
+            found = [v for v in spec.values if v.lower() == value.strip().lower()]
+            if not found:
+                raise OverrideError(
+                    f"{value!r} is not a value of {tag} for {rules.title}: "
+                    f"its values are {', '.join(spec.values)}"
+                )
+            checked[tag] = found[0]
+            continue
+        given = rules.inputs.get(tag)
+        if given is None:
+            raise OverrideError(f"unknown option {tag!r} for {rules.title}: {_names(rules)}")
+        try:
+            given.parse(value)
+        except InputError as exc:
+            raise OverrideError(f"bad {tag} for {rules.title}: {exc.reason}") from None
+        checked[tag] = value
+    return checked
+
+
+def with_tags(game: Game, values: Mapping[str, str]) -> Game:
+    """The record with these tag values, unchecked: a tag it has takes the new value in
+    its place (every copy of a repeated tag), a tag it lacks is added after its tags."""
+    tags = [(key, values.get(key, value)) for key, value in game.tags]
+    present = {key for key, _ in game.tags}
+    tags += [(key, value) for key, value in values.items() if key not in present]
+    return replace(game, tags=tuple(tags))
+
+
+def _rules_of(game: Game) -> GameRules:
+    try:
+        return find_game(game.game_type)
+    except UnknownGameError as exc:
+        raise OverrideError(f"cannot read the record under other options: {exc}") from None
+
+
+def override(game: Game, values: Mapping[str, str]) -> Game:
+    """The record read under ``values`` (``{"Jumps": "bent"}``): its tags overridden,
+    each checked against the options of the game its ``Game`` tag names.  Raises
+    :class:`OverrideError`."""
+    if not values:
+        return game
+    return with_tags(game, check_overrides(_rules_of(game), values))
+
+
+def changes(game: Game, values: Mapping[str, str]) -> tuple[Change, ...]:
+    """What overriding the record with ``values`` changes: one :class:`Change` for each
+    tag whose reading differs from the record's own (a value equal to it, or to the
+    default of an option the record leaves out, changes nothing).  Raises
+    :class:`OverrideError`."""
+    if not values:
+        return ()
+    rules = _rules_of(game)
+    own = game.tag_map()
+    found: list[Change] = []
+    for tag, value in check_overrides(rules, values).items():
+        was = own.get(tag)
+        spec = rules.options.get(tag)
+        before = was if was is not None else (spec.default if spec is not None else None)
+        same = before is not None and (
+            before.strip().lower() == value.lower() if spec is not None else before == value
+        )
+        if not same:
+            found.append(Change(tag, value, was, before))
+    return tuple(found)
+
+
+def describe(found: Iterable[Change]) -> str:
+    """One line saying how a record is read: ``read with Jumps "bent" (the record says
+    "line")``; empty when nothing changes."""
+    texts = [change.text() for change in found]
+    return f"read with {'; '.join(texts)}" if texts else ""
