@@ -27,6 +27,7 @@ from zrec.cli._app import (
     write_to,
 )
 from zrec.cli._inputs import display_name, unique
+from zrec.cli._readings import ReadingOpt, read_under, reading_of
 from zrec.notation.model import Game
 from zrec.notation.reader import read_records
 
@@ -114,6 +115,7 @@ def diagram_command(
         Optional[int],  # noqa: UP045
         typer.Option("--columns", min=1, help="Boards per row of a --strip."),
     ] = None,
+    option: ReadingOpt = None,
 ) -> None:
     """Draw a position of a record as SVG: the board, its pieces and the last move.
 
@@ -150,9 +152,10 @@ def diagram_command(
         "css": _stylesheet(css),
     }
     written: list[tuple[Path | None, str]] = []
+    reading = reading_of(option)
     for file in files:
-        record = _read_game(file, game, several)
         where = f"{display_name(file)}: " if several else ""
+        record = read_under(_read_game(file, game, several), reading, f"{where}game {game}: ")
         try:
             pictures = _pictures(
                 record, ply, node, all_plies, strip, first, last, columns, options
@@ -256,6 +259,7 @@ def html_command(
         Optional[int],  # noqa: UP045
         typer.Option("--game", min=1, help="Only this game of each file (default: all)."),
     ] = None,
+    option: ReadingOpt = None,
 ) -> None:
     """Write a replay page: one self-contained HTML file that works offline.
 
@@ -286,9 +290,16 @@ def html_command(
         fail("nothing written: fix the games above first", EXIT_INVALID)
     if not records:
         fail(f"there is no game in {files[0]}", EXIT_INVALID)
+    reading = reading_of(option)
+    games = [
+        read_under(r.game, reading, f"{where}game {r.number}: ")
+        for r, where in zip(records, [f"{s}: " if several else "" for s in sources],
+                            strict=True)
+        if r.game is not None
+    ]
     try:
         page = replay_page(
-            [r.game for r in records if r.game is not None],
+            games,
             numbers=[r.number for r in records],
             sources=sources if several else None,
         )

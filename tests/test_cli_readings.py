@@ -1,0 +1,47 @@
+"""``-O Tag=value`` on the commands that replay a record: the record is read under the
+given option (its own tag overridden), the command says so, and a tag the game has
+not is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from zrec.cli import app
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+BENT = str(SAMPLES / "mosona-bent.zrec")
+CULIN = str(SAMPLES / "culin-opening.zrec")
+runner = CliRunner()
+
+
+def test_diagram_under_another_reading(tmp_path: Path) -> None:
+    out = tmp_path / "d.svg"
+    own = runner.invoke(app, ["diagram", CULIN, "-o", str(out)])
+    assert own.exit_code == 0 and own.stderr == ""
+    # Culin's opening read with bent jumps: White's first move skips a compulsory capture
+    bent = runner.invoke(app, ["diagram", CULIN, "-O", "Jumps=bent", "-o", str(out)])
+    assert bent.exit_code == 1
+    assert bent.stderr.splitlines() == [
+        'zrec: game 1: read with Jumps "bent" (the record has no Jumps tag: "line" by '
+        'default)',
+        "zrec: ply 1, move 1 (White): b6-b5 is illegal: a capture is compulsory here",
+    ]
+    same = runner.invoke(app, ["diagram", CULIN, "-O", "jumps=LINE", "-o", str(out)])
+    assert same.exit_code == 2 and "unknown option 'jumps'" in same.stderr
+    again = runner.invoke(app, ["diagram", CULIN, "-O", "Jumps=LINE", "-o", str(out)])
+    assert again.exit_code == 0 and again.stderr == ""  # the record's own reading
+
+
+def test_html_under_another_reading(tmp_path: Path) -> None:
+    out = tmp_path / "p.html"
+    line = runner.invoke(app, ["html", BENT, "-O", "Jumps=line", "-o", str(out)])
+    assert line.exit_code == 1 and not out.exists()
+    assert line.stderr.startswith('zrec: game 1: read with Jumps "line" (the record says '
+                                  '"bent")')
+    board = runner.invoke(app, ["html", BENT, "-O", "Board=lined", "-o", str(out)])
+    assert board.exit_code == 0 and board.stderr == ""
+    wrong = runner.invoke(app, ["html", BENT, "-O", "Jumps", "-o", str(out)])
+    assert wrong.exit_code == 2
+    assert "an override is written Tag=value (e.g. Jumps=bent), not 'Jumps'" in wrong.stderr
