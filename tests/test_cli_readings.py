@@ -45,3 +45,29 @@ def test_html_under_another_reading(tmp_path: Path) -> None:
     wrong = runner.invoke(app, ["html", BENT, "-O", "Jumps", "-o", str(out)])
     assert wrong.exit_code == 2
     assert "an override is written Tag=value (e.g. Jumps=bent), not 'Jumps'" in wrong.stderr
+
+
+def test_validate_under_another_reading() -> None:
+    own = runner.invoke(app, ["validate", BENT])
+    assert own.exit_code == 0
+    line = runner.invoke(app, ["validate", BENT, "-O", "Jumps=line"])
+    assert line.exit_code == 1
+    assert line.stderr == 'zrec: every game is read with Jumps "line" (its own tags overridden)\n'
+    assert "error[illegal-move] game 1, ply 1: move 1 (White): a3xb5xb4xa3 is illegal: " \
+        "there is no jump from a3 to b5" in line.stdout
+    jobs = runner.invoke(app, ["validate", BENT, BENT, CULIN, "-O", "Jumps=line", "--jobs", "2"])
+    one = runner.invoke(app, ["validate", BENT, BENT, CULIN, "-O", "Jumps=line"])
+    assert jobs.stdout == one.stdout and jobs.exit_code == one.exit_code == 1
+    unknown = runner.invoke(app, ["validate", BENT, "-O", "Jumpz=line"])
+    assert unknown.exit_code == 2
+    assert unknown.stderr == "zrec: unknown option 'Jumpz': no game zrec knows has it\n"
+    value = runner.invoke(app, ["validate", CULIN, "-O", "Jumps=bnt"])
+    assert value.exit_code == 1 and "error[bad-option]" in value.stdout
+
+
+def test_show_under_another_reading() -> None:
+    shown = runner.invoke(app, ["show", BENT, "-O", "Jumps=line", "--ply", "0"])
+    assert shown.exit_code == 0
+    assert shown.stderr == 'zrec: read with Jumps "line" (the record says "bent")\n'
+    own = runner.invoke(app, ["show", BENT, "--ply", "0"])
+    assert own.stdout != shown.stdout  # the legal moves differ: no bent jumps

@@ -2,7 +2,8 @@
 
 :func:`atomic_output` hands out a temporary file beside the target and renames it
 over the target only when the block ends without an error; ``-`` means standard
-output, which gets the text only once it is complete.
+output, which gets the text only once it is complete (a long text waits in a temporary
+file, not in memory: writers may write as they go, a game at a time).
 
 The target keeps what it is:
 
@@ -28,6 +29,9 @@ from pathlib import Path
 from typing import TextIO
 
 from zrec.errors import ZrecError
+
+#: how much of a text for standard output is held in memory; the rest waits on disk
+SPOOL = 1 << 20
 
 
 class OutputError(ZrecError, OSError):
@@ -58,7 +62,7 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
     :class:`OutputError` when the target cannot be written.
     """
     if target is None or str(target) == "-":
-        with tempfile.SpooledTemporaryFile(8 * 1024 * 1024, mode="w+", encoding="utf-8") as tmp:
+        with tempfile.SpooledTemporaryFile(SPOOL, mode="w+", encoding="utf-8") as tmp:
             yield tmp  # type: ignore[misc]
             tmp.seek(0)
             while chunk := tmp.read(1 << 20):

@@ -6,9 +6,8 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
-from collections.abc import Iterator
+from dataclasses import replace
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -26,14 +25,14 @@ from zrec.cli._app import (
     open_input,
     write_to,
 )
-from zrec.cli._inputs import display_name, records_of, unique
+from zrec.cli._inputs import display_name, unique
+from zrec.cli._readings import ReadingOpt, read_under, reading_of
 from zrec.notation.model import Line
-from zrec.notation.reader import Record, read_records
-from zrec.outputs.convert import JsonRecord, write_text
+from zrec.notation.reader import read_records
+from zrec.outputs.convert import write_text
 
 if TYPE_CHECKING:
     from zrec.outputs.positions import Shown
-    from zrec.outputs.validate import GameReport
 
 
 class Report(str, Enum):
@@ -57,6 +56,18 @@ def validate(
     no_warnings: Annotated[
         bool, typer.Option("--no-warnings", help="Show errors only (warnings still counted).")
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=0,
+            help="Check the games of zrec text in N processes (0: one for each processor). "
+            "The report is the same, byte for byte; JSON inputs are read in one process.",
+            metavar="N",
+        ),
+    ] = 1,
+    option: ReadingOpt = None,
 ) -> None:
     """Replay every game through its rules and report every problem.
 
@@ -71,47 +82,42 @@ def validate(
     as in text, at line 1, column 1 (JSON Lines: the game's line), as JSON carries no
     places for moves.
     """
-    from zrec.outputs.validate import Summary
+    from zrec.cli._validating import checked
+    from zrec.outputs.parallel import Validators, all_cores
+    from zrec.outputs.validate import ReportWriter, Summary
 
+    as_json = output_format is Report.json
     summary = Summary()
-    found: list[dict[str, object]] = []
+    writer = ReportWriter(lambda text: typer.echo(text, nl=False), as_json)
     unreadable = 0
-    for file in unique(files):
-        try:
-            stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
-        except OSError as exc:
-            typer.echo(f"zrec: cannot read {file}: {exc.strerror or exc}", err=True)
-            unreadable += 1
-            continue
-        # standard input is left open
-        with contextlib.nullcontext(stream) if file == "-" else stream:
-            name = display_name(file)
-            for report in _reports(records_of(stream, file, name), name):
-                summary.add(report)
-                for diagnostic in report.diagnostics:
-                    if no_warnings and diagnostic.severity != "error":
-                        continue
-                    if output_format is Report.json:
-                        found.append(diagnostic.to_json())
-                    else:
-                        typer.echo(diagnostic.format())
-    if output_format is Report.json:
-        document = {"diagnostics": found, "summary": summary.to_json()}
-        typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
-    else:
-        typer.echo(summary.line())
+    reading = reading_of(option)
+    if reading:
+        from zrec.rules import all_games
+
+        known = {tag for g in all_games() for tag in (*g.options, *g.inputs)}
+        for tag in reading:
+            if tag not in known:
+                fail(f"unknown option {tag!r}: no game zrec knows has it")
+        said = ", ".join(f'{tag} "{value}"' for tag, value in reading.items())
+        typer.echo(f"zrec: every game is read with {said} (its own tags overridden)", err=True)
+    with Validators(jobs or all_cores(), as_json, no_warnings, reading) as validators:
+        for file in unique(files):
+            try:
+                stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
+            except OSError as exc:
+                typer.echo(f"zrec: cannot read {file}: {exc.strerror or exc}", err=True)
+                unreadable += 1
+                continue
+            # standard input is left open
+            with contextlib.nullcontext(stream) if file == "-" else stream:
+                for part, shown, games_before in checked(stream, file, validators):
+                    summary.merge(part)
+                    writer.problems(shown, games_before)
+    writer.end(summary)  # the problems are written as they are found; the summary last
     if unreadable:
         raise typer.Exit(EXIT_USAGE)
     if summary.invalid:
         raise typer.Exit(EXIT_INVALID)
-
-
-def _reports(records: Iterator[Record | JsonRecord], name: str) -> Iterator[GameReport]:
-    """A report for each game of one input, text or JSON."""
-    from zrec.outputs.validate import report_of
-
-    for record in records:
-        yield report_of(record, name)
 
 
 @app.command()
@@ -133,6 +139,7 @@ def show(
             "variations included (the replay page's numbering; 0 is the start).",
         ),
     ] = None,
+    option: ReadingOpt = None,
 ) -> None:
     """Show a position of a record: the board, whose turn it is and the legal moves.
 
@@ -152,7 +159,7 @@ def show(
         if several:
             typer.echo(("\n" if i else "") + f"==> {display_name(file)} <==")
         try:
-            typer.echo(_position(file, game, ply, node, several).text())
+            typer.echo(_position(file, game, ply, node, several, option).text())
         except typer.Exit as exc:
             if not several:
                 raise
@@ -161,7 +168,14 @@ def show(
         raise typer.Exit(worst)
 
 
-def _position(file: str, game: int, ply: int | None, node: int | None, several: bool) -> Shown:
+def _position(
+    file: str,
+    game: int,
+    ply: int | None,
+    node: int | None,
+    several: bool,
+    option: list[str] | None = None,
+) -> Shown:
     """The position ``show`` prints for one file; exits with a message when there is none."""
     from zrec.outputs.positions import PositionError, Shown, position_at
     from zrec.play import GameSetupError, ReplayError, path_to, prepare
@@ -172,6 +186,8 @@ def _position(file: str, game: int, ply: int | None, node: int | None, several: 
     if record.game is None:
         assert record.problem is not None
         fail(record.problem.format(), EXIT_INVALID)
+    record = replace(record, game=read_under(record.game, reading_of(option), where))
+    assert record.game is not None
     if node is None:
         total = len(record.game.line.moves)
         if ply is not None and ply > total:

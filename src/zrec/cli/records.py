@@ -28,7 +28,7 @@ from zrec.cli._app import (
 from zrec.cli._inputs import Format, is_json_name, sniff, unique
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
-from zrec.notation.writer import write_games
+from zrec.notation.writer import games_text
 from zrec.outputs.convert import ConversionError, read_json_games, write_json, write_text
 from zrec.resources import read_text
 
@@ -69,10 +69,10 @@ def fmt(
         _write_one(files[0], output, False)
         return
     broken: list[Record] = []
-    texts = [_format_file(file, broken) for file in files]
     try:
         with write_to(output) as out:
-            out.write("\n".join(text for text in texts if text))
+            for text in games_text(readable(_all_records(files), broken)):
+                out.write(text)  # a game at a time: the text is never held whole
             if broken:
                 raise Abort()
     except Abort:
@@ -97,26 +97,75 @@ def _each(files: list[str], one: Callable[[str], None]) -> int:
 def _check_one(file: str) -> None:
     broken: list[Record] = []
     with open_input(file) as stream:
-        original = stream.read()  # compared with the canonical text below
-    text = _format_all(read_records(io.BytesIO(original), file), broken)
+        same = _Same(stream)  # compares the canonical text with the file as both come
+        for text in games_text(readable(read_records(same.reader, file), broken)):
+            same.wrote(text.encode("utf-8"))
+        canonical = same.end()
     if broken:
         report_broken(broken)
         raise typer.Exit(EXIT_INVALID)
-    if original.decode("utf-8", "replace") != text:
+    if not canonical:
         typer.echo(f"{file}: not in canonical form", err=True)
         raise typer.Exit(EXIT_INVALID)
+
+
+class _Same(io.RawIOBase):
+    """A stream that reads another and compares what it reads with what the caller
+    says it wrote, as both come: memory holds only what one is ahead of the other (a
+    game or so), and nothing once they differ.  The bytes are compared: the file is in
+    canonical form when they are equal (bytes that are not UTF-8 break a game, which
+    ``fmt --check`` reports first)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        super().__init__()
+        self.stream = stream
+        self.reader = io.BufferedReader(self)
+        self.read_ahead = bytearray()
+        self.written_ahead = bytearray()
+        self.same = True
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self.stream.read(len(buffer))
+        buffer[: len(data)] = data
+        if self.same:
+            self.read_ahead += data
+            self._compare()
+        return len(data)
+
+    def wrote(self, data: bytes) -> None:
+        if self.same:
+            self.written_ahead += data
+            self._compare()
+
+    def _compare(self) -> None:
+        size = min(len(self.read_ahead), len(self.written_ahead))
+        if self.read_ahead[:size] != self.written_ahead[:size]:
+            self.same = False
+            self.read_ahead.clear()
+            self.written_ahead.clear()
+            return
+        del self.read_ahead[:size]
+        del self.written_ahead[:size]
+
+    def end(self) -> bool:
+        """Whether what was written is what was read, to the end of the stream."""
+        while self.reader.read(1 << 16):
+            pass
+        return self.same and not self.read_ahead and not self.written_ahead
 
 
 def _write_one(file: str, target: str | None, several: bool) -> None:
     """Format one file to ``target``; nothing is written if a game is broken."""
     broken: list[Record] = []
     try:
-        with open_input(file) as stream:
-            records = read_records(stream, file)
-            with write_to(target) as out:
-                out.write(_format_all(records, broken))
-                if broken:
-                    raise Abort()
+        with open_input(file) as stream, write_to(target) as out:
+            for text in games_text(readable(read_records(stream, file), broken)):
+                out.write(text)  # a game at a time, to the temporary file
+            if broken:
+                raise Abort()
     except Abort:
         report_broken(broken)
         if several:
@@ -126,13 +175,11 @@ def _write_one(file: str, target: str | None, several: bool) -> None:
         raise typer.Exit(EXIT_INVALID) from None
 
 
-def _format_file(file: str, broken: list[Record]) -> str:
-    with open_input(file) as stream:
-        return _format_all(read_records(stream, file), broken)
-
-
-def _format_all(records: Iterator[Record], broken: list[Record]) -> str:
-    return "".join(write_games(readable(records, broken)))
+def _all_records(files: list[str]) -> Iterator[Record]:
+    """The games of every file in turn, each file opened when its turn comes."""
+    for file in files:
+        with open_input(file) as stream:
+            yield from read_records(stream, file)
 
 
 @app.command()

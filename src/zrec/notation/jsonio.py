@@ -9,6 +9,8 @@ text is what counts, and the parts, when given, must agree with it.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from typing import Any
 
 from zrec.errors import ZrecError
@@ -83,6 +85,28 @@ def game_to_json(game: Game) -> dict[str, JSONValue]:
         "result": game.result,
     }
     return out
+
+
+def game_json_text(game: Game, moves: int = 256) -> Iterator[str]:
+    """``json.dumps(game_to_json(game), ensure_ascii=False)`` in pieces: the main line
+    of a game longer than ``moves`` moves goes ``moves`` at a time, so a long game's
+    JSON is never whole in memory.  The pieces joined are that text exactly."""
+    line = game.line
+    if len(line.moves) <= moves:
+        yield json.dumps(game_to_json(game), ensure_ascii=False)
+        return
+    tags = [[name, value] for name, value in game.tags]
+    yield f'{{"format": {_dumps(FORMAT)}, "tags": {_dumps(tags)}, "moves": ['
+    for start in range(0, len(line.moves), moves):
+        nodes = _dumps([_node(node) for node in line.moves[start : start + moves]])
+        yield (", " if start else "") + nodes[1:-1]  # the elements of a list, as it has them
+    comments = [_comment(c) for c in line.comments]
+    more = f', "comments": {_dumps(comments)}' if comments else ""
+    yield f']{more}, "result": {_dumps(game.result)}}}'
+
+
+def _dumps(value: JSONValue) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _comments(values: list[dict[str, str]] | None) -> tuple[Comment, ...]:

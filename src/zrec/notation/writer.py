@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator
 from zrec.notation.model import Comment, Game, Line, MoveNode
 
 WIDTH = 79
+#: about how many characters :func:`game_text` hands out at a time
+CHUNK = 1 << 16
 
 # An atom of movetext: its text, whether it must be glued to the next atom, and
 # whether a line break must follow it (after a ";" comment).
@@ -101,8 +103,8 @@ def _variation_atoms(line: Line) -> Iterator[_Atom]:
     yield from inner
 
 
-def _fill(atoms: Iterable[_Atom], width: int = WIDTH) -> list[str]:
-    lines: list[str] = []
+def _fill(atoms: Iterable[_Atom], width: int = WIDTH) -> Iterator[str]:
+    """The lines of the movetext, one at a time (the atoms are read as they come)."""
     current = ""
     held = ""  # an atom glued to the next one: they go on one line together
     for text, glue, brk in atoms:
@@ -112,34 +114,69 @@ def _fill(atoms: Iterable[_Atom], width: int = WIDTH) -> list[str]:
             held = text
             continue
         if current and len(current) + 1 + len(text) > width:
-            lines.append(current)
+            yield current
             current = text
         else:
             current = f"{current} {text}" if current else text
         if brk:
-            lines.append(current)
+            yield current
             current = ""
     if held:
         current = f"{current} {held}" if current else held
     if current:
-        lines.append(current)
-    return lines
+        yield current
+
+
+def _atoms(game: Game) -> Iterator[_Atom]:
+    yield from _line_atoms(game.line)
+    yield (game.result, False, False)
 
 
 def movetext_lines(game: Game, width: int = WIDTH) -> list[str]:
     """The movetext and result, filled to ``width`` columns."""
-    atoms = [*_line_atoms(game.line), (game.result, False, False)]
-    return _fill(atoms, width)
+    return list(_fill(_atoms(game), width))
+
+
+def _game_lines(game: Game) -> Iterator[str]:
+    """The canonical text of one game a line at a time, each with its newline."""
+    for name, value in game.tags:
+        yield tag_line(name, value) + "\n"
+    if game.tags:
+        yield "\n"
+    for line in _fill(_atoms(game)):
+        yield line + "\n"
 
 
 def write_game(game: Game) -> str:
     """The canonical text of one game, ending with a newline."""
-    head = [tag_line(name, value) for name, value in game.tags]
-    body = movetext_lines(game)
-    return "\n".join([*head, "", *body]) + "\n" if head else "\n".join(body) + "\n"
+    return "".join(_game_lines(game))
 
 
 def write_games(games: Iterable[Game]) -> Iterator[str]:
     """The canonical text of several games, a blank line between them."""
     for i, game in enumerate(games):
         yield ("\n" if i else "") + write_game(game)
+
+
+def game_text(game: Game, size: int = CHUNK) -> Iterator[str]:
+    """:func:`write_game` in pieces of whole lines, each about ``size`` characters at
+    most: a long game is written without its whole text in memory."""
+    lines: list[str] = []
+    held = 0
+    for line in _game_lines(game):
+        lines.append(line)
+        held += len(line)
+        if held >= size:
+            yield "".join(lines)
+            lines.clear()
+            held = 0
+    if lines:
+        yield "".join(lines)
+
+
+def games_text(games: Iterable[Game], size: int = CHUNK) -> Iterator[str]:
+    """:func:`write_games` in pieces (:func:`game_text`): the same text, joined."""
+    for i, game in enumerate(games):
+        if i:
+            yield "\n"
+        yield from game_text(game, size)

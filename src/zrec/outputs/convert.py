@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
 from zrec.errors import ZrecError
-from zrec.notation.jsonio import JsonGameError, check_depth, game_from_json, game_to_json
+from zrec.notation.jsonio import JsonGameError, check_depth, game_from_json, game_json_text
+from zrec.notation.jsonstream import Values, read_document
 from zrec.notation.model import Game
-from zrec.notation.writer import write_game
+from zrec.notation.writer import game_text
 from zrec.schema import SchemaError, check_game
 
 
@@ -30,11 +31,12 @@ def write_json(games: Iterator[Game], out: TextIO, jsonl: bool = False) -> int:
     if not jsonl:
         out.write("[")
     for game in games:
-        text = json.dumps(game_to_json(game), ensure_ascii=False)
+        if not jsonl:
+            out.write("\n  " if count == 0 else ",\n  ")
+        for text in game_json_text(game):  # a long game a part at a time
+            out.write(text)
         if jsonl:
-            out.write(text + "\n")
-        else:
-            out.write(("\n  " if count == 0 else ",\n  ") + text)
+            out.write("\n")
         count += 1
     if not jsonl:
         out.write("\n]\n" if count else "]\n")
@@ -88,7 +90,15 @@ def read_json_records(
     if jsonl:
         yield from _json_lines(iter(stream))
         return
-    data = stream.read()
+    document = read_document(stream)  # a value at a time when it is well-formed
+    if isinstance(document, Values):
+        for i, (line, value) in enumerate(document.items):
+            if document.kind == "array":
+                yield _record(i + 1, 1, value, f"$[{i}]", False)
+            else:
+                yield _record(i + 1, line, value, "$", document.kind == "sequence")
+        return
+    data = document
     try:
         document = json.loads(data)
     except json.JSONDecodeError as exc:
@@ -179,6 +189,7 @@ def write_text(games: Iterator[Game], out: TextIO) -> int:
     for game in games:
         if count:
             out.write("\n")
-        out.write(write_game(game))
+        for text in game_text(game):  # a long game a few lines at a time
+            out.write(text)
         count += 1
     return count

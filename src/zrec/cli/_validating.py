@@ -1,0 +1,41 @@
+"""What ``validate`` reports for one input, in this process or in worker processes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import BinaryIO
+
+from zrec.cli._inputs import display_name, is_json_name, records_of, sniff
+from zrec.notation.reader import Record
+from zrec.outputs.parallel import Validators, read_with
+from zrec.outputs.validate import Shown, Summary, report_of, shown_of
+from zrec.play.overrides import with_tags
+
+__all__ = ["checked"]
+
+
+def checked(
+    stream: BinaryIO, file: str, validators: Validators
+) -> Iterator[tuple[Summary, list[Shown], int]]:
+    """The counts and the problems of one input, a game at a time (with ``--jobs``, a
+    piece of zrec text at a time, checked by the workers), each with the number of the
+    input's games before it: the problems' game numbers count from there."""
+    name = display_name(file)
+    if validators.jobs > 1 and not is_json_name(file):
+        looks_json, stream = sniff(stream)
+        if not looks_json:
+            games = 0
+            for part, shown in validators.pieces(stream, name):
+                yield part, shown, games
+                games += part.games
+            return
+    for record in records_of(stream, file, name):
+        if isinstance(record, Record):
+            record = read_with(record, validators.reading)
+        elif validators.reading and record.game is not None:
+            record = replace(record, game=with_tags(record.game, validators.reading))
+        report = report_of(record, name)
+        part = Summary()
+        part.add(report)
+        yield part, shown_of(report, validators.as_json, validators.errors_only), 0
