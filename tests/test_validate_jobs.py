@@ -247,7 +247,10 @@ def _workers_started(pid: int) -> bool:
     return children.exists() and len(children.read_text().split()) >= 2
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.skipif(
+    not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+    reason="reads the children of a process in /proc",
+)
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_an_interrupt_leaves_no_worker(tmp_path: Path, sig: signal.Signals, code: int) -> None:
     games = "\n".join(write_game(g) for g in random_games(find_game("mosona"), {}, 50, 3))
