@@ -19,7 +19,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from zrec.moves import Action, Dice, Turn
-from zrec.notation.model import Comment, Game, Line, MoveNode, Span
+from zrec.notation.model import Comment, Game, Line, MoveNode, Span, plain_move
 from zrec.notation.tables import tables
 
 if TYPE_CHECKING:
@@ -112,11 +112,21 @@ def parse_dice(text: str) -> Dice:
     return Dice(tuple(int(d) for d in digits), option)
 
 
+#: tag pairs taken apart so far: most tag pairs of a file are repeated word for word
+_TAGS: dict[str, tuple[str, str]] = {}
+
+
 def parse_tag(text: str) -> tuple[str, str]:
     """Take apart one TAG_PAIR token into name and unescaped value."""
-    match = _TAG.fullmatch(text)
-    assert match is not None
-    return match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
+    pair = _TAGS.get(text)
+    if pair is None:
+        match = _TAG.fullmatch(text)
+        assert match is not None
+        pair = match.group(1), _UNESCAPE.sub(r"\1", match.group(2))
+        if len(_TAGS) > 2_000:
+            _TAGS.clear()
+        _TAGS[text] = pair
+    return pair
 
 
 def comment_from(token: str) -> Comment:
@@ -297,31 +307,47 @@ def _machine() -> tuple[dict[int, _Row], dict[int, dict[str, int]], int, int, _B
     return rows, gotos, table.start, table.end, builder
 
 
-def _direct(tokens: Sequence[TokenT], turn_of: Any) -> Game | None:
+#: move numbers read so far: their text -> (number, dots)
+_NUMBERS: dict[str, tuple[int, int]] = {}
+
+
+def _move_number(text: str) -> tuple[int, int]:
+    """A MOVE_NUMBER token's number and dots (``12...`` is ``(12, 3)``)."""
+    found = _NUMBERS.get(text)
+    if found is None:
+        found = int(text.rstrip(".")), 3 if text.endswith("...") else 1
+        if len(_NUMBERS) > 2_000:
+            _NUMBERS.clear()
+        _NUMBERS[text] = found
+    return found
+
+
+def _direct(
+    tokens: Sequence[TokenT], turn_of: Any, turns: dict[str, Turn] | None = None
+) -> Game | None:
     """The common game (tag pairs, then moves each with or without its number, then
     the result) built straight from its tokens, as the LALR loop would build it; ``None``
     for anything else (a comment, a variation, dice, a suffix, a NAG, a token out of
     place), which the loop then reads, with its errors.  ``turn_of`` makes a move's
-    turn from its text (the builder's, with its cache)."""
+    turn from its text (the builder's, with its cache ``turns``, looked in first)."""
     count = len(tokens)
     first = 0
     while first < count and tokens[first][0] == "TAG_PAIR":
         first += 1
     if first == count or tokens[-1][0] != "RESULT":
         return None
+    known = {} if turns is None else turns
     nodes: list[MoveNode] = []
     number: int | None = None
     dots = 1
     for index in range(first, count - 1):
         kind, text, line, column = tokens[index]
         if kind == "ACTION":
-            nodes.append(
-                MoveNode(turn_of(text), number, dots, None, (), (), (), (), Span(line, column))
-            )
+            turn = known.get(text) or turn_of(text)
+            nodes.append(plain_move(turn, number, dots, line, column))
             number, dots = None, 1
         elif kind == "MOVE_NUMBER" and number is None:
-            dots = 3 if text.endswith("...") else 1
-            number = int(text.rstrip("."))
+            number, dots = _move_number(text)
         else:
             return None
     if number is not None:  # a number with no move after it
@@ -343,7 +369,7 @@ def parse_tokens(tokens: Sequence[TokenT], direct: bool = True) -> Game:
     """
     rows, gotos, state, end, builder = _machine()
     if direct:
-        found = _direct(tokens, builder._turn)
+        found = _direct(tokens, builder._turn, builder._turns)
         if found is not None:
             return found
     stack: list[int] = []  # the states below the current one

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import io
 import multiprocessing
 import os
@@ -106,6 +107,9 @@ class Validators:
 
             token_regex()  # built and imported once, before the workers are forked
             all_games()
+            # what is imported stays out of the workers' garbage collections: they do
+            # not touch (and so copy) the pages they share with the main process
+            gc.freeze()
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
             self.pool = context.Pool(self.jobs, initializer=start_worker)

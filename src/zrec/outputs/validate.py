@@ -101,7 +101,7 @@ class GameReport:
 class _Checker(Visitor):
     """The validator's visitor: a diagnostic for every problem a step shows."""
 
-    every_step = False  # a step with no number, no notes and no error has nothing to check
+    every_step = False  # a step whose number fits, with no notes and no error, is fine
 
     def __init__(self, report: GameReport, replay: Replay) -> None:
         self.report = report

@@ -59,9 +59,10 @@ class LineEnd(NamedTuple):
 class Visitor:
     """What the walker calls; every hook does nothing unless a visitor overrides it."""
 
-    #: ``False``: show only the steps that carry something beyond the move itself (a
-    #: written move number, notes from the rules, an error) -- enough for a visitor
-    #: that only checks a record, and it spares a call per ply.
+    #: ``False``: show only the steps that carry something to check beyond the move
+    #: itself (a written move number that is not the position's, notes from the
+    #: rules, an error) -- enough for a visitor that only checks a record, and it
+    #: spares a call per ply.
     every_step: bool = True
 
     def step(self, step: Step) -> None:
@@ -103,7 +104,7 @@ class _Walker:
 
     def line(self, moves: tuple[MoveNode, ...], pos: Any, ply: int, depth: int) -> LineEnd:
         engine = self.engine
-        resolve, apply = engine.resolve, engine.apply
+        resolve, apply, number_of = engine.resolve, engine.apply, engine.move_number
         visit = self.visitor.step
         new = _new_step
         every = self.visitor.every_step
@@ -122,7 +123,7 @@ class _Walker:
                 ply += 1
             after, events = apply(pos, resolved.move)
             notes = resolved.notes
-            if every or notes or node.number is not None:
+            if every or notes or (node.number is not None and not _fits(node, number_of(pos))):
                 move = resolved.move
                 visit(new(Step, (ply, node, pos, move, after, events, notes, depth, None)))
             if node.variations:
@@ -137,6 +138,11 @@ class _Walker:
             self.visitor.begin_variation(node, pos, ply, depth + 1)
             end = self.line(variation.moves, pos, ply, depth + 1)
             self.visitor.end_variation(node, end, depth + 1)
+
+
+def _fits(node: MoveNode, number: MoveNumber) -> bool:
+    """Whether the number written before ``node`` is the one its position has."""
+    return number.turn and node.number == number.number and node.dots == number.dots
 
 
 class _Collect(Visitor):

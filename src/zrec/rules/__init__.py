@@ -50,16 +50,22 @@ _MODULES = {
 }
 
 
+#: the games found by their usual names so far (a file names its game in every record)
+_FOUND: dict[str, GameRules] = {}
+
+
 def find_game(name: str) -> GameRules:
     """The game a ``Game`` tag names (name or alias); raises :class:`UnknownGameError`."""
+    found_rules = _FOUND.get(name)
+    if found_rules is not None:
+        return found_rules
     where = _MODULES.get(name)
     if where is not None:
         import importlib
 
-        found_rules: GameRules = importlib.import_module(f"zrec.rules.{where[0]}").__dict__[
-            where[1]
-        ]
-        return found_rules
+        rules: GameRules = importlib.import_module(f"zrec.rules.{where[0]}").__dict__[where[1]]
+        _FOUND[name] = rules
+        return rules
     names = _names()
     found = names.get(name)  # the canonical spelling needs no folding
     if found is not None:
