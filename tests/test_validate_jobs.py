@@ -152,6 +152,21 @@ def test_the_cutter_is_the_same_on_large_files(tmp_path: Path) -> None:
             assert list(chunks.cut(io.BytesIO(text), games)) == expected
 
 
+def test_pieces_that_follow_a_size_are_cut_where_games_begin() -> None:
+    """With a size, the pieces are still cut only where the cutter cuts one game at a
+    time, and after the first they hold about ``size`` bytes each."""
+    text = "\n".join(write_game(g) for g in random_games(find_game("mosona"), {}, 300, 3))
+    data = text.encode()
+    starts = {first for first, _ in _reference_cut(io.BytesIO(data), 1)}
+    pieces = list(chunks.cut(io.BytesIO(data), 40, 6_000))
+    assert b"".join(p for _, p in pieces) == data
+    assert {first for first, _ in pieces} <= starts
+    assert pieces[0][1].count(b"[Game ") == 40
+    sizes = [len(p) for _, p in pieces[1:-1]]
+    assert len(sizes) > 10
+    assert all(3_000 < size < 12_000 for size in sizes), sizes
+
+
 # -- validate --jobs -------------------------------------------------------------------
 
 

@@ -24,6 +24,8 @@ __all__ = ["PIECE", "cut"]
 
 #: games in one piece, by default
 PIECE = 250
+#: the most games in one piece when pieces follow a size
+MOST = 5_000
 #: bytes read at a time (then on to the end of the line)
 BLOCK = 1 << 20
 _RESULT = re.compile(rb"(?:^|\s)(?:\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+|\*)\s*$")
@@ -34,8 +36,9 @@ _GAP = re.compile(rb"\n(?:[^\S\n]*\n)+(?=\[)")
 class _Cutter:
     """The cutter's state, a line at a time or a block at a time."""
 
-    def __init__(self, games: int) -> None:
+    def __init__(self, games: int, size: int | None = None) -> None:
         self.games = games
+        self.size = size  # bytes a piece should hold, if given: ``games`` follows it
         self.parts: list[bytes] = []  # the piece so far
         self.first = 1  # the line the piece starts on
         self.number = 0  # lines read
@@ -57,6 +60,9 @@ class _Cutter:
         """The piece so far, ending before line ``number``, which starts the next."""
         done = (self.first, b"".join(self.parts))
         self.parts, self.first = [], number
+        if self.size:  # the next piece: as many games as fill ``size`` at this rate
+            rate = len(done[1]) / self.games
+            self.games = max(1, min(MOST, round(self.size / max(rate, 1.0))))
         return done
 
     def line(self, raw: bytes) -> tuple[int, bytes] | None:
@@ -132,9 +138,14 @@ class _Cutter:
         self.ended = last[:1] != b"[" and _RESULT.search(last.strip()) is not None
 
 
-def cut(stream: BinaryIO, games: int = PIECE) -> Iterator[tuple[int, bytes]]:
-    """Pieces of a text file, each ``(its first line number, its bytes)``."""
-    cutter = _Cutter(games)
+def cut(
+    stream: BinaryIO, games: int = PIECE, size: int | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """Pieces of a text file, each ``(its first line number, its bytes)``: ``games``
+    games each or, with ``size``, the first of ``games`` games and each next one of as
+    many games as the last piece held in ``size`` bytes (so that pieces of long games
+    and of short ones cost about the same to check)."""
+    cutter = _Cutter(games, size)
     while block := stream.read(BLOCK):
         if not block.endswith(b"\n"):
             block += stream.readline()  # blocks of whole lines

@@ -37,8 +37,12 @@ from zrec.outputs.validate import Shown, Summary, shown_of, validate_record
 
 __all__ = ["Piece", "Validators", "all_cores", "check_piece", "read_with", "start_worker"]
 
-#: games in a piece sent to a worker
+#: games in the first piece sent to a worker
 PIECE = 200
+#: bytes in each later piece, about (whole games: about 200 games of Mosona, 60 of
+#: Stone Warriors): small enough that the workers end together, large enough that
+#: sending a piece costs little beside checking it
+PIECE_BYTES = 128_000
 #: pieces in flight for each worker
 AHEAD = 3
 
@@ -129,7 +133,7 @@ class Validators:
         """The counts and the problems of each piece of a text file, in file order;
         the problems' game numbers count in their piece."""
         waiting: deque[AsyncResult[Piece]] = deque()
-        for first, data in cut(stream, PIECE):
+        for first, data in cut(stream, PIECE, PIECE_BYTES):
             task = (name, first, data, self.as_json, self.errors_only, self.reading)
             waiting.append(self._start().apply_async(check_piece, (task,)))
             if len(waiting) >= self.jobs * AHEAD:
