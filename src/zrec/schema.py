@@ -8,6 +8,7 @@ pay for it.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -52,8 +53,73 @@ def _message(error: Any) -> str:
     return str(error.message)
 
 
+@cache
+def _part_validator(name: str) -> Draft202012Validator:
+    """The validator of one part of a game: ``node`` (a move of a line, variations and
+    all) or ``tag`` (a tag pair), as the schema defines them in ``$defs``."""
+    from jsonschema import Draft202012Validator
+
+    loaded = schema()
+    return Draft202012Validator(
+        {"$schema": loaded["$schema"], "$defs": loaded["$defs"], "$ref": f"#/$defs/{name}"}
+    )
+
+
+#: the parts found valid so far, by their JSON text: a file repeats the same moves,
+#: the same tag pairs and the same game around them again and again
+_VALID: dict[str, set[str]] = {"game": set(), "tag": set(), "node": set()}
+
+
+def _known_valid(kind: str, value: Any, check: Any) -> bool:
+    key = json.dumps(value)
+    seen = _VALID[kind]
+    if key in seen:
+        return True
+    if not check(value):
+        return False
+    if len(seen) > 20_000:
+        seen.clear()
+    seen.add(key)
+    return True
+
+
+def _number_free(node: Any) -> Any:
+    """A move as its check sees it: a move number that the schema takes (an integer
+    from 1 to 999999) counts as 1, since nothing else in a move depends on it."""
+    number = node.get("number") if isinstance(node, dict) else None
+    if type(number) is int and 1 <= number <= 999_999:
+        return {**node, "number": 1}
+    return node
+
+
+def _surely_valid(value: Any) -> bool:
+    """Whether ``value`` is a valid game, known faster than by checking it whole.
+
+    The schema's keywords on a game look into its main line and its tag pairs only
+    through ``items`` (each move, each tag pair on its own) and ``contains`` (a Game
+    tag pair): so a game is valid when the game with no moves and only its Game tag
+    pairs is valid, and each move and each tag pair is.  Each is checked once, the
+    first time its JSON text is seen.  ``False`` only means: check the game whole
+    (which gives the error to report)."""
+    if not isinstance(value, dict):
+        return False
+    tags, moves = value.get("tags"), value.get("moves")
+    if not isinstance(tags, list) or not isinstance(moves, list):
+        return False
+    games = [t for t in tags if isinstance(t, list) and t[:1] == ["Game"]]
+    if not _known_valid("game", {**value, "tags": games, "moves": []}, validator().is_valid):
+        return False
+    tag = _part_validator("tag").is_valid
+    if not all(_known_valid("tag", t, tag) for t in tags):
+        return False
+    node = _part_validator("node").is_valid
+    return all(_known_valid("node", _number_free(n), node) for n in moves)
+
+
 def check_game(value: Any, path: str = "$") -> None:
     """Raise :class:`SchemaError` (with the JSON path) unless ``value`` is a valid game."""
+    if _surely_valid(value):
+        return
     from jsonschema.exceptions import best_match
 
     error = best_match(validator().iter_errors(value))

@@ -455,11 +455,25 @@ __all__ = [
 ]
 
 
+#: turns read by :func:`parse_turn_text` so far, by their text
+_TURN_TEXTS: dict[str, Turn] = {}
+
+
 def parse_turn_text(text: str) -> Turn:
     """The turn a move's text spells (``b4xb6``, ``2413e: a1-a3, b2-b4``).
 
     Uses the same terminals as the reader; raises ``ValueError`` naming the problem.
     """
+    turn = _TURN_TEXTS.get(text)
+    if turn is None:
+        turn = _read_turn_text(text)
+        if len(_TURN_TEXTS) > 10_000:
+            _TURN_TEXTS.clear()
+        _TURN_TEXTS[text] = turn
+    return turn
+
+
+def _read_turn_text(text: str) -> Turn:
     kinds: list[str] = []
     values: list[str] = []
     pos = 0
