@@ -39,9 +39,9 @@ __all__ = ["Piece", "Validators", "all_cores", "check_piece", "read_with", "star
 
 #: games in the first piece sent to a worker
 PIECE = 200
-#: bytes in each later piece, about (whole games: about 200 games of Mosona, 60 of
-#: Stone Warriors): small enough that the workers end together, large enough that
-#: sending a piece costs little beside checking it
+#: bytes in each later piece, about (whole games: some 200 games of 70 plies, 60 of
+#: 200): small enough that the workers end together, large enough that sending a
+#: piece costs little beside checking it
 PIECE_BYTES = 128_000
 #: pieces in flight for each worker
 AHEAD = 3
