@@ -141,3 +141,18 @@ def test_a_broken_game_gets_the_whole_checks_error(value: Any, path: str, messag
     with pytest.raises(schema.SchemaError) as info:
         schema.check_game(value)
     assert (info.value.path, info.value.message) == (path, message)
+
+
+def test_a_tuple_is_not_taken_for_the_list_seen_before() -> None:
+    """The parts seen are kept by ``repr``: a tuple (not an array to the schema) or a
+    surrogate pair does not pass as the list or the character checked before."""
+    good = {"tags": [["Game", "mosona"], ["Event", "e"]], "moves": [], "result": "*"}
+    assert _same_answer(good)
+    assert not _same_answer({**good, "tags": [["Game", "mosona"], ("Event", "e")]})
+    assert not _same_answer({**good, "moves": [("move", "b4-b5")]})
+    moves = [{"move": "b4-b5", "comments_after": [{"text": "\U0001f600"}]}]
+    assert _same_answer({**good, "moves": moves})
+    pair = [{"move": "b4-b5", "comments_after": [{"text": "\ud83d\ude00"}]}]
+    assert _same_answer({**good, "moves": pair}) == schema.validator().is_valid(
+        {**good, "moves": pair}
+    )

@@ -165,6 +165,10 @@ def test_pieces_that_follow_a_size_are_cut_where_games_begin() -> None:
     sizes = [len(p) for _, p in pieces[1:-1]]
     assert len(sizes) > 10
     assert all(3_000 < size < 12_000 for size in sizes), sizes
+    # no games a piece cuts at every game: the first piece is one game, with a size too
+    first = next(iter(chunks.cut(io.BytesIO(data), 0, 6_000)))
+    assert first == next(iter(chunks.cut(io.BytesIO(data), 0)))
+    assert first[1].count(b"[Game ") == 1
 
 
 # -- validate --jobs -------------------------------------------------------------------

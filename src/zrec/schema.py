@@ -8,7 +8,6 @@ pay for it.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -65,13 +64,15 @@ def _part_validator(name: str) -> Draft202012Validator:
     )
 
 
-#: the parts found valid so far, by their JSON text: a file repeats the same moves,
-#: the same tag pairs and the same game around them again and again
+#: the parts found valid so far, by their ``repr``: a file repeats the same moves, the
+#: same tag pairs and the same game around them again and again.  (Not their JSON
+#: text, which is the same for a list and a tuple, or for a character and its
+#: surrogate pair: values the schema tells apart.)
 _VALID: dict[str, set[str]] = {"game": set(), "tag": set(), "node": set()}
 
 
 def _known_valid(kind: str, value: Any, check: Any) -> bool:
-    key = json.dumps(value)
+    key = repr(value)
     seen = _VALID[kind]
     if key in seen:
         return True
@@ -99,7 +100,7 @@ def _surely_valid(value: Any) -> bool:
     through ``items`` (each move, each tag pair on its own) and ``contains`` (a Game
     tag pair): so a game is valid when the game with no moves and only its Game tag
     pairs is valid, and each move and each tag pair is.  Each is checked once, the
-    first time its JSON text is seen.  ``False`` only means: check the game whole
+    first time it is seen.  ``False`` only means: check the game whole
     (which gives the error to report)."""
     if not isinstance(value, dict):
         return False

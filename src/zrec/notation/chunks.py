@@ -37,7 +37,7 @@ class _Cutter:
     """The cutter's state, a line at a time or a block at a time."""
 
     def __init__(self, games: int, size: int | None = None) -> None:
-        self.games = games
+        self.games = max(1, games)  # 0 games a piece cuts as 1 does: at every game
         self.size = size  # bytes a piece should hold, if given: ``games`` follows it
         self.parts: list[bytes] = []  # the piece so far
         self.first = 1  # the line the piece starts on
