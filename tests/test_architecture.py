@@ -25,7 +25,7 @@ LAYERS = [
     ("rules", {"zrec.rules"}),
     ("play", {"zrec.play"}),
     ("outputs", {"zrec.outputs", "zrec.fileio", "zrec.archive"}),
-    ("cli", {"zrec.cli"}),
+    ("cli", {"zrec.cli", "zrec.__main__"}),
 ]
 
 GAME_NAMES = re.compile(r"mosona|kolowis|stone-warriors|awethi", re.IGNORECASE)

@@ -315,3 +315,15 @@ def test_each_command_is_found_in_the_modules_the_table_names() -> None:
         commands, loaded = probe_command(name)
         assert name in commands, name
         assert loaded == sorted(f"zrec.cli.{m}" for m in modules), name
+
+
+def test_python_dash_m_zrec_is_the_zrec_command() -> None:
+    sample = Path(__file__).resolve().parents[1] / "samples" / "culin-opening.zrec"
+    done = subprocess.run(
+        [sys.executable, "-m", "zrec", "validate", str(sample)],
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, done.stdout) == (0, "1 game read, 1 valid, 0 invalid, 0 warnings\n")
+    usage = subprocess.run([sys.executable, "-m", "zrec", "nope"], capture_output=True, text=True)
+    assert usage.returncode == 2 and "Usage: zrec" in usage.stderr

@@ -121,7 +121,7 @@ def main() -> None:
             print(f"zrec {__version__}", flush=True)
             return
         command = sys.argv[1] if len(sys.argv) > 1 else ""
-        (_command_app(command) if command in COMMANDS else application())()
+        (_command_app(command) if command in COMMANDS else application())(prog_name="zrec")
     except Terminated as exc:
         _say("zrec: terminated")
         sys.exit(exc.code)
