@@ -1,6 +1,7 @@
-"""The reader's short way through a line of moves (:func:`reader._plain_line`: a split
-and a look-up a word) makes exactly the tokens the lexer makes, or leaves the line to
-the lexer; and the reader reads every file the same with it and without it."""
+"""The reader's short ways (:mod:`zrec.notation.lines`: a line of moves split and each
+word looked up, a line that is one tag pair matched at once) make exactly the tokens the
+lexer makes, or leave the line to the lexer; and the reader reads every file the same
+with them and without them."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zrec.notation import reader
-from zrec.notation.reader import Record, _plain_line, read_text
+from zrec.notation import lines
+from zrec.notation.lines import plain_line
+from zrec.notation.reader import Record, read_text
 from zrec.notation.syntax import TokenT, token_regex
 from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_games
@@ -40,7 +42,7 @@ def _lexed(text: str, number: int) -> list[TokenT] | None:
 def _agrees(text: str) -> bool:
     """The short way agrees with the lexer on ``text``, and takes every ASCII line of
     moves and move numbers between spaces; returns whether it took it."""
-    plain = _plain_line(text, 7)
+    plain = plain_line(text, 7)
     if plain is None:
         lexed = _lexed(text, 7)
         body = text.rstrip("\r\n")
@@ -76,21 +78,21 @@ def test_every_line_of_the_samples_and_of_random_games() -> None:
 
 
 def test_lines_of_moves_take_the_short_way() -> None:
-    assert _plain_line("12. b4-b5 c3xb5 13. a1-a2\n", 3) == [
+    assert plain_line("12. b4-b5 c3xb5 13. a1-a2\n", 3) == [
         ("MOVE_NUMBER", "12.", 3, 1),
         ("ACTION", "b4-b5", 3, 5),
         ("ACTION", "c3xb5", 3, 11),
         ("MOVE_NUMBER", "13.", 3, 17),
         ("ACTION", "a1-a2", 3, 21),
     ]
-    assert _plain_line("  4...  b2-b3\r\n", 1) == [
+    assert plain_line("  4...  b2-b3\r\n", 1) == [
         ("MOVE_NUMBER", "4...", 1, 3),
         ("ACTION", "b2-b3", 1, 9),
     ]
-    assert _plain_line("\n", 1) == []
+    assert plain_line("\n", 1) == []
     # a result, a comment, a suffix, a tab, a glued number: the lexer reads these
     for text in ("b4-b5 1-0\n", "b4-b5 {ok}\n", "b4-b5!\n", "b4-b5\tc1-c2\n", "12.b4-b5\n"):
-        assert _plain_line(text, 1) is None, text
+        assert plain_line(text, 1) is None, text
 
 
 # words made of what moves, numbers and their neighbours are made of
@@ -133,7 +135,7 @@ _TAG_LINES = [
 
 def _tag_agrees(text: str) -> bool:
     """A line the reader takes as one tag pair is one tag pair to the lexer."""
-    whole = reader._tag_line().fullmatch(text)
+    whole = lines.tag_line().fullmatch(text)
     if whole is None:
         return False
     assert _lexed(text, 7) == [("TAG_PAIR", whole.group(1), 7, 1)]
@@ -143,8 +145,8 @@ def _tag_agrees(text: str) -> bool:
 def test_tag_lines_agree_with_the_lexer() -> None:
     taken = [_tag_agrees(t) for t in _TAG_LINES]
     assert taken == [True, True, False, False, False, True, False, False, False]
-    lines = [t for p in FILES for t in p.read_text(errors="replace").splitlines(True)]
-    assert sum(_tag_agrees(t) for t in lines + _random_text().splitlines(True)) > 100
+    every = [t for p in FILES for t in p.read_text(errors="replace").splitlines(True)]
+    assert sum(_tag_agrees(t) for t in every + _random_text().splitlines(True)) > 100
 
 
 def test_the_reader_reads_the_same_without_the_short_way(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,8 +154,8 @@ def test_the_reader_reads_the_same_without_the_short_way(monkeypatch: pytest.Mon
     texts.append(_random_text())
     texts.append("".join(_TAG_LINES) + "1. b4-b5 *\n" + "".join(_TAG_LINES))
     fast = [_records(t) for t in texts]
-    monkeypatch.setattr(reader, "_plain_line", lambda text, number: None)
-    monkeypatch.setattr(reader, "_tag_line", lambda: re.compile("(?!)"))
+    monkeypatch.setattr(lines, "plain_line", lambda text, number: None)
+    monkeypatch.setattr(lines, "tag_line", lambda: re.compile("(?!)"))
     slow = [_records(t) for t in texts]
     assert fast == slow
     assert sum(len(f) for f in fast) > 30

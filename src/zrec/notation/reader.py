@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import BinaryIO
 
+from zrec.notation import lines as _lines
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
 from zrec.notation.messages import bad_token, explain, unclosed_tag, unclosed_tag_message
 from zrec.notation.model import MAX_VARIATION_DEPTH, Game
 from zrec.notation.syntax import ParseError, TokenT, parse_tokens, token_regex
-from zrec.notation.tables import tables
 from zrec.notation.typography import Mark, has_typography, to_ascii, typography_note
 
 _TAG_START = "["
@@ -146,58 +146,6 @@ def _folded() -> re.Pattern[str]:
     return re.compile(r"[ \t\r\n]*(?:" + token_regex().pattern + ")")
 
 
-@cache
-def _tag_line() -> re.Pattern[str]:
-    """A line that is one tag pair and white space after it (group 1: the pair)."""
-    return re.compile("(" + tables().terminals["TAG_PAIR"] + r")[ \t\r\n]*")
-
-
-#: each word seen in a line of moves: the kind of its token when the lexer reads it
-#: as one move or move number whole, else ``""``
-_WORDS: dict[str, str] = {}
-_PLAIN_KINDS = frozenset(("ACTION", "MOVE_NUMBER"))
-
-
-def _word_kind(word: str) -> str:
-    """``ACTION`` or ``MOVE_NUMBER`` when the lexer, reading ``word`` between spaces,
-    makes one token of that kind of the whole of it; else ``""``.
-
-    A match between spaces is the match of the word alone: the only terminals that
-    may hold a space begin with ``[``, ``{`` or ``;``, and a terminal's look-ahead
-    (``_BOUNDARY``, ``_AFTER_MARK``) passes before a space as at the end of the text.
-    """
-    kind = ""
-    if word[0] not in "[{;":
-        found = token_regex().match(word)
-        if found is not None and found.end() == len(word) and found.lastgroup in _PLAIN_KINDS:
-            kind = found.lastgroup
-    if len(_WORDS) > 10_000:
-        _WORDS.clear()
-    _WORDS[word] = kind
-    return kind
-
-
-def _plain_line(text: str, number: int) -> list[TokenT] | None:
-    """The tokens of an ASCII line that holds only moves and move numbers, between
-    single or repeated spaces, as the lexer makes them (the same kinds, texts and
-    columns); ``None`` for any other line, which the lexer reads.  Most lines of every
-    file are such lines, and most of their words have been seen before: one split
-    and a look-up a word, instead of a match a token."""
-    tokens: list[TokenT] = []
-    column = 1
-    words = _WORDS
-    for word in text.rstrip("\r\n").split(" "):
-        if word:
-            kind = words.get(word)
-            if kind is None:
-                kind = _word_kind(word)
-            if not kind:
-                return None
-            tokens.append((kind, word, number, column))
-        column += len(word) + 1
-    return tokens
-
-
 class _Reader:
     def __init__(self, stream: BinaryIO, name: str, first_line: int = 1) -> None:
         self.stream = stream
@@ -294,7 +242,7 @@ class _Reader:
                     text = self._to_ascii(number, text, pos)
             elif pos == 0:
                 if text[:1] == _TAG_START:
-                    whole = _tag_line().fullmatch(text)
+                    whole = _lines.tag_line().fullmatch(text)
                     if whole is not None:  # one tag pair, the whole line: as below
                         game.lines.setdefault(number, shown)
                         self._feed(("TAG_PAIR", whole.group(1), number, 1), done)
@@ -303,7 +251,7 @@ class _Reader:
                             done.clear()
                             self.game.lines.setdefault(number, shown)
                         continue
-                plain = _plain_line(text, number)
+                plain = _lines.plain_line(text, number)
                 if plain is not None:  # moves and move numbers only: nothing can end
                     if plain:  # or split the game
                         if not game.tokens:
