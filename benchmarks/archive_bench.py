@@ -103,7 +103,7 @@ def fresh(db: str | None, name: str) -> str:
 
 def searches(db: str, source: Path, repeat: int) -> None:
     from zrec.archive import Archive
-    from zrec.archive.search import Query, search
+    from zrec.archive.store.search import Query, search
     from zrec.notation.reader import read_records
     from zrec.notation.writer import move_text
 

@@ -123,8 +123,8 @@ def time_parse(data: bytes, repeat: int) -> tuple[float, int]:
 
 
 def time_validate(data: bytes, repeat: int) -> tuple[float, int, int]:
+    from zrec.check.validate import Summary, validate_records
     from zrec.notation.reader import read_records
-    from zrec.outputs.validate import Summary, validate_records
 
     plies = 0
 

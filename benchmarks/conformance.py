@@ -31,9 +31,9 @@ CONFIGS: list[tuple[str, dict[str, str]]] = [
 
 
 def run(config: tuple[str, dict[str, str]], count: int) -> str:
+    from zrec.check.validate import Summary, validate_records
     from zrec.notation.reader import read_records
     from zrec.notation.writer import write_games
-    from zrec.outputs.validate import Summary, validate_records
     from zrec.play.selfplay import random_games
     from zrec.rules import find_game
 

@@ -4,7 +4,7 @@ For each game, ``--games`` random legal games (fixed seed) are generated, writte
 text and read back once, outside the timings.  Then, in-process, the pre-parsed games
 are replayed ``--repeat`` times and the median is kept:
 
-* ``validate``: :func:`zrec.outputs.validate.validate_game` on every game: reading
+* ``validate``: :func:`zrec.check.validate.validate_game` on every game: reading
   each written move (the engine's ``resolve``, which runs the end test and the legal
   move checks), ``apply``, the move-number checks and the end of game judgement;
 * ``walk``: the play layer's :func:`zrec.play.walk` alone with a visitor that
@@ -68,7 +68,7 @@ def median_seconds(repeat: int, work: Callable[[], None]) -> float:
 
 
 def time_validate(games: Sequence[Game], repeat: int) -> float:
-    from zrec.outputs.validate import validate_game
+    from zrec.check.validate import validate_game
 
     def work() -> None:
         for number, game in enumerate(games, 1):

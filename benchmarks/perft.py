@@ -1,7 +1,7 @@
 """Perft against the whole reference tables of ``docs/perft.md``, with timings.
 
 For every table of ``tests/data/perft-serpent.json`` (game, board, jumps), the library's
-:func:`zrec.play.perft.perft` counts the move sequences from the standard start to the
+:func:`zrec.research.perft.perft` counts the move sequences from the standard start to the
 table's last depth (or to the last depth whose count is at most ``--max-count``), the
 counts are compared with the table, and the time (wall clock and processor) and the
 leaves (sequences of the last depth) per processor second are printed.  The test
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from zrec.play.perft import perft
+from zrec.research.perft import perft
 from zrec.rules import find_game
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft-serpent.json"

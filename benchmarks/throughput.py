@@ -90,8 +90,8 @@ def whole(command: Sequence[str]) -> tuple[float, str]:
 
 def zrec_plies(data: bytes) -> tuple[int, int, Callable[[], None], Callable[[], None]]:
     """The archive's games and plies, and in-process read and validate runs."""
+    from zrec.check.validate import Summary, validate_records
     from zrec.notation.reader import read_records
-    from zrec.outputs.validate import Summary, validate_records
 
     def read() -> None:
         for record in read_records(io.BytesIO(data), "bench"):

@@ -20,15 +20,22 @@ PACKAGE = SRC / "zrec"
 
 #: Each layer may import the layers listed before it, and itself.
 LAYERS = [
-    ("base", {"zrec.errors", "zrec.moves", "zrec.resources"}),
-    ("syntax", {"zrec.notation", "zrec.schema", "zrec"}),
+    ("base", {"zrec.errors", "zrec.moves", "zrec.resources", "zrec.fileio"}),
+    ("notation", {"zrec.notation", "zrec"}),
     ("rules", {"zrec.rules"}),
     ("play", {"zrec.play"}),
-    ("outputs", {"zrec.outputs", "zrec.fileio", "zrec.archive"}),
+    ("check, render, research", {"zrec.check", "zrec.render", "zrec.research"}),
+    ("archive", {"zrec.archive"}),
     ("cli", {"zrec.cli", "zrec.__main__"}),
 ]
 
-GAME_NAMES = re.compile(r"mosona|kolowis|stone-warriors|awethi", re.IGNORECASE)
+#: Each game's package and the words that name its games (names, aliases, titles).
+GAME_WORDS = {
+    "serpent": r"mosona|kolowis|awithlaknannai",
+    "stonewarriors": r"stone.?warriors|awithlaknakwe",
+    "awethi": r"aw[eé]thi",
+}
+GAME_NAMES = re.compile("|".join(GAME_WORDS.values()), re.IGNORECASE)
 
 
 def module_name(path: Path) -> str:
@@ -149,3 +156,35 @@ def test_exactly_one_module_plays_a_records_moves() -> None:
         and re.search(r"\.resolve\b", p.read_text(encoding="utf-8"))
     )
     assert players == ["zrec.play.walk"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in sorted((PACKAGE / "rules").rglob("*.py"))],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_inside_the_rules_a_game_is_named_only_in_its_own_package(path: Path) -> None:
+    parts = path.relative_to(PACKAGE / "rules").parts
+    own = parts[0] if len(parts) > 1 else None
+    others = re.compile(
+        "|".join(words for package, words in GAME_WORDS.items() if package != own),
+        re.IGNORECASE,
+    )
+    for token in code_tokens(path):
+        assert not others.search(token.string), (
+            f"{path.relative_to(PACKAGE)}:{token.start[0]} names another package's game: "
+            f"{token.string!r}"
+        )
+
+
+def test_every_game_package_is_known_to_the_architecture_test() -> None:
+    packages = {p.parent.name for p in (PACKAGE / "rules").glob("*/__init__.py")}
+    assert packages == set(GAME_WORDS)
+
+
+def test_a_game_package_s_init_only_names_its_games() -> None:
+    """The registry imports every package's ``__init__``: it stays a list of names."""
+    for init in sorted((PACKAGE / "rules").glob("*/__init__.py")):
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        kinds = {type(node).__name__ for node in tree.body}
+        assert kinds <= {"Expr", "Assign", "AnnAssign"}, f"{init}: {kinds}"

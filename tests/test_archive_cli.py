@@ -15,11 +15,11 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from zrec.archive import Archive
-from zrec.archive.upkeep import check, remove
+from zrec.archive.store.upkeep import check, remove
+from zrec.check.validate import validate_record
 from zrec.cli import app
 from zrec.notation.reader import read_records
 from zrec.notation.writer import write_game
-from zrec.outputs.validate import validate_record
 from zrec.play.selfplay import random_games
 from zrec.rules import find_game
 

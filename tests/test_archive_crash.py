@@ -22,9 +22,9 @@ import pytest
 from typer.testing import CliRunner
 
 from zrec.archive import Archive
-from zrec.archive._db import is_url
-from zrec.archive.ingest import Importer, sha256_of
-from zrec.archive.upkeep import check
+from zrec.archive.store.db import is_url
+from zrec.archive.store.ingest import Importer, sha256_of
+from zrec.archive.store.upkeep import check
 from zrec.cli import app
 from zrec.notation.reader import read_records
 from zrec.notation.writer import write_game

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from zrec.archive import Archive
-from zrec.archive._db import _hide_password
-from zrec.archive.ingest import Importer, sha256_of
-from zrec.archive.search import Query, SearchError, search
-from zrec.archive.upkeep import check, remove
+from zrec.archive.store.db import _hide_password
+from zrec.archive.store.ingest import Importer, sha256_of
+from zrec.archive.store.search import Query, SearchError, search
+from zrec.archive.store.upkeep import check, remove
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_records
 from zrec.notation.writer import write_game

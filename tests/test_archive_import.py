@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from zrec.archive import Archive
-from zrec.archive.ingest import Counts, FileResult, Importer, Notice, sha256_of
-from zrec.archive.upkeep import check, remove
+from zrec.archive.store.ingest import Counts, FileResult, Importer, Notice, sha256_of
+from zrec.archive.store.upkeep import check, remove
+from zrec.check.validate import validate_record
 from zrec.notation.model import Comment, Game, Line
 from zrec.notation.reader import Record, read_records, read_text
 from zrec.notation.writer import write_game
-from zrec.outputs.validate import validate_record
 from zrec.play import positions, prepare
 from zrec.play.selfplay import play_random, random_games
 from zrec.rules import find_game

@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from zrec.archive.facts import Facts, facts_of
-from zrec.archive.jobs import cut, parallel_facts
+from zrec.archive.store.facts import Facts, facts_of
+from zrec.archive.store.jobs import cut, parallel_facts
 from zrec.notation.reader import read_records
 from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_games

@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from zrec.archive import Archive
-from zrec.archive.names import compatible_given, edits_within, name_words, normal_name
-from zrec.archive.players import Player, candidates, likely_duplicates
+from zrec.archive.people.names import compatible_given, edits_within, name_words, normal_name
+from zrec.archive.people.players import Player, candidates, likely_duplicates
 from zrec.cli import app
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"

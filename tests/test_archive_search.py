@@ -4,7 +4,7 @@ The archive holds the samples and a few hundred random games of every game with 
 engine (Mosona with its options, Kolowis, both Stone Warriors rulesets, Awéthi), with
 players spelled several ways, dates with unknown parts and terminations.  The scan
 here replays every game through the play layer and compares what the query asks
-with the tags, the seats, the dates (as ranges, as zrec.archive.dates documents), the
+with the tags, the seats, the dates (as ranges, as zrec.archive.store.dates documents), the
 canonical spelling of the moves, the engine's position keys and the pieces the
 engine's view shows.  Every test runs on SQLite and on PostgreSQL."""
 
@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 
 from zrec.archive import Archive
-from zrec.archive.dates import DateError, date_range
-from zrec.archive.ingest import Importer
-from zrec.archive.names import normal_name
-from zrec.archive.schema import OPENING_PLIES
-from zrec.archive.search import Query, SearchError, search
+from zrec.archive.people.names import normal_name
+from zrec.archive.store.dates import DateError, date_range
+from zrec.archive.store.ingest import Importer
+from zrec.archive.store.schema import OPENING_PLIES
+from zrec.archive.store.search import Query, SearchError, search
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_game, read_records, read_text
 from zrec.notation.writer import movetext_lines, write_game

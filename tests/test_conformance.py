@@ -15,17 +15,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from zrec.check.validate import Summary, validate_game, validate_records
 from zrec.moves import Turn, step
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_records
 from zrec.notation.writer import write_games
-from zrec.outputs.validate import Summary, validate_game, validate_records
 from zrec.play import positions
 from zrec.play.replay import prepare_rules
 from zrec.play.selfplay import random_game, random_games
 from zrec.rules import find_game
 from zrec.rules.base import IllegalMoveError
-from zrec.rules.stonewarriors import StoneWarriors
+from zrec.rules.stonewarriors.rules import StoneWarriors
 
 COUNT = int(os.environ.get("ZREC_RANDOM_GAMES", "1000"))
 

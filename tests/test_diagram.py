@@ -25,8 +25,9 @@ from typer.testing import CliRunner
 
 from zrec import Game, read_game, read_games
 from zrec.cli import app
-from zrec.outputs._boards import board_for
-from zrec.outputs.diagram import (
+from zrec.play import positions, prepare
+from zrec.render.boards import board_for
+from zrec.render.diagram import (
     DiagramError,
     LastMove,
     all_diagrams,
@@ -38,10 +39,9 @@ from zrec.outputs.diagram import (
     strip,
     strip_for_record,
 )
-from zrec.play import positions, prepare
 from zrec.rules.base import Engine
-from zrec.rules.serpent import KOLOWIS, MOSONA
-from zrec.rules.stonewarriors import StoneWarriors
+from zrec.rules.serpent.rules import KOLOWIS, MOSONA
+from zrec.rules.stonewarriors.rules import StoneWarriors
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.zrec"))

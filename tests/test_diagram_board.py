@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from zrec import Game, read_game, read_games
-from zrec.outputs._boards import board_for
-from zrec.outputs.diagram import diagram, diagram_for_record, record_frames
+from zrec.render.boards import board_for
+from zrec.render.diagram import diagram, diagram_for_record, record_frames
 from zrec.rules.base import Engine
-from zrec.rules.serpent import KOLOWIS, MOSONA
+from zrec.rules.serpent.rules import KOLOWIS, MOSONA
 
 ROOT = Path(__file__).resolve().parent.parent
 SVG = "{http://www.w3.org/2000/svg}"

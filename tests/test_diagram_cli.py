@@ -11,7 +11,8 @@ from typer.testing import CliRunner, Result
 
 from zrec import read_game, read_games
 from zrec.cli import app
-from zrec.outputs.diagram import (
+from zrec.play import path_to, prepare
+from zrec.render.diagram import (
     DiagramError,
     PlyRangeError,
     all_diagrams,
@@ -22,8 +23,7 @@ from zrec.outputs.diagram import (
     record_frames,
     strip_for_record,
 )
-from zrec.outputs.replay_page import replay_page
-from zrec.play import path_to, prepare
+from zrec.render.replay_page import replay_page
 
 ROOT = Path(__file__).resolve().parent.parent
 CULIN = ROOT / "samples" / "culin-opening.zrec"

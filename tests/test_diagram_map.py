@@ -27,18 +27,18 @@ from typing import Any
 import pytest
 
 from zrec import Game, read_game
-from zrec.outputs._boards import GridBoard, MapBoard, board_for
-from zrec.outputs._layers import LastMove, mark_move, position_layer
-from zrec.outputs._pieces import TERRAINS
-from zrec.outputs._svg import MAP_CSS
-from zrec.outputs.diagram import Frame as StripFrame
-from zrec.outputs.diagram import diagram, strip
-from zrec.outputs.replay_page import replay_page
 from zrec.play import GameSetupError, prepare
 from zrec.play.selfplay import random_game
+from zrec.render.boards import GridBoard, MapBoard, board_for
+from zrec.render.diagram import Frame as StripFrame
+from zrec.render.diagram import diagram, strip
+from zrec.render.layers import LastMove, mark_move, position_layer
+from zrec.render.pieces import TERRAINS
+from zrec.render.replay_page import replay_page
+from zrec.render.svg import MAP_CSS
 from zrec.rules import find_game
 from zrec.rules.base import REMOVED, BoardSpec, Event, MoveNumber, Piece, View
-from zrec.rules.stonewarriors import StoneWarriors
+from zrec.rules.stonewarriors.rules import StoneWarriors
 
 SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -49,7 +49,7 @@ def test_the_architecture_examples_run() -> None:
 
 
 def test_the_awethi_example_game_validates() -> None:
-    from zrec.outputs.validate import validate_game
+    from zrec.check.validate import validate_game
 
     section = SPEC[SPEC.index("### 9.4 Awéthi") : SPEC.index("## Appendix A")]
     block = re.search(r"```zrec\n(.*?)\n```", section, re.S)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zrec import SyntaxProblem, read_text
-from zrec.outputs.validate import validate_records
+from zrec.check.validate import validate_records
 
 
 def shown(text: str) -> list[str]:

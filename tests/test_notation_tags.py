@@ -8,7 +8,7 @@ from typing import Any
 from lark import Token, Transformer, Tree
 
 from zrec import Game, Span, read_game, read_records, read_text, write_game
-from zrec.notation.jsonio import game_from_json, game_to_json
+from zrec.notation.json.values import game_from_json, game_to_json
 from zrec.notation.syntax import _Builder, reference_parser
 
 TEXT = '[Game "mosona"]\n  [Event "E"] [Site "S"]\n[\tEvent "again"]\n\n1. b6-b5 *\n'

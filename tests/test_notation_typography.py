@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from zrec import Comment, read_game, read_text, write_game
+from zrec.check.validate import validate_records
 from zrec.notation.reader import Record
 from zrec.notation.typography import ASCII_FOR, to_ascii
-from zrec.outputs.validate import validate_records
 
 PASTED = (
     "[Game \u201cmosona\u201d]\n"  # “mosona”

@@ -35,9 +35,12 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
         grammar = archive.read("zrec/_data/zrec.lark").decode()
         schema = archive.read("zrec/_data/zrec-game.schema.json").decode()
         page = [archive.read(f"zrec/_data/replay.{ext}").decode() for ext in ("css", "js")]
+        default_map = archive.read("zrec/rules/awethi/default.map").decode()
     data = ROOT / "src" / "zrec" / "_data"
     assert page == [(data / f"replay.{ext}").read_text(encoding="utf-8") for ext in ("css", "js")]
     assert grammar == (ROOT / "grammar" / "zrec.lark").read_text(encoding="utf-8")
+    map_file = ROOT / "src" / "zrec" / "rules" / "awethi" / "default.map"
+    assert default_map == map_file.read_text(encoding="utf-8")
     assert schema == (ROOT / "schemas" / "zrec-game.schema.json").read_text(encoding="utf-8")
 
     site = tmp_path / "site"
@@ -57,13 +60,13 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
         capture_output=True,
     )
     script = (
-        "import zrec, zrec.resources, zrec.schema\n"
+        "import zrec, zrec.resources, zrec.notation.json.schema\n"
         "print(zrec.__file__)\n"
         "game = zrec.read_game('[Game \"mosona\"]\\n1. b6-b5 b4xb6 *')\n"
-        "from zrec.notation.jsonio import game_to_json\n"
-        "zrec.schema.check_game(game_to_json(game))\n"
+        "from zrec.notation.json.values import game_to_json\n"
+        "zrec.notation.json.schema.check_game(game_to_json(game))\n"
         "print(len(zrec.resources.grammar_text()), len(game.line.moves))\n"
-        "from zrec.outputs.replay_page import replay_page\n"
+        "from zrec.render.replay_page import replay_page\n"
         "page = replay_page([game])\n"
         "print('zrec-data' in page, 'function go(id)' in page)\n"
     )

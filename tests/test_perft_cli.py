@@ -1,4 +1,4 @@
-"""``zrec perft`` and :func:`zrec.play.perft.perft`: the reference counts of
+"""``zrec perft`` and :func:`zrec.research.perft.perft`: the reference counts of
 docs/perft.md (tests/data/perft-serpent.json) from the command line and the library.
 
 Each table is checked at the depths whose counts stay under a budget, so the whole
@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from zrec.cli import app
-from zrec.play.perft import Divided, PerftError, perft
+from zrec.research.perft import Divided, PerftError, perft
 from zrec.rules import find_game
 
 ROOT = Path(__file__).resolve().parents[1]

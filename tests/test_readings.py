@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from zrec import read_game
+from zrec.check.readings import combinations, file_readings, readings
+from zrec.check.validate import validate_game
 from zrec.cli import app
 from zrec.notation.reader import read_records
-from zrec.outputs.readings import combinations, file_readings, readings
-from zrec.outputs.validate import validate_game
 from zrec.play.overrides import (
     Change,
     OverrideError,

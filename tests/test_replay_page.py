@@ -24,8 +24,8 @@ from typer.testing import CliRunner
 
 from zrec import Game, Line, read_game, read_games
 from zrec.cli import app
-from zrec.outputs.replay_page import PageError, replay_page
 from zrec.play import prepare
+from zrec.render.replay_page import PageError, replay_page
 
 ROOT = Path(__file__).resolve().parent.parent
 CULIN = ROOT / "samples" / "culin-opening.zrec"

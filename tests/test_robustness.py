@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from zrec.check.validate import validate_records
 from zrec.notation.reader import read_records
-from zrec.outputs.validate import validate_records
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_TEXT = "\n".join(

@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 
 from strategies import games
 from zrec import read_game, read_text, write_game
-from zrec.notation.jsonio import game_from_json, game_to_json
+from zrec.notation.json.schema import check_game
+from zrec.notation.json.values import game_from_json, game_to_json
 from zrec.notation.model import Game
 from zrec.notation.writer import WIDTH
-from zrec.schema import check_game
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,11 +11,11 @@ import pytest
 from lark import Token, Transformer, Tree
 
 from zrec import read_records, read_text, write_game
-from zrec.notation.jsonio import game_from_json, game_to_json
+from zrec.check.validate import validate_records
+from zrec.notation.json.schema import check_game
+from zrec.notation.json.values import game_from_json, game_to_json
 from zrec.notation.model import Game
 from zrec.notation.syntax import _Builder, reference_parser
-from zrec.outputs.validate import validate_records
-from zrec.schema import check_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.zrec"))

@@ -1,4 +1,4 @@
-"""The schema check's short way (:func:`zrec.schema._surely_valid`: the game without
+"""The schema check's short way (:func:`zrec.notation.json.schema._surely_valid`: the game without
 its moves, then each move and each tag pair, each checked once) says exactly what the
 whole check says, on valid games and on games broken in every place; and a broken game
 still gets the whole check's error."""
@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import games
-from zrec import schema
-from zrec.notation.jsonio import game_to_json
+from zrec.notation.json import schema
+from zrec.notation.json.values import game_to_json
 from zrec.notation.model import Game
 
 #: values put in place of a part of a game: right and wrong types, edge numbers, parts

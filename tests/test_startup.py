@@ -107,7 +107,7 @@ def warm(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_version_imports_no_library_a_command_needs(tmp_path: Path) -> None:
     result = probe(tmp_path, tmp_path / "cache", ["--version"])
     assert result["stdout"].startswith("zrec ") and result["exit"] == 0
-    assert imported(result, *HEAVY, "lark", "typer", "zrec.outputs.diagram", "zrec.rules") == []
+    assert imported(result, *HEAVY, "lark", "typer", "zrec.render.diagram", "zrec.rules") == []
     # --version needs no grammar: no cache is even made
     assert not (tmp_path / "cache").exists()
 
@@ -115,17 +115,17 @@ def test_version_imports_no_library_a_command_needs(tmp_path: Path) -> None:
 def test_importing_the_cli_imports_no_heavy_library(tmp_path: Path) -> None:
     result = probe(tmp_path, tmp_path / "cache", code="import zrec.cli")
     assert (
-        imported(result, *HEAVY, "lark", "zrec.outputs.diagram", "zrec.outputs.replay_page") == []
+        imported(result, *HEAVY, "lark", "zrec.render.diagram", "zrec.render.replay_page") == []
     )
 
 
 @pytest.mark.parametrize(
     ("args", "unused"),
     [
-        (["validate", str(SAMPLE)], ("zrec.outputs.diagram", "zrec.outputs.replay_page")),
-        (["fmt", str(SAMPLE)], ("zrec.outputs.diagram", "zrec.outputs.validate")),
-        (["convert", str(SAMPLE), "--to", "json"], ("zrec.outputs.diagram",)),
-        (["diagram", str(SAMPLE), "-o", "out.svg"], ("zrec.outputs.replay_page",)),
+        (["validate", str(SAMPLE)], ("zrec.render.diagram", "zrec.render.replay_page")),
+        (["fmt", str(SAMPLE)], ("zrec.render.diagram", "zrec.check.validate")),
+        (["convert", str(SAMPLE), "--to", "json"], ("zrec.render.diagram",)),
+        (["diagram", str(SAMPLE), "-o", "out.svg"], ("zrec.render.replay_page",)),
         (["html", str(SAMPLE), "-o", "out.html"], ()),
     ],
     ids=["validate", "fmt", "convert", "diagram", "html"],

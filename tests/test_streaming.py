@@ -20,15 +20,15 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from strategies import games
+from zrec.check.validate import Diagnostic, ReportWriter, Summary
 from zrec.cli import app
-from zrec.notation import jsonstream
-from zrec.notation.jsonio import game_json_text, game_to_json
+from zrec.notation.json import convert
+from zrec.notation.json import stream as jsonstream
+from zrec.notation.json.convert import JsonRecord, read_json_records
+from zrec.notation.json.values import game_json_text, game_to_json
 from zrec.notation.model import Comment, Game, Line
 from zrec.notation.reader import read_records, read_text
 from zrec.notation.writer import game_text, games_text, write_game, write_games
-from zrec.outputs import convert
-from zrec.outputs.convert import JsonRecord, read_json_records
-from zrec.outputs.validate import Diagnostic, ReportWriter, Summary
 from zrec.play.selfplay import random_games
 from zrec.rules import find_game
 

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from zrec.cli import app
 from zrec.play.replay import prepare_rules
 from zrec.play.selfplay import play_random
-from zrec.play.study import (
+from zrec.research.study import (
     MAX_PLIES,
     Reading,
     StudyError,
@@ -25,7 +25,7 @@ from zrec.play.study import (
     readings,
     removed,
 )
-from zrec.play.study_runs import PIECE, run_study
+from zrec.research.study_runs import PIECE, run_study
 from zrec.rules import find_game
 from zrec.rules.base import REMOVED, Event, parse_result
 

@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from zrec.archive.event import Entrant, Event, Round
-from zrec.archive.tiebreaks import (
+from zrec.archive.tournament.event import Entrant, Event, Round
+from zrec.archive.tournament.tiebreaks import (
     TiebreakError,
     _direct,
     _Sheet,

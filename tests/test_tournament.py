@@ -395,8 +395,8 @@ def test_games_of_more_seats(tmp_path: Path) -> None:
 
 
 def test_an_archive_of_schema_1_gains_the_tournament_tables(db_url: str) -> None:
-    from zrec.archive._db import connect
-    from zrec.archive.schema import MIGRATIONS, VERSION, _statements
+    from zrec.archive.store.db import connect
+    from zrec.archive.store.schema import MIGRATIONS, VERSION, _statements
 
     assert VERSION == 2
     db = connect(db_url, True)

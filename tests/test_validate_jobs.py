@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
+from zrec.check import parallel
 from zrec.cli import app
 from zrec.notation import chunks
 from zrec.notation.writer import write_game
-from zrec.outputs import parallel
 from zrec.play.selfplay import random_games
 from zrec.rules import find_game
 

@@ -1,4 +1,4 @@
-"""zrec: record, check and publish games of the Zuni board games and of Awéthi.
+"""zrec: record, check and publish game records (the Zuni board games and a dice game).
 
 The public API: read games (:func:`read_game`, :func:`read_games`,
 :func:`read_records`), write them (:func:`write_game`), and the record model

@@ -70,8 +70,8 @@ class Dice:
     """Dice rolled for one turn, as written before its actions (``3:``, ``2413e:``).
 
     ``values`` are the dice in the order written (one digit each); ``option`` is a
-    letter naming a choice the roll leaves to the player (Awéthi shepherds: ``e`` one
-    die per shepherd, ``s`` the sum divided by four), else ``None``.
+    letter naming a choice the roll leaves to the player (for example ``e`` one die a
+    piece, ``s`` the sum shared out), else ``None``.
     """
 
     values: tuple[int, ...]

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from test_awethi_helpers import E2, E4, after, engine, refusal
 
-from zrec.rules._awethi_map import SQUARES, board_spec, default_map
-from zrec.rules.awethi import AwethiEngine
+from zrec.rules.awethi.board import SQUARES, board_spec, default_map
+from zrec.rules.awethi.rules import AwethiEngine
 from zrec.rules.base import Finding, MoveNumber, Outcome, Piece
 
 ONE, HALF, NIL = Fraction(1), Fraction(1, 2), Fraction(0)

@@ -10,8 +10,8 @@ import pytest
 
 from zrec.moves import Turn
 from zrec.notation.syntax import parse_turn_text
-from zrec.rules._awethi_map import default_map
-from zrec.rules.awethi import AWETHI, AwethiEngine, AwethiMove, AwethiPosition
+from zrec.rules.awethi.board import default_map
+from zrec.rules.awethi.rules import AWETHI, AwethiEngine, AwethiMove, AwethiPosition
 from zrec.rules.base import Engine, Event, GameRules, IllegalMoveError
 
 HERD = "cwcbwc"  # on c4 d4 e4 / c3 d3 e3 (Shepherd1): calf, cow, calf / bull, cow, calf

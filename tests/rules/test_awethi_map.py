@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from importlib import resources
 
 import pytest
 from test_awethi_helpers import E1, E2, E4, pieces
 
 from zrec.play.replay import GameSetupError, prepare_rules
-from zrec.resources import read_text
 from zrec.rules import find_game
-from zrec.rules._awethi_map import (
+from zrec.rules.awethi.board import (
     NAME,
     SIZE,
     AwethiMap,
@@ -22,7 +22,7 @@ from zrec.rules._awethi_map import (
     parse_herd,
     parse_map,
 )
-from zrec.rules.awethi import AWETHI, AwethiEngine
+from zrec.rules.awethi.rules import AWETHI, AwethiEngine
 from zrec.rules.base import Chance, InputError, MoveNumber, OptionError, SetupError, configure
 
 DEFAULT = default_map()
@@ -43,7 +43,7 @@ def district_counts(amap: AwethiMap) -> list[list[dict[str, int]]]:
 
 
 def test_the_default_map_is_shipped_unchanged_and_read_exactly() -> None:
-    text = read_text("awethi-default.map")
+    text = resources.files("zrec.rules.awethi").joinpath("default.map").read_text("utf-8")
     assert text.splitlines() == ROWS and len(ROWS) == 25 and text.endswith("s\n")
     corner = {".": 53, "h": 6, "s": 1, "w": 4}
     edge = {".": 65, "w": 7}
@@ -318,16 +318,3 @@ def test_start_position() -> None:
     assert str(caught.value) == "Awéthi has no Setup tag: the Map and Herd tags are its setup"
     assert E2.setup_text(start).startswith("move 1, Shepherd1 herd turn, wolves asleep;")
 
-
-def test_the_shipped_default_map_is_the_shared_file_byte_for_byte() -> None:
-    """The package's map is ``shared/awethi-default.map`` beside the checkout, unchanged."""
-    from pathlib import Path
-
-    import pytest
-
-    from zrec.resources import read_text
-
-    shared = Path(__file__).resolve().parents[3] / "shared" / "awethi-default.map"
-    if not shared.exists():
-        pytest.skip("shared/ is not beside this checkout")
-    assert read_text("awethi-default.map").encode("utf-8") == shared.read_bytes()

@@ -12,23 +12,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_awethi_helpers import E2, engine
 
+from zrec.check.validate import validate_records
 from zrec.moves import Action, Dice, Turn
 from zrec.notation.reader import read_records
 from zrec.notation.syntax import parse_turn_text
 from zrec.notation.writer import write_games
-from zrec.outputs.validate import validate_records
 from zrec.play.selfplay import random_games
-from zrec.rules._awethi_map import NAME, ORTHOGONAL, SQUARES, STEP
-from zrec.rules._awethi_paths import _read_path as read_path
-from zrec.rules._awethi_position import (
+from zrec.rules.awethi.board import NAME, ORTHOGONAL, SQUARES, STEP
+from zrec.rules.awethi.paths import _read_path as read_path
+from zrec.rules.awethi.position import (
     SHEPHERDS_TURN,
     WOLF_TURN,
     HerdMove,
     ShepherdsMove,
     WolfMove,
 )
-from zrec.rules._awethi_shepherds import ShepherdsBoard
-from zrec.rules.awethi import AWETHI, AwethiEngine, AwethiPosition
+from zrec.rules.awethi.rules import AWETHI, AwethiEngine, AwethiPosition
+from zrec.rules.awethi.shepherds import ShepherdsBoard
 from zrec.rules.base import IllegalMoveError
 
 

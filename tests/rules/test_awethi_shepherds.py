@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_awethi_helpers import E2, after, engine, events, move, pieces, play, refusal
 
-from zrec.rules.awethi import AwethiPosition
+from zrec.rules.awethi.rules import AwethiPosition
 from zrec.rules.base import MoveNumber
 
 FAR = {"u23": "c2"}

@@ -7,7 +7,7 @@ import pytest
 from test_awethi_helpers import E1, E2, after, engine, events, move, pieces, play, refusal, turn
 
 from zrec.moves import Dice, Turn
-from zrec.rules.awethi import AwethiEngine, AwethiPosition
+from zrec.rules.awethi.rules import AwethiEngine, AwethiPosition
 from zrec.rules.base import Chance, MoveNumber
 
 FAR = {"u23": "c2"}  # Shepherd2 keeps one animal, far away

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_awethi_helpers import E2, after, move, pieces, refusal
 
-from zrec.rules.awethi import AwethiPosition
+from zrec.rules.awethi.rules import AwethiPosition
 from zrec.rules.base import REMOVED, MoveNumber
 
 FAR = {"u23": "c2", "c4": "c1"}

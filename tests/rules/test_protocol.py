@@ -13,7 +13,7 @@ import pytest
 from written import turn
 
 from zrec.rules import all_games
-from zrec.rules.awethi import AWETHI
+from zrec.rules.awethi.rules import AWETHI
 from zrec.rules.base import (
     REMOVED,
     Engine,
@@ -25,8 +25,8 @@ from zrec.rules.base import (
     Setting,
     configure,
 )
-from zrec.rules.serpent import KOLOWIS, MOSONA, SerpentEngine, SerpentPosition
-from zrec.rules.stonewarriors import STONE_WARRIORS, StonePosition, StoneWarriors
+from zrec.rules.serpent.rules import KOLOWIS, MOSONA, SerpentEngine, SerpentPosition
+from zrec.rules.stonewarriors.rules import STONE_WARRIORS, StonePosition, StoneWarriors
 
 ONE, NIL, HALF = Fraction(1), Fraction(0), Fraction(1, 2)
 SW = StoneWarriors()

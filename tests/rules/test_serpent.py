@@ -21,7 +21,7 @@ from zrec.rules.base import (
     SetupError,
     check_options,
 )
-from zrec.rules.serpent import (
+from zrec.rules.serpent.rules import (
     KOLOWIS,
     MOSONA,
     SerpentEngine,

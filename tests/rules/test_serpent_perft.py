@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from zrec.rules.serpent import KOLOWIS, MOSONA, SerpentEngine, SerpentPosition
+from zrec.rules.serpent.rules import KOLOWIS, MOSONA, SerpentEngine, SerpentPosition
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "perft-serpent.json"
 GAMES = {"mosona": MOSONA, "kolowis": KOLOWIS}

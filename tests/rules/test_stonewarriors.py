@@ -7,7 +7,6 @@ from written import label, turn
 
 from zrec.moves import Turn, step
 from zrec.rules import find_game
-from zrec.rules._cross import INDEX, SQUARE_KINDS, SQUARES
 from zrec.rules.base import (
     Engine,
     GameRules,
@@ -16,7 +15,8 @@ from zrec.rules.base import (
     Setting,
     check_options,
 )
-from zrec.rules.stonewarriors import STONE_WARRIORS, StoneMove, StonePosition, StoneWarriors
+from zrec.rules.stonewarriors.board import INDEX, SQUARE_KINDS, SQUARES
+from zrec.rules.stonewarriors.rules import STONE_WARRIORS, StoneMove, StonePosition, StoneWarriors
 
 V = StoneWarriors()
 CULIN = StoneWarriors("culin")

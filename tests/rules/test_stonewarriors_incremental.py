@@ -18,7 +18,8 @@ import pytest
 from written import turn
 
 from zrec.moves import Action, Turn
-from zrec.rules._cross import (
+from zrec.rules.base import REMOVED, IllegalMoveError
+from zrec.rules.stonewarriors.board import (
     ARMS,
     DIAGONAL,
     EMPTY,
@@ -32,8 +33,7 @@ from zrec.rules._cross import (
     StonePosition,
     sort_key,
 )
-from zrec.rules.base import REMOVED, IllegalMoveError
-from zrec.rules.stonewarriors import StoneWarriors
+from zrec.rules.stonewarriors.rules import StoneWarriors
 
 GAMES = 160  # per rule set; each runs to its end or 300 plies
 MAX_PLIES = 300

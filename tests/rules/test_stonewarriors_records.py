@@ -9,9 +9,9 @@ import pytest
 from written import label, turn
 
 from zrec.moves import Action, Dice, Turn
-from zrec.rules._cross import NAME
 from zrec.rules.base import Finding, IllegalMoveError, SetupError
-from zrec.rules.stonewarriors import StoneMove, StonePosition, StoneWarriors
+from zrec.rules.stonewarriors.board import NAME
+from zrec.rules.stonewarriors.rules import StoneMove, StonePosition, StoneWarriors
 
 V = StoneWarriors()
 START = "wwwwww/12/12/12/14/14/14/14/14/14/12/12/12/WWWWWW w Pp"

@@ -20,7 +20,7 @@ from zrec.notation.reader import Record
 
 app = typer.Typer(
     name="zrec",
-    help="Record, check and publish games of the Zuni board games and of Awéthi.",
+    help="Record, check and publish game records: the Zuni board games and a dice game.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -71,7 +71,7 @@ def main_options(
         ),
     ] = False,
 ) -> None:
-    """Record, check and publish games of the Zuni board games and of Awéthi."""
+    """Record, check and publish game records: the Zuni board games and a dice game."""
 
 
 InputArg = Annotated[

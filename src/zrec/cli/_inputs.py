@@ -15,8 +15,8 @@ from collections.abc import Iterable, Iterator
 from enum import Enum
 from typing import BinaryIO
 
+from zrec.notation.json.convert import JsonRecord, read_json_records
 from zrec.notation.reader import Record, read_records
-from zrec.outputs.convert import JsonRecord, read_json_records
 
 __all__ = [
     "Format",

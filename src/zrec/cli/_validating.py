@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import BinaryIO
 
+from zrec.check.parallel import Validators, read_with
+from zrec.check.validate import Shown, Summary, report_of, shown_of
 from zrec.cli._inputs import display_name, is_json_name, records_of, sniff
 from zrec.notation.reader import Record
-from zrec.outputs.parallel import Validators, read_with
-from zrec.outputs.validate import Shown, Summary, report_of, shown_of
 from zrec.play.overrides import with_tags
 
 __all__ = ["checked"]

@@ -22,8 +22,8 @@ from zrec.cli._inputs import display_name, records_of, unique
 
 if TYPE_CHECKING:
     from zrec.archive import Archive
-    from zrec.archive.facts import Facts
-    from zrec.archive.ingest import Counts, FileResult, Importer, Notice
+    from zrec.archive.store.facts import Facts
+    from zrec.archive.store.ingest import Counts, FileResult, Importer, Notice
 
 archive_app = typer.Typer(
     name="archive",
@@ -165,7 +165,7 @@ def import_command(
     A file imported before is not read again (unless --reread).  Exit code 0, or 1
     when a game was invalid, 2 when a file or the archive cannot be used.
     """
-    from zrec.archive.ingest import Counts, Importer, sha256_of
+    from zrec.archive.store.ingest import Counts, Importer, sha256_of
 
     if output_format not in ("text", "json"):
         fail(f"--format is text or json, not {output_format!r}")
@@ -251,7 +251,7 @@ def _import_one(
     if jobs > 1 and not is_json_name(file):
         looks_json, stream = sniff(stream)
         if not looks_json:
-            from zrec.archive.jobs import parallel_facts
+            from zrec.archive.store.jobs import parallel_facts
 
             def facts(done: int) -> Iterator[Facts]:
                 return parallel_facts(stream, name, done, jobs)
@@ -316,7 +316,7 @@ def stats(
     top: Annotated[int, typer.Option("--top", min=1, help="How many events to list.")] = 20,
 ) -> None:
     """Count the games by game, by game and options, by result and by event."""
-    from zrec.archive.upkeep import stats as compute
+    from zrec.archive.store.upkeep import stats as compute
 
     with opened(db) as archive:
         found = compute(archive, top)
@@ -350,7 +350,7 @@ def check(
 
     Exit code 0 when all agree, 1 when something does not (each problem is listed).
     """
-    from zrec.archive.upkeep import check as run
+    from zrec.archive.store.upkeep import check as run
 
     with opened(db) as archive:
         bar = None
@@ -383,7 +383,7 @@ def remove(
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Remove games and every row of theirs, in one transaction."""
-    from zrec.archive.upkeep import remove as run
+    from zrec.archive.store.upkeep import remove as run
 
     with opened(db) as archive:
         gone = run(archive, ids)

@@ -18,8 +18,8 @@ from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
     from zrec.archive import Archive
-    from zrec.archive.event import Event
-    from zrec.archive.tiebreaks import Ranked
+    from zrec.archive.tournament.event import Event
+    from zrec.archive.tournament.tiebreaks import Ranked
 
 EventArg = Annotated[str, typer.Argument(help="The event (its Event tag).", metavar="EVENT")]
 RoundOpt = Annotated[
@@ -61,8 +61,13 @@ FormOpt = Annotated[
 def _ranked(
     archive: Archive, name: str, last: int | None, tiebreaks: str | None, rules: str = "2026"
 ) -> tuple[Event, list[Ranked], list[str], bool]:
-    from zrec.archive.event import load_event
-    from zrec.archive.tiebreaks import default_tiebreaks, parse_tiebreaks, rank, round_robin
+    from zrec.archive.tournament.event import load_event
+    from zrec.archive.tournament.tiebreaks import (
+        default_tiebreaks,
+        parse_tiebreaks,
+        rank,
+        round_robin,
+    )
 
     event = load_event(archive, name)
     if event.rounds == 0:
@@ -102,8 +107,8 @@ def standings(
     output: OutputOpt = None,
 ) -> None:
     """The standings of an event: rank, player, points, games and tie-breaks."""
-    from zrec.archive import tables
-    from zrec.archive.trf import write_trf
+    from zrec.archive.tournament import tables
+    from zrec.archive.tournament.trf import write_trf
 
     formats = ("table", "csv", "json", "html", "trf")
     if output_format not in formats:
@@ -138,8 +143,7 @@ def crosstable(
     output: OutputOpt = None,
 ) -> None:
     """The crosstable of an event, in rank order."""
-    from zrec.archive import tables
-
+    from zrec.archive.tournament import tables
     if output_format not in ("text", "html"):
         fail(f"--format is text or html, not {output_format!r}")
     with opened(db) as archive:
@@ -165,8 +169,8 @@ def roster(
 ) -> None:
     """Read an event's roster from a TRF file: players, pairing numbers, and the
     rounds no stored game holds (byes, absences, forfeits, results without a record)."""
-    from zrec.archive.roster import import_roster
-    from zrec.archive.trf import read_trf
+    from zrec.archive.tournament.roster import import_roster
+    from zrec.archive.tournament.trf import read_trf
     from zrec.cli._app import open_input
 
     with open_input(file) as stream:
@@ -207,7 +211,7 @@ def bye(
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Record a bye: a round a player has no opponent in."""
-    from zrec.archive.roster import BYE_KINDS, add_bye
+    from zrec.archive.tournament.roster import BYE_KINDS, add_bye
 
     if kind not in BYE_KINDS:
         fail(f"--kind is one of {', '.join(BYE_KINDS)}, not {kind!r}")

@@ -19,7 +19,7 @@ from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
     from zrec.archive import Archive, StoredGame
-    from zrec.archive.search import Query
+    from zrec.archive.store.search import Query
 
 
 Names = Annotated[
@@ -64,7 +64,7 @@ def _position_of(value: str) -> tuple[Any, int]:
 
 
 def _ids(archive: "Archive", query: "Query") -> Iterator[int]:
-    from zrec.archive.search import search
+    from zrec.archive.store.search import search
 
     return search(archive, query)
 
@@ -135,7 +135,7 @@ def _finder(export: bool) -> Any:
         ] = formats[0],
         output: OutputOpt = None,
     ) -> None:
-        from zrec.archive.search import Query, SearchError
+        from zrec.archive.store.search import Query, SearchError
 
         if output_format not in formats:
             fail(f"--format is one of {', '.join(formats)}, not {output_format!r}")
@@ -193,7 +193,7 @@ def _finder(export: bool) -> Any:
 def _write(archive: "Archive", ids: Iterator[int], kind: str, export: bool, out: Any) -> None:
     import json
 
-    from zrec.notation.jsonio import game_to_json
+    from zrec.notation.json.values import game_to_json
     from zrec.notation.reader import read_game
 
     def games() -> Iterator["StoredGame"]:

@@ -2,7 +2,7 @@
 
 ``players`` lists the players with their games and aliases, or (``--suggest-merges``)
 the groups of players that are probably one person; ``alias`` merges one player into
-another.  The work is done by :mod:`zrec.archive.players`.
+another.  The work is done by :mod:`zrec.archive.people.players`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from zrec.cli._app import fail
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
-    from zrec.archive.players import Player, Suggestion
+    from zrec.archive.people.players import Player, Suggestion
 
 HINT = 'zrec archive alias "Old" "Canonical"'
 
@@ -57,7 +57,7 @@ def players_command(
     in another order, initials, a letter or two apart.  It only suggests: zrec archive
     alias merges.
     """
-    from zrec.archive.players import players, suggest_merges
+    from zrec.archive.people.players import players, suggest_merges
 
     if output_format not in ("table", "json"):
         fail(f"--format is table or json, not {output_format!r}")
@@ -118,7 +118,7 @@ def alias_command(
     Refused (exit code 2): a name that is no player, an OLD that is an alias already,
     two names of one player, two players who sat at one game.
     """
-    from zrec.archive.players import merge
+    from zrec.archive.people.players import merge
 
     if output_format not in ("text", "json"):
         fail(f"--format is text or json, not {output_format!r}")

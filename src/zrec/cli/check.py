@@ -27,12 +27,12 @@ from zrec.cli._app import (
 )
 from zrec.cli._inputs import display_name, unique
 from zrec.cli._readings import ReadingOpt, read_under, reading_of
+from zrec.notation.json.convert import write_text
 from zrec.notation.model import Line
 from zrec.notation.reader import read_records
-from zrec.outputs.convert import write_text
 
 if TYPE_CHECKING:
-    from zrec.outputs.positions import Shown
+    from zrec.render.positions import Shown
 
 
 class Report(str, Enum):
@@ -82,9 +82,9 @@ def validate(
     as in text, at line 1, column 1 (JSON Lines: the game's line), as JSON carries no
     places for moves.
     """
+    from zrec.check.parallel import Validators, all_cores
+    from zrec.check.validate import ReportWriter, Summary
     from zrec.cli._validating import checked
-    from zrec.outputs.parallel import Validators, all_cores
-    from zrec.outputs.validate import ReportWriter, Summary
 
     as_json = output_format is Report.json
     summary = Summary()
@@ -177,8 +177,8 @@ def _position(
     option: list[str] | None = None,
 ) -> Shown:
     """The position ``show`` prints for one file; exits with a message when there is none."""
-    from zrec.outputs.positions import PositionError, Shown, position_at
     from zrec.play import GameSetupError, ReplayError, path_to, prepare
+    from zrec.render.positions import PositionError, Shown, position_at
 
     where = f"{file}: " if several else ""
     with open_input(file) as stream:

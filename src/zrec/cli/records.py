@@ -26,10 +26,10 @@ from zrec.cli._app import (
     write_to,
 )
 from zrec.cli._inputs import Format, is_json_name, sniff, unique
+from zrec.notation.json.convert import ConversionError, read_json_games, write_json, write_text
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
 from zrec.notation.writer import games_text
-from zrec.outputs.convert import ConversionError, read_json_games, write_json, write_text
 from zrec.resources import read_text
 
 NOTHING_WRITTEN = "zrec: nothing written: fix the games above first"

@@ -127,7 +127,7 @@ def diagram_command(
     FOLDER/STEM.svg.  Exit code 1 when a record cannot be replayed (or zrec has no
     engine for it), 2 for a game, ply or move the record does not have.
     """
-    from zrec.outputs.diagram import DiagramError, PlyRangeError
+    from zrec.render.diagram import DiagramError, PlyRangeError
 
     chosen = (ply is not None) + (node is not None) + all_plies + strip
     if chosen > 1:
@@ -196,7 +196,7 @@ def _pictures(
     options: dict[str, Any],
 ) -> list[str]:
     """The SVG documents ``diagram`` draws for one game (several only with --all)."""
-    from zrec.outputs.diagram import (
+    from zrec.render.diagram import (
         all_diagrams,
         diagram_for_node,
         diagram_for_record,
@@ -269,7 +269,7 @@ def html_command(
     Exit code 1 when a game cannot be read or replayed (nothing is written then).
     """
     from zrec.notation.reader import Record
-    from zrec.outputs.replay_page import PageError, replay_page
+    from zrec.render.replay_page import PageError, replay_page
 
     files = unique(files)
     several = len(files) > 1

@@ -19,8 +19,8 @@ from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
 if TYPE_CHECKING:
-    from zrec.outputs.readings import GameReadings
-    from zrec.play.perft import Progress
+    from zrec.check.readings import GameReadings
+    from zrec.research.perft import Progress
 
 
 class Output(str, Enum):
@@ -87,7 +87,7 @@ def perft(
     option or value, or a bad depth.  See docs/perft.md.
     """
     from zrec.play.overrides import parse_assignments
-    from zrec.play.perft import perft as count
+    from zrec.research.perft import perft as count
     from zrec.rules import find_game
 
     try:
@@ -134,7 +134,7 @@ def readings(file: InputArg, output_format: FormatOpt = Output.text) -> None:
     "reason".  Exit code 1 when a game cannot be read or replayed at all, 2 when
     FILE cannot be read.  See docs/readings.md.
     """
-    from zrec.outputs.readings import file_readings
+    from zrec.check.readings import file_readings
 
     name = display_name(file)
     try:

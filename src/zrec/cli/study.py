@@ -12,7 +12,7 @@ import typer
 from zrec.cli._app import OutputOpt, app, fail, write_to
 
 if TYPE_CHECKING:
-    from zrec.play.study import Summary
+    from zrec.research.study import Summary
 
 
 class StudyFormat(str, Enum):
@@ -84,8 +84,8 @@ def study(
     game length, decisive/drawn/unfinished shares, the first player's score, pieces
     taken, how games end.  See docs/study.md."""
     from zrec.errors import ZrecError
-    from zrec.play.study import readings, study_tags
-    from zrec.play.study_runs import run_study
+    from zrec.research.study import readings, study_tags
+    from zrec.research.study_runs import run_study
     from zrec.rules import find_game
 
     if games < 1:
@@ -119,7 +119,7 @@ def study(
     several = len({r.players for r in chosen}) > 1
     labels = [s.reading.label(several) for s in summaries]
     if chart is not None:
-        from zrec.outputs.study_chart import study_chart
+        from zrec.research.study_chart import study_chart
 
         with write_to(chart) as out:
             out.write(study_chart(summaries, f"{rules.title}: self-play study", labels))

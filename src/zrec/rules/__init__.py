@@ -1,32 +1,56 @@
-"""The registry of games: the list of games zrec knows, and one lookup by name or alias.
+"""The registry of games: every rules package of this package, and one lookup by name.
 
-Adding a game is writing one module in this package (behind the protocol of
-:mod:`zrec.rules.base`), adding it to :func:`all_games`, and adding samples; nothing
-outside this package names a game.  The game modules are imported on the first lookup.
+Each game (or family of games sharing rules) is a subpackage here: its ``__init__``
+names its games (``GAMES``: usual name and the name of the game's object in its
+``rules`` module) and its place in listings (``LISTED``); its ``rules`` module holds
+the engines behind the protocol of :mod:`zrec.rules.base`.  Adding a game is adding
+one package and its samples: the registry finds the packages itself, and nothing
+outside a game's package names the game.  Looking a game up by its usual name imports
+that game's rules only.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import unicodedata
 from functools import cache
 
 from zrec.rules.base import GameRules, UnknownGameError
 
-__all__ = ["UnknownGameError", "all_games", "find_game"]
+__all__ = ["UnknownGameError", "all_games", "find_game", "usual_names"]
+
+
+@cache
+def usual_names() -> dict[str, tuple[str, str]]:
+    """Each game's usual name -> its package and the name of its object, in listing order
+    (only the packages' ``__init__`` files are imported)."""
+    found: list[tuple[int, str, str, str]] = []
+    for info in pkgutil.iter_modules(__path__):
+        if not info.ispkg:
+            continue
+        package = importlib.import_module(f"{__name__}.{info.name}")
+        for order, (name, attribute) in enumerate(package.GAMES):
+            found.append((package.LISTED * 100 + order, name, package.__name__, attribute))
+    return {name: (package, attribute) for _, name, package, attribute in sorted(found)}
+
+
+@cache
+def _load(name: str) -> GameRules:
+    package, attribute = usual_names()[name]
+    rules: GameRules = getattr(importlib.import_module(f"{package}.rules"), attribute)
+    return rules
 
 
 @cache
 def all_games() -> tuple[GameRules, ...]:
     """Every game zrec knows, in the order the documentation lists them."""
-    from zrec.rules.awethi import AWETHI
-    from zrec.rules.serpent import KOLOWIS, MOSONA
-    from zrec.rules.stonewarriors import STONE_WARRIORS
-
-    return (MOSONA, KOLOWIS, STONE_WARRIORS, AWETHI)
+    return tuple(_load(name) for name in usual_names())
 
 
 def _key(name: str) -> str:
-    """Fold case, accents, spaces and underscores so ``Awéthi`` finds ``awethi``."""
+    """Fold case, accents, spaces and underscores so that a name spelled with an accent
+    or capitals finds the game's usual name."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return plain.strip().lower().replace("_", "-").replace(" ", "-")
 
@@ -40,32 +64,10 @@ def _names() -> dict[str, GameRules]:
     return table
 
 
-#: a game's usual name -> its module and object, so that the usual spelling imports
-#: one game module, not all of them (tests/rules check it against :func:`all_games`)
-_MODULES = {
-    "mosona": ("serpent", "MOSONA"),
-    "kolowis": ("serpent", "KOLOWIS"),
-    "stone-warriors": ("stonewarriors", "STONE_WARRIORS"),
-    "awethi": ("awethi", "AWETHI"),
-}
-
-
-#: the games found by their usual names so far (a file names its game in every record)
-_FOUND: dict[str, GameRules] = {}
-
-
 def find_game(name: str) -> GameRules:
     """The game a ``Game`` tag names (name or alias); raises :class:`UnknownGameError`."""
-    found_rules = _FOUND.get(name)
-    if found_rules is not None:
-        return found_rules
-    where = _MODULES.get(name)
-    if where is not None:
-        import importlib
-
-        rules: GameRules = importlib.import_module(f"zrec.rules.{where[0]}").__dict__[where[1]]
-        _FOUND[name] = rules
-        return rules
+    if name in usual_names():
+        return _load(name)
     names = _names()
     found = names.get(name)  # the canonical spelling needs no folding
     if found is not None:

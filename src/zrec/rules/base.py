@@ -95,7 +95,7 @@ class Engine(Protocol[P, M]):
 
     @property
     def title(self) -> str:
-        """The game's name for people ("Awithlaknannai Mosona")."""
+        """The game's name for people, as its sources spell it."""
 
     @property
     def options(self) -> Mapping[str, str]:
@@ -155,7 +155,8 @@ class Engine(Protocol[P, M]):
         """A legal move drawn at random (``None`` when there is none), for self-play.
         An engine picks uniformly among :meth:`legal_moves`, or leans towards moves that
         bring the end of the game nearer so that random games finish, or, where a turn
-        has too many legal forms to list (Awéthi shepherds), builds one step by step."""
+        has too many legal forms to list (several pieces each moving by a die), builds one
+        step by step."""
 
     def resolve(self, pos: P, turn: Turn) -> Resolved[M]:
         """The legal move a written turn means; raises ``IllegalMoveError``."""

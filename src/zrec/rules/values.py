@@ -103,7 +103,7 @@ class Finding:
 class Resolved(Generic[M]):
     """A written move matched to exactly one legal move, with any style notes.
 
-    ``turn`` is false for a move that is not a turn (a Stone Warriors priest's entry):
+    ``turn`` is false for a move that is not a turn (a piece entering the board):
     it does not count as a ply.
     """
 
@@ -161,7 +161,7 @@ REMOVED = "removed"
 class MoveNumber(NamedTuple):
     """The number of a move as a player writes it: ``12.`` (``dots`` 1) opens a round
     of turns, ``12...`` (``dots`` 3) continues it.  ``turn`` is false for a move that
-    is not a turn (a Stone Warriors priest's entry), which carries no number.  ``seat``
+    is not a turn (a piece entering the board), which carries no number.  ``seat``
     is the seat whose move it is (an index into the engine's seats), also in a position
     where the game is over (whose move it would be).  (A named tuple: it is made for
     every numbered move the validator checks, and tuples are the cheapest to make.)"""

@@ -1,0 +1,303 @@
+"""A static website of events, built from the archive (``zrec archive publish``).
+
+:func:`publish` writes, into one folder:
+
+- ``index.html``: the events published, each linking to its folder;
+- per event, a folder named after it (``<folder>/index.html``: its rounds, standings
+  with the default tie-breaks, crosstable and the stored games that do not count);
+- per round, ``<folder>/round-N.html``: its boards with their results, then its byes
+  and absences;
+- per stored game, ``<folder>/game-ID.html``: the replay page of that one game, with a
+  navigation bar at the top (the site, the event, the round, the games either side).
+
+Each game has a page of its own, so no page grows with the number of games.  Links
+are relative and nothing is loaded from the network: the folder can be copied
+anywhere and read offline.
+
+The site is built in a temporary folder beside the target and renamed into place
+at the end, so a failure leaves the old site as it was and nothing behind.  An
+existing folder is replaced only when it is a site (it has a :data:`MARKER` file) or
+empty; any other folder is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import tempfile
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zrec.archive.site.pages import (
+    EventPlan,
+    Pairing,
+    event_page,
+    fallback_page,
+    game_href,
+    game_links,
+    game_nav,
+    index_page,
+    neighbours,
+    round_href,
+    round_page,
+)
+from zrec.archive.store import Archive, ArchiveError, StoredGame
+from zrec.archive.tournament.event import Entrant, Event, EventError, Round, load_event
+from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
+from zrec.errors import ZrecError
+from zrec.notation.reader import read_game
+from zrec.render.replay_page import replay_page
+
+__all__ = ["MARKER", "Progress", "Published", "SiteError", "publish", "slug"]
+
+#: the file that makes a folder a site zrec may replace
+MARKER = ".zrec-site"
+#: (pages written, pages in all), after each page
+Progress = Callable[[int, int], None]
+#: the board of a game whose Round tag names none (after every numbered board)
+_NO_BOARD = 1 << 30
+
+
+class SiteError(ArchiveError):
+    """A site that cannot be written where it was asked for, and why."""
+
+
+@dataclass(slots=True)
+class Published:
+    """What :func:`publish` wrote."""
+
+    events: list[str] = field(default_factory=list)
+    game_pages: int = 0
+    pages: int = 0
+    #: the size of the largest page, in bytes, and its path in the site
+    largest: int = 0
+    largest_page: str = ""
+
+
+def slug(name: str, taken: set[str]) -> str:
+    """A folder name for an event: lower-case ASCII letters, digits and ``-``, not in
+    ``taken`` (which it joins)."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-") or "event"
+    found, n = base, 2
+    while found in taken:
+        found, n = f"{base}-{n}", n + 1
+    taken.add(found)
+    return found
+
+
+# -- what goes in the site --------------------------------------------------------------
+
+
+def _events(archive: Archive, names: Sequence[str] | None) -> list[Event]:
+    """The events asked for (``None``: every event with rounds), each once."""
+    if names is None:
+        rows = archive.db.rows("SELECT name FROM events ORDER BY name")
+        found = [e for e in (load_event(archive, str(r[0])) for r in rows) if e.rounds > 0]
+        if not found:
+            raise SiteError(f"there is no event with rounds in {archive.db.target}")
+        return found
+    if not names:
+        raise SiteError("there is no event to publish")
+    events: dict[int, Event] = {}
+    for name in names:
+        event = load_event(archive, name)
+        if event.rounds == 0:
+            raise EventError(f"{event.name!r} has no game with a round and a result yet")
+        events.setdefault(event.id, event)
+    return list(events.values())
+
+
+def _board(tag: object) -> int:
+    """The board a ``Round`` tag names (``3.2``: board 2)."""
+    parts = str(tag or "").strip().split(".")
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else _NO_BOARD
+
+
+def _seat_order(r: Round, entrant: Entrant) -> tuple[int, int]:
+    return {"w": 0, "b": 1}.get(r.colour, 2), entrant.number
+
+
+def _plan(archive: Archive, event: Event, taken: set[str]) -> EventPlan:
+    codes = default_tiebreaks(event)
+    form = "round robin" if round_robin(event) else "swiss"
+    plan = EventPlan(event, slug(event.name, taken), rank(event, codes), codes, form)
+    db = archive.db
+    boards: dict[int, int] = {}
+    for gid, tag in db.rows(
+        "SELECT id, round FROM games WHERE event = ? ORDER BY id", (event.id,)
+    ):
+        plan.games.append(int(gid))
+        boards[int(gid)] = _board(tag)
+    seat = {
+        (int(g), int(p)): int(s)
+        for g, s, p in db.rows(
+            "SELECT gp.game, gp.seat, gp.player FROM game_players gp JOIN games g "
+            "ON g.id = gp.game WHERE g.event = ?",
+            (event.id,),
+        )
+    }
+    played: dict[tuple[int, int], Pairing] = {}
+    unrecorded: dict[tuple[int, frozenset[int]], Pairing] = {}
+    for entrant in event.entrants:
+        for n, r in sorted(entrant.rounds.items()):
+            if r.game is not None:
+                key = (n, r.game)
+                pairing = played.setdefault(key, Pairing((boards[r.game], r.game), [], r.game))
+            elif r.opponents:
+                group = frozenset((entrant.number, *r.opponents))
+                pairing = unrecorded.setdefault(
+                    (n, group), Pairing((_NO_BOARD, _NO_BOARD + min(group)), [])
+                )
+            else:
+                plan.byes.setdefault(n, []).append((entrant, r))
+                continue
+            pairing.seats.append((entrant, r))
+    for (n, gid), pairing in played.items():
+        pairing.seats.sort(key=lambda s: seat.get((gid, s[0].player), 0))
+        plan.pairings.setdefault(n, []).append(pairing)
+    for (n, _), pairing in unrecorded.items():
+        pairing.seats.sort(key=lambda s: _seat_order(s[1], s[0]))
+        plan.pairings.setdefault(n, []).append(pairing)
+    for pairings in plan.pairings.values():
+        pairings.sort(key=lambda p: p.key)
+    return plan
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def _check_target(target: Path, shown: str) -> None:
+    """Refuse a target that is a file, or a folder with things in it that is no site."""
+    if not target.exists():
+        if not target.parent.is_dir():
+            raise SiteError(f"cannot write {shown}: there is no folder {target.parent}")
+        return
+    if not target.is_dir():
+        raise SiteError(f"cannot write {shown}: it is a file, not a folder")
+    if (target / MARKER).is_file() or not any(target.iterdir()):
+        return
+    raise SiteError(
+        f"{shown} is a folder that is not a site zrec made (it has no {MARKER} file), "
+        "and publish replaces the whole folder: give a new or empty folder"
+    )
+
+
+def _folder_mode(target: Path) -> int:
+    """The mode of the folder replaced, or the one a new folder gets (mkdtemp makes it
+    private)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o777 & ~umask
+
+
+class _Writer:
+    """Writes the pages of a site under ``root``, counting them."""
+
+    def __init__(self, root: Path, total: int, progress: Progress | None) -> None:
+        self.root, self.total, self.progress = root, total, progress
+        self.done = Published()
+
+    def write(self, relative: str, text: str) -> None:
+        data = text.encode("utf-8")
+        (self.root / relative).write_bytes(data)
+        self.done.pages += 1
+        if len(data) > self.done.largest:
+            self.done.largest, self.done.largest_page = len(data), relative
+        if self.progress is not None:
+            self.progress(self.done.pages, self.total)
+
+
+def _game_page(
+    plan: EventPlan, stored: StoredGame, number: int | None, around: tuple[int | None, int | None]
+) -> str:
+    links = game_links(plan, number, *around)
+    try:
+        page = replay_page([read_game(stored.text, f"game #{stored.id}")])
+    except ZrecError as exc:
+        players = " – ".join(name for _, name in stored.players)
+        title = f"{plan.event.name}: game #{stored.id}" + (f", {players}" if players else "")
+        return fallback_page(title, links, str(exc), stored.text)
+    head, body, rest = page.partition("<body>")
+    if not body:  # not the page the replay page makes: show it as it is
+        return page
+    return head + body + game_nav(links) + rest
+
+
+def _write_event(archive: Archive, plan: EventPlan, out: _Writer) -> None:
+    folder = plan.folder
+    (out.root / folder).mkdir()
+    out.write(f"{folder}/index.html", event_page(plan, set(plan.games)))
+    for n in range(1, plan.event.rounds + 1):
+        out.write(f"{folder}/{round_href(n)}", round_page(plan, n))
+    rounds = {p.game: n for n, ps in plan.pairings.items() for p in ps if p.game is not None}
+    around = neighbours(plan)
+    for stored in archive.games(plan.games):
+        page = _game_page(plan, stored, rounds.get(stored.id), around[stored.id])
+        out.write(f"{folder}/{game_href(stored.id)}", page)
+        out.done.game_pages += 1
+
+
+def _swap(built: Path, target: Path) -> None:
+    """Put the folder ``built`` where ``target`` is, the old one removed."""
+    if not target.exists():
+        os.rename(built, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+    try:
+        os.rename(target, old / "site")
+        try:
+            os.rename(built, target)
+        except OSError:
+            os.rename(old / "site", target)
+            raise
+    finally:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def publish(
+    archive: Archive,
+    events: Sequence[str] | None,
+    out_dir: str | os.PathLike[str],
+    progress: Progress | None = None,
+) -> Published:
+    """Write the site of ``events`` (their names; ``None``: every event with rounds) to
+    the folder ``out_dir``, replacing the site there.  Raises :class:`SiteError` (the
+    folder cannot be written or is not a site) and
+    :class:`~zrec.archive.tournament.event.EventError` (an unknown event)."""
+    shown = str(out_dir)
+    target = Path(os.path.realpath(out_dir))
+    _check_target(target, shown)
+    taken: set[str] = set()
+    plans = [_plan(archive, event, taken) for event in _events(archive, events)]
+    total = 1 + sum(1 + p.event.rounds + len(p.games) for p in plans)
+    try:
+        built = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    except OSError as exc:
+        raise SiteError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    try:
+        out = _Writer(built, total, progress)
+        (built / MARKER).write_text(
+            "A site zrec archive publish made: publishing again replaces this folder.\n",
+            encoding="utf-8",
+        )
+        for plan in plans:
+            _write_event(archive, plan, out)
+            out.done.events.append(plan.event.name)
+        out.write("index.html", index_page(plans))
+        os.chmod(built, _folder_mode(target))
+        _check_target(target, shown)  # nobody put anything there meanwhile
+        _swap(built, target)
+    except OSError as exc:
+        raise SiteError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(built)
+    return out.done

@@ -1,0 +1,180 @@
+"""An open archive: its database, and the lookups every command shares.
+
+:meth:`Archive.open` connects (a SQLite path or a ``postgresql://`` URL), makes the
+tables of a new archive or migrates an older one, and refuses anything else with a
+clear message.  The lookups here read stored games back: their canonical text, their
+tags in order, their seats and where they came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from zrec.archive.people.names import normal_name
+from zrec.archive.store.db import ArchiveError, Database, connect
+from zrec.archive.store.schema import migrate, schema_version
+
+__all__ = ["Archive", "ArchiveError", "StoredGame"]
+
+#: ids asked for in one statement
+CHUNK = 500
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One stored game with its tags (in order), as search and show give it."""
+
+    id: int
+    game: str
+    options: str
+    result: str
+    plies: int
+    valid: bool
+    problem: str | None
+    tags: tuple[tuple[str, str], ...]
+    text: str
+    #: (seat tag, the player's name as the archive keeps it), seats in order
+    players: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as search's JSON shows it: id, game, options, tags, result, plies,
+        valid (and the problem of an invalid game), players."""
+        options = {}
+        for part in self.options.split(";"):
+            tag, sep, value = part.partition("=")
+            if sep:
+                options[tag] = value
+        out: dict[str, Any] = {
+            "id": self.id,
+            "game": self.game,
+            "options": options,
+            "tags": dict(self.tags),
+            "result": self.result,
+            "plies": self.plies,
+            "valid": self.valid,
+            "players": [{"seat": seat, "name": name} for seat, name in self.players],
+        }
+        if not self.valid:
+            out["problem"] = self.problem
+        return out
+
+    def tag(self, name: str, default: str = "") -> str:
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return default
+
+
+class Archive:
+    """An archive open on one database connection."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @classmethod
+    def open(cls, target: str, create: bool = False) -> Archive:
+        """Open the archive at ``target``; ``create``: make it when it does not exist."""
+        db = connect(target, create)
+        try:
+            # an empty database (a PostgreSQL database, an empty SQLite file) is not an
+            # archive yet: only ``create`` makes it one
+            if not create and schema_version(db) is None:
+                raise ArchiveError(
+                    f"there is no archive at {db.target} (zrec archive import makes one; "
+                    "--db or ZREC_DB names another)"
+                )
+            migrate(db)
+        except BaseException:
+            db.close()
+            raise
+        return cls(db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- lookups -----------------------------------------------------------------
+
+    def count(self) -> int:
+        return int(self.db.value("SELECT count(*) FROM games"))
+
+    def games(self, ids: Sequence[int]) -> Iterator[StoredGame]:
+        """The stored games with these ids, in the order given (unknown ids are left
+        out)."""
+        for start in range(0, len(ids), CHUNK):
+            part = list(ids[start : start + CHUNK])
+            marks = ",".join("?" * len(part))
+            rows = self.db.rows(
+                "SELECT id, game, options, result, plies, valid, problem, text FROM games "
+                f"WHERE id IN ({marks})",
+                part,
+            )
+            tags: dict[int, list[tuple[str, str]]] = {}
+            for game, name, value in self.db.rows(
+                f"SELECT game, name, value FROM game_tags WHERE game IN ({marks}) "
+                "ORDER BY game, idx",
+                part,
+            ):
+                tags.setdefault(int(game), []).append((str(name), str(value)))
+            players: dict[int, list[tuple[str, str]]] = {}
+            for game, role, name in self.db.rows(
+                "SELECT gp.game, gp.role, p.name FROM game_players gp JOIN players p "
+                f"ON p.id = gp.player WHERE gp.game IN ({marks}) ORDER BY gp.game, gp.seat",
+                part,
+            ):
+                players.setdefault(int(game), []).append((str(role), str(name)))
+            found = {int(r[0]): r for r in rows}
+            for gid in part:
+                row = found.get(gid)
+                if row is None:
+                    continue
+                yield StoredGame(
+                    gid,
+                    str(row[1]),
+                    str(row[2]),
+                    str(row[3]),
+                    int(row[4]),
+                    bool(row[5]),
+                    row[6],
+                    tuple(tags.get(gid, ())),
+                    str(row[7]),
+                    tuple(players.get(gid, ())),
+                )
+
+    def game(self, gid: int) -> StoredGame:
+        for found in self.games([gid]):
+            return found
+        raise ArchiveError(f"there is no game #{gid} in {self.db.target}")
+
+    def sources_of(self, gid: int) -> list[tuple[str, int, int]]:
+        """Where a game was found: (file, game number, line), first import first."""
+        rows = self.db.rows(
+            "SELECT s.path, gs.number, gs.line FROM game_sources gs JOIN sources s "
+            "ON s.id = gs.source WHERE gs.game = ? ORDER BY s.id, gs.number",
+            (gid,),
+        )
+        return [(str(p), int(n), int(line)) for p, n, line in rows]
+
+    def player_ids(self, name: str) -> list[int]:
+        """The players a name means: its normal form, through the aliases."""
+        norm = normal_name(name)
+        alias = self.db.value("SELECT player FROM aliases WHERE norm = ?", (norm,))
+        if alias is not None:
+            return [int(alias)]
+        return [int(r[0]) for r in self.db.rows("SELECT id FROM players WHERE norm = ?", (norm,))]
+
+    def all_ids(self) -> Iterable[int]:
+        return [int(r[0]) for r in self.db.rows("SELECT id FROM games ORDER BY id")]

@@ -1,0 +1,85 @@
+"""What one import batch keeps while it runs, and the small tests import makes of a game.
+
+:class:`Rows` holds the rows written together when a batch commits, and what the
+stored games say about the batch's games (looked up once a batch, kept up to date as
+games are stored).  :func:`starts` confirms by replay that a game is the start of a
+stored one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
+from zrec.archive.store.facts import Facts
+from zrec.archive.store.schema import OPENING_PLIES
+from zrec.archive.store.verify import index_text
+
+__all__ = ["Rows", "known", "parts", "seats_key", "starts"]
+
+
+def starts(text: str, fact: Facts, n: int) -> bool:
+    """Whether ``fact`` (of ``n`` plies) is the start of the stored game ``text``: the
+    same game, options and start, the same positions, and in a game with dice the same
+    rolls."""
+    # the whole game: a move that is not a turn right after ply n belongs to ply n
+    stored = index_text(text)
+    if stored is None or stored.keys[: n + 1] != fact.keys:
+        return False
+    if stored.paths[OPENING_PLIES] != fact.paths[OPENING_PLIES]:
+        return False  # other rules or another start
+    if stored.spell:  # the rolls after the opening: the path at ply n is the identity
+        upto = index_text(text, n)
+        return upto is not None and upto.path == fact.ident
+    return True
+
+
+def parts(values: list[Any], size: int = 500) -> Iterator[list[Any]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def known(value: str | None) -> bool:
+    return value is not None and value.strip() not in UNKNOWN_NAMES
+
+
+def seats_key(fact: Facts) -> str:
+    """Who sat where, as duplicates and conflicts compare it (worked out once a game)."""
+    if fact.seats_key is None:
+        fact.seats_key = "\x1f".join(normal_name(name) for _, name in fact.seats)
+    return fact.seats_key
+
+
+class Rows:
+    """The rows of one batch that are written together at its end."""
+
+    def __init__(self) -> None:
+        self.tags: list[tuple[Any, ...]] = []
+        self.players: list[tuple[Any, ...]] = []
+        self.sources: list[tuple[Any, ...]] = []
+        self.positions: list[tuple[Any, ...]] = []
+        self.openings: list[tuple[Any, ...]] = []
+        self.material: list[tuple[Any, ...]] = []
+        self.openings_by_path: dict[tuple[int, str], tuple[int, int]] = {}
+        self.long: dict[int, list[int]] = {}  # path at OPENING_PLIES -> games
+        # what the stored games say (see Importer._prefetch), kept up to date
+        self.same: dict[tuple[int, int, str], int] = {}  # (ident, plies, seats) -> id
+        self.by_path: dict[int, list[tuple[int, int, str]]] = {}  # path -> (id, plies, seats)
+        self.by_key: dict[tuple[int, int], list[int]] = {}  # (key, ply) -> games
+
+    def source(self, gid: int, sid: int, fact: Facts) -> None:
+        self.sources.append((gid, sid, fact.number, fact.line))
+
+    def write(self, db: Any) -> None:
+        db.copy_rows("game_tags", "game, idx, name, value", self.tags)
+        db.copy_rows("game_players", "game, seat, role, player", self.players)
+        if self.sources:
+            db.executemany(
+                "INSERT INTO game_sources (game, source, number, line) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                self.sources,
+            )
+        db.copy_rows("positions", "key, game, ply", self.positions)
+        db.copy_rows("openings", "path, game", self.openings)
+        db.copy_rows("material", "game, counts, ply", self.material)

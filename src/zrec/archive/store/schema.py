@@ -1,0 +1,217 @@
+"""The archive's tables, its schema version and the migrations between versions.
+
+The tables (docs/archive.md describes each column):
+
+- ``games``: one row per stored game: the game and its rule options (every option,
+  defaults filled in), its start (``setup``: the ``Setup`` tag, empty for the usual
+  start), the common tags as columns (event, site, round, date with its earliest and
+  latest possible day, result, termination), plies, whether it is valid and checked,
+  its identity hash (``ident``) and its canonical text;
+- ``game_tags``: every tag of a game, in order;
+- ``players``, ``aliases``, ``game_players``: who sat in each seat;
+- ``events``; ``sources`` (file, sha256, how many of its games are done) and
+  ``game_sources`` (where each game was found: file, game number, line);
+- ``positions``: one row per ply of every valid game (the position after that ply, ply
+  0 being the start), keyed by a 64-bit hash of the engine's position key;
+- ``openings``: the first plies of each game as a chained hash of its positions, for
+  move-prefix search;
+- ``material``: each distinct count of pieces per seat a game passes through (kept in
+  game order, which makes an import cheaper; a material search reads the table through).
+
+Version 2 adds what a tournament needs beyond its games (docs/tournaments.md):
+
+- ``event_players``: an event's entrants with their pairing numbers (and what a TRF
+  file says of them: rating, federation, FIDE id, title, sex, birth date);
+- ``event_rounds``: the rounds a player has no stored game for: byes, absences, and
+  results known without a record (a TRF file's pairings), as TRF result codes.
+
+``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
+the statements that bring an archive of the version before up to it; an archive made
+by a newer zrec is refused rather than damaged.
+"""
+
+from __future__ import annotations
+
+from zrec.archive.store.db import ArchiveError, Database
+
+__all__ = ["MIGRATIONS", "VERSION", "migrate"]
+
+#: The plies of a game's opening kept in ``openings`` (longer prefixes are searched
+#: through the position index and checked by replay).
+OPENING_PLIES = 20
+
+_V1 = """
+CREATE TABLE sources (
+    id {id},
+    path TEXT NOT NULL,
+    sha256 TEXT,
+    size BIGINT,
+    games_done INTEGER NOT NULL DEFAULT 0,
+    complete INTEGER NOT NULL DEFAULT 0,
+    imported_at TEXT NOT NULL
+);
+CREATE INDEX sources_sha256 ON sources (sha256);
+CREATE TABLE events (id {id}, name TEXT NOT NULL UNIQUE);
+CREATE TABLE players (id {id}, name TEXT NOT NULL UNIQUE, norm TEXT NOT NULL);
+CREATE INDEX players_norm ON players (norm);
+CREATE TABLE aliases (
+    norm TEXT PRIMARY KEY,
+    player BIGINT NOT NULL REFERENCES players (id)
+);
+CREATE TABLE games (
+    id {id},
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    event BIGINT REFERENCES events (id),
+    site TEXT,
+    round TEXT,
+    date TEXT,
+    date_lo TEXT,
+    date_hi TEXT,
+    result TEXT NOT NULL,
+    termination TEXT,
+    plies INTEGER NOT NULL,
+    valid INTEGER NOT NULL,
+    checked INTEGER NOT NULL,
+    problem TEXT,
+    ident BIGINT NOT NULL,
+    seats TEXT NOT NULL,
+    text TEXT NOT NULL,
+    added TEXT NOT NULL
+);
+CREATE INDEX games_ident ON games (ident);
+CREATE INDEX games_event ON games (event, round);
+CREATE INDEX games_date ON games (date_lo);
+CREATE TABLE game_tags (
+    game BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (game, idx)
+){without_rowid};
+CREATE TABLE game_players (
+    game BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    player BIGINT NOT NULL REFERENCES players (id),
+    PRIMARY KEY (game, seat)
+){without_rowid};
+CREATE INDEX game_players_player ON game_players (player, game);
+CREATE TABLE game_sources (
+    game BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    source BIGINT NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    PRIMARY KEY (game, source, number)
+){without_rowid};
+CREATE TABLE positions (
+    key BIGINT NOT NULL,
+    game BIGINT NOT NULL,
+    ply INTEGER NOT NULL,
+    PRIMARY KEY (key, game, ply)
+){without_rowid};
+CREATE TABLE openings (
+    path BIGINT NOT NULL,
+    game BIGINT NOT NULL,
+    PRIMARY KEY (path, game)
+){without_rowid};
+CREATE TABLE material (
+    game BIGINT NOT NULL,
+    counts TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    PRIMARY KEY (game, counts)
+){without_rowid};
+"""
+
+_V2 = """
+ALTER TABLE events ADD COLUMN rounds INTEGER;
+CREATE TABLE event_players (
+    event BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    player BIGINT NOT NULL REFERENCES players (id),
+    number INTEGER NOT NULL,
+    rating INTEGER,
+    federation TEXT,
+    fide_id TEXT,
+    title TEXT,
+    sex TEXT,
+    birth TEXT,
+    PRIMARY KEY (event, player)
+){without_rowid};
+CREATE TABLE event_rounds (
+    event BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    player BIGINT NOT NULL REFERENCES players (id),
+    code TEXT NOT NULL,
+    opponent BIGINT REFERENCES players (id),
+    colour TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (event, round, player)
+){without_rowid};
+"""
+
+#: version -> the statements that make it from the version before (1: from nothing)
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2}
+VERSION = max(MIGRATIONS)
+
+_TYPES = {
+    # AUTOINCREMENT: the id of a removed game is never given to another
+    "sqlite": {"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "without_rowid": " WITHOUT ROWID"},
+    "postgresql": {
+        "id": "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+        "without_rowid": "",
+    },
+}
+
+
+def _statements(db: Database, script: str) -> list[str]:
+    text = script.format(**_TYPES[db.dialect])
+    return [s.strip() for s in text.split(";") if s.strip()]
+
+
+def _tables(db: Database) -> set[str]:
+    if db.dialect == "sqlite":
+        rows = db.rows("SELECT name FROM sqlite_master WHERE type = 'table'")
+    else:
+        rows = db.rows(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+            "current_schema()"
+        )
+    return {str(r[0]) for r in rows}
+
+
+def schema_version(db: Database) -> int | None:
+    """The archive's version, ``None`` for an empty database; raises
+    :class:`ArchiveError` for a database that holds something else."""
+    tables = _tables(db)
+    if not tables:
+        return None
+    if "meta" not in tables:
+        raise ArchiveError(f"{db.target} is not a zrec archive (it has other tables)")
+    value = db.value("SELECT value FROM meta WHERE name = 'schema'")
+    if value is None:
+        raise ArchiveError(f"{db.target} is not a zrec archive (no schema version)")
+    return int(value)
+
+
+def migrate(db: Database) -> None:
+    """Make an empty database an archive, or bring an older archive up to
+    :data:`VERSION`, in one transaction."""
+    if schema_version(db) == VERSION:  # the usual case: no lock, readers never wait
+        return
+    with db.transaction(lock=True):
+        version = schema_version(db)
+        if version is not None and version > VERSION:
+            raise ArchiveError(
+                f"{db.target} was made by a newer zrec (archive schema {version}; this zrec "
+                f"knows up to {VERSION}): upgrade zrec to use it"
+            )
+        if version == VERSION:
+            return
+        if version is None:
+            db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            db.execute("INSERT INTO meta (name, value) VALUES ('schema', '0')")
+            version = 0
+        for step in range(version + 1, VERSION + 1):
+            for statement in _statements(db, MIGRATIONS[step]):
+                db.execute(statement)
+            db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(step),))

@@ -1,0 +1,411 @@
+"""Finding stored games: by tags, players, dates, rule options, opening moves, exact
+position and material.
+
+Every condition of a :class:`Query` must hold.  Tags are matched exactly (a player's
+name through its normal form and the aliases); dates as ranges (:mod:`.dates`).  The
+move and position conditions are played before they are looked up:
+
+- ``moves`` (``1. b6-b5 b4xb6``) is replayed from the start of every game, rule
+  options and setup the archive holds (or those ``game`` and ``options`` allow), and the
+  games found are those whose first plies are exactly these (the opening paths);
+- ``position`` (a ``Setup`` string) or ``position_of`` (a record and a ply) gives a
+  position; the games found are those that pass through it at any ply, by whatever
+  order of moves.  Each hit of the index is confirmed by replaying the stored game.
+
+Results come in archive order (by id).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from zrec.archive.store import Archive
+from zrec.archive.store.dates import DateError, date_range
+from zrec.archive.store.db import ArchiveError
+from zrec.archive.store.facts import Indexer, hash64
+from zrec.archive.store.schema import OPENING_PLIES
+from zrec.archive.store.verify import index_text
+from zrec.notation.model import Game, Line
+from zrec.notation.reader import read_records
+from zrec.play import GameSetupError, Replay, Step, Visitor, positions, prepare, walk
+from zrec.play.replay import ReplayError, prepare_rules
+from zrec.rules import find_game
+from zrec.rules.base import UnknownGameError
+
+__all__ = ["Query", "SearchError", "search"]
+
+#: candidate games read from the database at a time
+CHUNK = 2000
+
+
+class SearchError(ArchiveError):
+    """A search that cannot be run as asked: the message says why."""
+
+
+@dataclass
+class Query:
+    """What to look for (every field that is set must match)."""
+
+    players: list[str] = field(default_factory=list)
+    seats: list[tuple[str, str]] = field(default_factory=list)  # (seat tag, name)
+    event: str | None = None
+    site: str | None = None
+    round: str | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+    result: str | None = None
+    termination: str | None = None
+    game: str | None = None
+    options: list[tuple[str, str]] = field(default_factory=list)
+    moves: str | None = None
+    position: str | None = None
+    position_of: tuple[Game, int] | None = None
+    material: str | None = None
+    ids: list[int] | None = None
+    limit: int | None = None
+
+
+@dataclass
+class _Plan:
+    where: list[str] = field(default_factory=list)
+    params: list[Any] = field(default_factory=list)
+    #: positions a hit must pass through, each as the raw keys it may have (one of
+    #: each set, confirmed by replay)
+    raw_keys: list[set[bytes]] = field(default_factory=list)
+    #: move-prefix keys to confirm by replay, for prefixes longer than the openings
+    prefix: list[tuple[int, list[int]]] = field(default_factory=list)
+    empty: bool = False
+
+    def add(self, clause: str, *params: Any) -> None:
+        self.where.append(clause)
+        self.params.extend(params)
+
+
+def search(archive: Archive, query: Query) -> Iterator[int]:
+    """The ids of the games that match, in archive order."""
+    plan = _plan(archive, query)
+    if plan.empty:
+        return
+    where = " AND ".join(plan.where) or "1 = 1"
+    confirm = bool(plan.raw_keys or plan.prefix)
+    limit = f" LIMIT {int(query.limit)}" if query.limit is not None and not confirm else ""
+    rows = archive.db.rows(
+        f"SELECT g.id FROM games g WHERE {where} ORDER BY g.id{limit}", plan.params
+    )
+    shown = 0
+    for (gid,) in rows:
+        if confirm and not _confirmed(archive, plan, int(gid)):
+            continue
+        yield int(gid)
+        shown += 1
+        if query.limit is not None and shown >= query.limit:
+            return
+
+
+def _plan(archive: Archive, q: Query) -> _Plan:
+    plan = _Plan()
+    name = None
+    if q.game is not None:
+        try:
+            name = find_game(q.game).name
+        except UnknownGameError as exc:
+            raise SearchError(str(exc)) from None
+        plan.add("g.game = ?", name)
+    for tag, value in q.options:
+        pattern = f"%;{_like(tag)}={_like(value)};%"
+        plan.add("LOWER(';' || g.options || ';') LIKE LOWER(?) ESCAPE '!'", pattern)
+    if q.ids is not None:
+        if not q.ids:
+            plan.empty = True
+            return plan
+        plan.add(f"g.id IN ({','.join('?' * len(q.ids))})", *q.ids)
+    if q.event is not None:
+        plan.add("g.event IN (SELECT id FROM events WHERE name = ?)", q.event)
+    for column, wanted in (("site", q.site), ("round", q.round), ("result", q.result)):
+        if wanted is not None:
+            plan.add(f"g.{column} = ?", wanted)
+    if q.termination is not None:
+        wanted = " ".join(q.termination.split()).lower()
+        if wanted == "normal":
+            plan.add("(LOWER(g.termination) = ? OR g.termination IS NULL)", wanted)
+        else:
+            plan.add("LOWER(g.termination) = ?", wanted)
+    _dates(plan, q)
+    for role, person in [*((None, p) for p in q.players), *q.seats]:
+        ids = archive.player_ids(person)
+        if not ids:
+            plan.empty = True
+            continue
+        marks = ",".join("?" * len(ids))
+        if role is None:
+            plan.add(f"g.id IN (SELECT game FROM game_players WHERE player IN ({marks}))", *ids)
+        else:
+            plan.add(
+                f"g.id IN (SELECT game FROM game_players WHERE role = ? AND player IN ({marks}))",
+                role,
+                *ids,
+            )
+    if q.material is not None:
+        counts = ":".join(part.strip() for part in q.material.split(":"))
+        if not re.fullmatch(r"[0-9]+(:[0-9]+)+", counts):
+            raise SearchError(f"--material {q.material!r}: write the pieces per seat, as 12:9")
+        plan.add("g.id IN (SELECT game FROM material WHERE counts = ?)", counts)
+    if q.moves is not None:
+        _moves(archive, plan, q, name)
+    if q.position is not None or q.position_of is not None:
+        _position(archive, plan, q, name)
+    return plan
+
+
+def _dates(plan: _Plan, q: Query) -> None:
+    try:
+        low = date_range(q.date_from) if q.date_from is not None else None
+        high = date_range(q.date_to) if q.date_to is not None else None
+    except DateError as exc:
+        raise SearchError(str(exc)) from None
+    if (q.date_from is not None and low is None) or (q.date_to is not None and high is None):
+        raise SearchError("a date to search from or to needs its year")
+    if low is not None:
+        plan.add("g.date_hi >= ?", low[0])
+    if high is not None:
+        plan.add("g.date_lo <= ?", high[1])
+
+
+def _variants(archive: Archive, q: Query, name: str | None) -> list[tuple[str, dict[str, str]]]:
+    """The starts the archive holds that the query allows, each as a label (the game
+    and its options) and the tags that make it: the game, its options and setup, and,
+    for a game with setup inputs (a herd's order, a map), each combination of inputs
+    and seats its stored games have."""
+    sql = "SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1"
+    params: list[Any] = []
+    if name is not None:
+        sql += " AND game = ?"
+        params.append(name)
+    found: list[tuple[str, dict[str, str]]] = []
+    for game, options, setup in sorted(archive.db.rows(sql, params)):
+        # as the SQL condition on options: tag and value whatever their case
+        chosen = {t.lower(): v.lower() for t, v in split_options(str(options)).items()}
+        if not all(chosen.get(t.lower(), "") == v.lower() for t, v in q.options):
+            continue
+        tags = _tags(str(game), str(options), str(setup))
+        label = f"{game} ({options or 'no options'})"
+        try:
+            rules = find_game(str(game))
+        except UnknownGameError:
+            continue
+        if not rules.inputs:
+            found.append((label, tags))
+            continue
+        for combination in _inputs(archive, str(game), str(options), str(setup), rules):
+            found.append((label, {**tags, **dict(combination)}))
+    return found
+
+
+def _inputs(
+    archive: Archive, game: str, options: str, setup: str, rules: Any
+) -> list[tuple[tuple[str, str], ...]]:
+    """The setup inputs of the stored games of one start, each with its seats (seat
+    names do not matter to the rules, only which seats are there)."""
+    seats, inputs = set(rules.seats), set(rules.inputs)
+    names = sorted(seats | inputs)
+    marks = ",".join("?" * len(names))
+    rows = archive.db.rows(
+        "SELECT t.game, t.name, t.value FROM game_tags t JOIN games g ON g.id = t.game "
+        "WHERE g.game = ? AND g.options = ? AND g.setup = ? AND g.valid = 1 AND g.checked = 1 "
+        f"AND t.name IN ({marks}) ORDER BY t.game, t.idx",
+        (game, options, setup, *names),
+    )
+    by_game: dict[int, dict[str, str]] = {}
+    for gid, tag, value in rows:
+        held = by_game.setdefault(int(gid), {})
+        held.setdefault(str(tag), "?" if tag in seats else str(value))
+    return sorted({tuple(held.items()) for held in by_game.values()})
+
+
+def _like(text: str) -> str:
+    """``text`` matched literally inside a LIKE pattern (escape character ``!``)."""
+    return text.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+
+
+def split_options(options: str) -> dict[str, str]:
+    """Stored options (``Tag=value;...``) as a mapping."""
+    out: dict[str, str] = {}
+    for part in options.split(";"):
+        tag, sep, value = part.partition("=")
+        if sep:
+            out[tag] = value
+    return out
+
+
+def _tags(game: str, options: str, setup: str) -> dict[str, str]:
+    tags = {"Game": game, **split_options(options)}
+    if setup:
+        tags["Setup"] = setup
+    return tags
+
+
+def _moves_line(moves: str) -> Line:
+    """The moves of ``--moves``, read once (their syntax does not depend on the game)."""
+    text = f'[Game "?"]\n{moves}\n*\n'
+    records = list(read_records(io.BytesIO(text.encode("utf-8")), "--moves"))
+    if len(records) != 1:
+        raise SearchError(f"--moves {moves!r}: write the moves only, without a result")
+    record = records[0]
+    if record.problem is not None:
+        # the line of the game tag read in front of the moves does not count
+        problem = dataclasses.replace(record.problem, line=record.problem.line - 1)
+        raise SearchError(f"--moves {moves!r}: {problem.format()}")
+    assert record.game is not None
+    return record.game.line
+
+
+def _moves(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
+    assert q.moves is not None
+    line = _moves_line(q.moves)
+    paths: list[int] = []
+    reasons: list[str] = []
+    length = None
+    for label, tags in _variants(archive, q, name):
+        game = Game(tuple(tags.items()), line, "*")
+        try:
+            replay = prepare(game)
+        except GameSetupError as exc:
+            reasons.append(f"{label}: {exc}")
+            continue
+        setup = replay.engine.setup_text(replay.start) if "Setup" in tags else ""
+        indexer = Indexer(replay, setup)
+        end = walk(replay, game.line, indexer, variations=False)
+        if end.position is None or len(indexer.keys) != end.ply + 1:
+            reasons.append(f"{label}: {_illegal(replay, game)}")
+            continue
+        length = end.ply
+        if length <= OPENING_PLIES:
+            paths.append(indexer.paths[length])
+        else:
+            paths.append(indexer.paths[OPENING_PLIES])
+            plan.prefix.append((length, indexer.keys))
+    if not paths:
+        unique = list(dict.fromkeys(reasons))
+        why = "; ".join(unique) if unique else "the archive holds no game it could be played in"
+        raise SearchError(f"--moves {q.moves!r} is not an opening of any game searched: {why}")
+    assert length is not None
+    if length == 0:
+        raise SearchError(f'--moves {q.moves!r} holds no move: write moves, as "1. b6-b5"')
+    marks = ",".join("?" * len(paths))
+    plan.add(f"g.id IN (SELECT game FROM openings WHERE path IN ({marks}))", *paths)
+    if length > OPENING_PLIES:
+        keys = sorted({keys[length] for _, keys in plan.prefix})
+        plan.add(
+            f"g.id IN (SELECT game FROM positions WHERE ply = ? AND key IN "
+            f"({','.join('?' * len(keys))}))",
+            length,
+            *keys,
+        )
+
+
+def _illegal(replay: Any, game: Game) -> str:
+    try:
+        positions(replay, game.line)
+    except ReplayError as exc:
+        return str(exc)
+    return "the moves cannot be played"
+
+
+class _After(Visitor):
+    """Finds the position after ply ``ply`` of a main line: after the moves that are
+    not turns and follow it (a priest's entry), as the index holds it."""
+
+    def __init__(self, replay: Replay, ply: int) -> None:
+        self.replay = replay
+        self.ply = ply
+        self.position: Any = replay.start
+        self.reached = 0
+        self.error: ReplayError | None = None
+
+    def step(self, step: Step) -> None:
+        if step.depth or self.error is not None:
+            return
+        if step.error is not None:
+            if step.ply <= self.ply:
+                label = self.replay.label(step.before)
+                self.error = ReplayError(step.ply, label, step.node.turn.text(), step.error)
+            return
+        if step.ply <= self.ply:
+            self.position, self.reached = step.after, step.ply
+
+
+def _position(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
+    """The position conditions: ``position_of`` and ``position`` must both hold."""
+    if q.position_of is not None:
+        game, ply = q.position_of
+        try:
+            replay = prepare(game)
+        except GameSetupError as exc:
+            raise SearchError(f"the position searched for cannot be found: {exc}") from None
+        after = _After(replay, ply)
+        walk(replay, game.line, after, variations=False, upto=ply + 1)
+        if after.error is not None:
+            raise SearchError(f"the position searched for cannot be found: {after.error}")
+        if after.reached < ply:
+            raise SearchError(f"the record has {after.reached} plies: there is no ply {ply}")
+        _passes(plan, {replay.engine.key(after.position)})
+    if q.position is not None:
+        raw: set[bytes] = set()
+        reasons = []
+        variants = [tags for _, tags in _variants(archive, q, name)]
+        if not variants and name:
+            variants = [{"Game": name}]
+        for tags in variants:
+            try:
+                rules = find_game(tags["Game"])
+                replay = prepare_rules(rules, {**tags, "Setup": q.position})
+            except (GameSetupError, UnknownGameError) as exc:
+                reasons.append(exc.message if isinstance(exc, GameSetupError) else str(exc))
+                continue
+            raw.add(replay.engine.key(replay.start))
+        if not raw:
+            why = "; ".join(dict.fromkeys(reasons)) or "the archive holds no game to read it in"
+            raise SearchError(f"--position {q.position!r} is not a position: {why}")
+        _passes(plan, raw)
+
+
+def _passes(plan: _Plan, raw: set[bytes]) -> None:
+    """A condition: the game passes through a position with one of these keys."""
+    plan.raw_keys.append(raw)
+    keys = sorted({hash64(k) for k in raw})
+    plan.add(
+        f"g.id IN (SELECT game FROM positions WHERE key IN ({','.join('?' * len(keys))}))",
+        *keys,
+    )
+
+
+def _confirmed(archive: Archive, plan: _Plan, gid: int) -> bool:
+    """Replay a candidate to confirm the position and long-prefix conditions."""
+    text = archive.db.value("SELECT text FROM games WHERE id = ?", (gid,))
+    # for each position asked for: the plies where the index says the game holds it
+    plies: list[list[int]] = []
+    for raw in plan.raw_keys:
+        keys = sorted({hash64(k) for k in raw})
+        rows = archive.db.rows(
+            f"SELECT ply FROM positions WHERE game = ? AND key IN ({','.join('?' * len(keys))})",
+            (gid, *keys),
+        )
+        plies.append(sorted({int(r[0]) for r in rows}))
+    upto = max([*(p for found in plies for p in found), *(n for n, _ in plan.prefix), 0])
+    # one ply more: the index holds a ply's position after the moves that follow it
+    # and are not turns (a priest's entry), which a walk up to that ply leaves out
+    indexer = index_text(str(text), upto + 1, raw=True)
+    if indexer is None or indexer.raw is None:
+        return False
+    held = indexer.raw
+    for raw, found in zip(plan.raw_keys, plies, strict=True):
+        if not any(p < len(held) and held[p] in raw for p in found):
+            return False
+    if plan.prefix:
+        return any(indexer.keys[: n + 1] == keys[: n + 1] for n, keys in plan.prefix)
+    return True

@@ -1,0 +1,198 @@
+"""Looking after an archive: statistics, the integrity check and removing games.
+
+:func:`check` replays every stored game from its text, as an import would, and compares
+what it finds with what is stored: validity, plies and identity, and every row of the
+position, opening and material indexes (the games' rows are found by their keys, and
+the index totals must equal what the games account for).  :func:`remove` deletes games
+with all their rows, finding the index rows the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zrec.archive.store import Archive
+from zrec.archive.store.facts import Facts, facts_of
+from zrec.archive.store.schema import OPENING_PLIES
+from zrec.notation.reader import read_text
+
+__all__ = ["CheckResult", "check", "remove", "stats"]
+
+
+def stats(archive: Archive, top: int = 20) -> dict[str, Any]:
+    """Counts of games by game, by game and options, by result and by event (the
+    ``top`` largest events), and the size of each table."""
+    db = archive.db
+
+    def grouped(sql: str) -> list[dict[str, Any]]:
+        return [
+            {"value": str(r[0]) if r[0] is not None else None, "games": int(r[1])}
+            for r in db.rows(sql)
+        ]
+
+    return {
+        "games": archive.count(),
+        "valid": int(db.value("SELECT count(*) FROM games WHERE valid = 1")),
+        "players": int(db.value("SELECT count(*) FROM players")),
+        "events": int(db.value("SELECT count(*) FROM events")),
+        "sources": int(db.value("SELECT count(*) FROM sources")),
+        "positions": int(db.value("SELECT count(*) FROM positions")),
+        "by_game": grouped(
+            "SELECT game, count(*) FROM games GROUP BY game ORDER BY count(*) DESC, game"
+        ),
+        "by_options": grouped(
+            "SELECT game || ' ' || options, count(*) FROM games GROUP BY game, options "
+            "ORDER BY count(*) DESC, game, options"
+        ),
+        "by_result": grouped(
+            "SELECT result, count(*) FROM games GROUP BY result ORDER BY count(*) DESC, result"
+        ),
+        "by_event": grouped(
+            "SELECT e.name, count(*) FROM games g LEFT JOIN events e ON e.id = g.event "
+            f"GROUP BY e.name ORDER BY count(*) DESC, e.name IS NOT NULL, e.name "
+            f"LIMIT {int(top)}"
+        ),
+    }
+
+
+def _refacts(text: str) -> Facts | None:
+    for record in read_text(text, "<archive>"):
+        return facts_of(record, "<archive>")
+    return None
+
+
+@dataclass
+class CheckResult:
+    """What the integrity check found: one sentence per problem."""
+
+    games: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _index_rows(archive: Archive, gid: int, fact: Facts) -> tuple[int, int, int]:
+    """How many of a game's expected index rows are stored: positions, openings,
+    material."""
+    db = archive.db
+    found = 0
+    wanted = {(k, p) for p, k in enumerate(fact.keys)}
+    keys = sorted({k for k, _ in wanted})
+    for start in range(0, len(keys), 500):
+        part = keys[start : start + 500]
+        rows = db.rows(
+            f"SELECT key, ply FROM positions WHERE game = ? AND key IN "
+            f"({','.join('?' * len(part))})",
+            (gid, *part),
+        )
+        found += sum((int(k), int(p)) in wanted for k, p in rows)
+    paths = fact.paths[1 : OPENING_PLIES + 1]
+    openings = 0
+    if paths:
+        openings = int(
+            db.value(
+                f"SELECT count(*) FROM openings WHERE game = ? AND path IN "
+                f"({','.join('?' * len(paths))})",
+                (gid, *paths),
+            )
+        )
+    material = 0
+    counts = [c for c, _ in fact.material]
+    if counts:
+        material = int(
+            db.value(
+                f"SELECT count(*) FROM material WHERE game = ? AND counts IN "
+                f"({','.join('?' * len(counts))})",
+                (gid, *counts),
+            )
+        )
+    return found, openings, material
+
+
+def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResult:
+    """Replay every stored game and compare it with its rows (see the module's docs)."""
+    db = archive.db
+    result = CheckResult()
+    expected = [0, 0, 0]
+    for gid in archive.all_ids():
+        result.games += 1
+        row = db.one("SELECT text, valid, plies, ident FROM games WHERE id = ?", (gid,))
+        assert row is not None
+        text, valid, plies, ident = str(row[0]), bool(row[1]), int(row[2]), int(row[3])
+        fact = _refacts(text)
+        if tick is not None:
+            tick()
+        if fact is None or not fact.readable:
+            result.problems.append(f"#{gid}: its stored text no longer reads as a record")
+            continue
+        if fact.valid != valid:
+            now = "valid" if fact.valid else f"invalid ({fact.problem})"
+            result.problems.append(
+                f"#{gid}: stored as {'valid' if valid else 'invalid'}, now {now}"
+            )
+        if fact.plies != plies or fact.ident != ident:
+            result.problems.append(
+                f"#{gid}: its moves replay to {fact.plies} plies and another identity "
+                f"than stored ({plies} plies)"
+                if fact.plies != plies
+                else f"#{gid}: its identity hash differs from the one stored"
+            )
+        if not fact.indexed or not valid:
+            continue
+        wanted = (
+            len({(k, p) for p, k in enumerate(fact.keys)}),
+            len(fact.paths[1 : OPENING_PLIES + 1]),
+            len(fact.material),
+        )
+        have = _index_rows(archive, gid, fact)
+        for i, name in enumerate(("position", "opening", "material")):
+            expected[i] += wanted[i]
+            if have[i] != wanted[i]:
+                result.problems.append(
+                    f"#{gid}: {have[i]} of its {wanted[i]} {name} index rows are stored"
+                )
+    for i, table in enumerate(("positions", "openings", "material")):
+        total = int(db.value(f"SELECT count(*) FROM {table}"))
+        if total != expected[i]:
+            result.problems.append(
+                f"the {table} index holds {total} rows; the stored games account for {expected[i]}"
+            )
+    return result
+
+
+def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
+    """Delete these games and all their rows, in one transaction; returns the ids that
+    were there."""
+    db = archive.db
+    gone = []
+    with db.transaction(lock=True):
+        for gid in ids:
+            row = db.one("SELECT text, plies, ident FROM games WHERE id = ?", (gid,))
+            if row is None:
+                continue
+            fact = _refacts(str(row[0]))
+            # the rows can be found by their keys only if the text replays as stored
+            same = fact is not None and (fact.plies, fact.ident) == (int(row[1]), int(row[2]))
+            if fact is not None and fact.indexed and same:
+                db.executemany(
+                    "DELETE FROM positions WHERE key = ? AND game = ? AND ply = ?",
+                    [(k, gid, p) for p, k in enumerate(fact.keys)],
+                )
+                db.executemany(
+                    "DELETE FROM openings WHERE path = ? AND game = ?",
+                    [(p, gid) for p in fact.paths[1 : OPENING_PLIES + 1]],
+                )
+                db.executemany(
+                    "DELETE FROM material WHERE counts = ? AND game = ?",
+                    [(c, gid) for c, _ in fact.material],
+                )
+            else:  # rows found the slow way
+                for table in ("positions", "openings", "material"):
+                    db.execute(f"DELETE FROM {table} WHERE game = ?", (gid,))
+            db.execute("DELETE FROM games WHERE id = ?", (gid,))
+            gone.append(gid)
+    return gone

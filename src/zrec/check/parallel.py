@@ -1,0 +1,158 @@
+"""Validating a text file in several processes, for ``validate --jobs N``.
+
+The file is cut into pieces of whole games (:func:`zrec.notation.chunks.cut`); worker
+processes read and check the pieces, each as the reader would read that part of the
+whole file (its lines numbered as in the file), and send back only what the report
+shows: the counts of the piece and each problem as text, cut around its game number,
+which the worker does not know (games are numbered from 1 in a piece).  The main
+process writes the problems in file order, each with its game number in the file, so
+the report is the same, byte for byte, as with one process.  At most a few pieces per
+worker are in flight: memory stays flat however long the file is.
+
+Workers are forked where the system allows it (they start at once, with everything
+already imported), else spawned.  They ignore Ctrl-C, which the main process handles;
+when the main process ends early (an interrupt, SIGTERM, an error) the workers are
+terminated, and on Linux a worker dies with the main process whatever ends it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import io
+import multiprocessing
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import astuple, replace
+from multiprocessing.pool import AsyncResult, Pool
+from typing import BinaryIO
+
+from zrec.check.validate import Shown, Summary, shown_of, validate_record
+from zrec.notation.chunks import cut
+from zrec.notation.reader import Record, read_records
+
+__all__ = ["Piece", "Validators", "all_cores", "check_piece", "read_with", "start_worker"]
+
+#: games in the first piece sent to a worker
+PIECE = 200
+#: bytes in each later piece, about (whole games: some 200 games of 70 plies, 60 of
+#: 200): small enough that the workers end together, large enough that sending a
+#: piece costs little beside checking it
+PIECE_BYTES = 128_000
+#: pieces in flight for each worker
+AHEAD = 3
+
+#: What a worker sends back for a piece: its counts (:class:`Summary` as a tuple) and
+#: the problems it shows, numbered by their game in the piece
+Piece = tuple[tuple[int, ...], list[Shown]]
+
+
+def all_cores() -> int:
+    """How many processors this process may run on."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def check_piece(task: tuple[str, int, bytes, bool, bool, dict[str, str]]) -> Piece:
+    """Validate the games of a piece of a text file: ``(file name, the piece's first
+    line number, its bytes, JSON report, errors only, the rule options to read the
+    games with)``."""
+    name, first, data, as_json, errors_only, reading = task
+    summary = Summary()
+    shown: list[Shown] = []
+    for record in read_records(io.BytesIO(data), name, first):
+        report = validate_record(read_with(record, reading), name)
+        summary.add(report)
+        shown.extend(shown_of(report, as_json, errors_only))
+    return astuple(summary), shown
+
+
+def start_worker() -> None:
+    """A worker ends with the command: SIGTERM acts as usual (not zrec's handler,
+    inherited), Ctrl-C is left to the main process, and on Linux the worker is killed
+    when the main process dies."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+class Validators:
+    """Worker processes that validate pieces of text files, started when the first
+    piece comes (a context manager: on leaving it the workers are gone, terminated at
+    once after an error or an interrupt)."""
+
+    def __init__(
+        self, jobs: int, as_json: bool, errors_only: bool, reading: dict[str, str] | None = None
+    ) -> None:
+        self.jobs = jobs
+        self.as_json = as_json
+        self.errors_only = errors_only
+        #: ``-O`` overrides: every game is read with these rule options
+        self.reading = reading or {}
+        self.pool: Pool | None = None
+
+    def __enter__(self) -> Validators:
+        return self
+
+    def _start(self) -> Pool:
+        """The workers, started with the first piece."""
+        if self.pool is None:
+            from zrec.notation.syntax import token_regex
+            from zrec.rules import all_games
+
+            token_regex()  # built and imported once, before the workers are forked
+            all_games()
+            # what is imported stays out of the workers' garbage collections: they do
+            # not touch (and so copy) the pages they share with the main process
+            gc.freeze()
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+            self.pool = context.Pool(self.jobs, initializer=start_worker)
+        return self.pool
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        if kind is None:
+            pool.close()
+        else:
+            pool.terminate()
+        pool.join()
+
+    def pieces(self, stream: BinaryIO, name: str) -> Iterator[tuple[Summary, list[Shown]]]:
+        """The counts and the problems of each piece of a text file, in file order;
+        the problems' game numbers count in their piece."""
+        waiting: deque[AsyncResult[Piece]] = deque()
+        for first, data in cut(stream, PIECE, PIECE_BYTES):
+            task = (name, first, data, self.as_json, self.errors_only, self.reading)
+            waiting.append(self._start().apply_async(check_piece, (task,)))
+            if len(waiting) >= self.jobs * AHEAD:
+                yield _piece(waiting.popleft().get())
+        while waiting:
+            yield _piece(waiting.popleft().get())
+
+
+def read_with(record: Record, reading: dict[str, str]) -> Record:
+    """The record read with these rule options (``-O``), its own tags overridden; a
+    game whose options do not include them is checked as written (its report says
+    what is wrong with the option, as for a bad tag)."""
+    if not reading or record.game is None:
+        return record
+    from zrec.play.overrides import with_tags
+
+    return replace(record, game=with_tags(record.game, reading))
+
+
+def _piece(piece: Piece) -> tuple[Summary, list[Shown]]:
+    counts, shown = piece
+    return Summary(*counts), shown

@@ -1,0 +1,165 @@
+"""Readings: is a record legal under every combination of its game's rule options?
+
+A game's rules leave points open that respected sources read differently; zrec fixes
+a default and names each other reading as a rule option (a tag).  :func:`readings`
+replays one record under every combination of its game's options: the cartesian
+product of each option's accepted values (:attr:`GameRules.options`), in the order the
+game lists them, each option's values in the game's order.  Setup tags that take free
+values (an inline map, a hidden setup) are not options: they stay as the record has
+them.  The record's own option tags are overridden by each reading's values.
+
+Each combination is checked by the validator itself (:func:`validate_game` on the
+record with its tags overridden, one replay each), so a reading is legal exactly when
+``zrec validate`` finds no error in the record with those tags, and an illegal reading
+carries the validator's own message for its first error: the error at the lowest ply
+(an error in the tags, before any move, comes first), in file order among equals.
+Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from zrec.check.validate import Diagnostic, validate_game
+from zrec.notation.json.convert import JsonRecord
+from zrec.notation.model import Game
+from zrec.notation.reader import Record
+from zrec.play.overrides import with_tags
+from zrec.rules import find_game
+from zrec.rules.base import GameRules, OptionError, UnknownGameError, check_options
+
+__all__ = ["GameReadings", "Reading", "combinations", "file_readings", "readings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One combination of rule options and what the record is under it: legal, or its
+    first error (``ply``: the ply of the move at fault, ``None`` for an error in the
+    tags; ``reason``: the validator's message; ``code``: its diagnostic code)."""
+
+    options: dict[str, str]
+    legal: bool
+    ply: int | None = None
+    reason: str | None = None
+    code: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"options": {...}, "legal": true}``, with ``ply`` and ``reason`` when illegal."""
+        out: dict[str, Any] = {"options": dict(self.options), "legal": self.legal}
+        if not self.legal:
+            out["ply"] = self.ply
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GameReadings:
+    """Every reading of one game of a file.
+
+    ``name`` is the game's canonical ``Game`` tag value and ``title`` its name for
+    people, ``heading`` what the record says of
+    itself (its event, its players), ``own`` the options the record's own tags choose
+    (``None`` when they choose none the game accepts), and ``problem`` why there are no
+    readings at all (a game that cannot be read, a game zrec does not know or has no
+    rules engine for).
+    """
+
+    number: int
+    line: int
+    name: str = ""
+    title: str = ""
+    heading: str = ""
+    readings: tuple[Reading, ...] = ()
+    own: dict[str, str] | None = None
+    problem: str | None = None
+    options: tuple[str, ...] = field(default=())
+
+    @property
+    def legal(self) -> tuple[Reading, ...]:
+        """The readings under which the record is legal."""
+        return tuple(r for r in self.readings if r.legal)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.number, "line": self.line, "name": self.name}
+        out["title"] = self.title
+        out["heading"] = self.heading
+        if self.problem is not None:
+            out["problem"] = self.problem
+        out["own"] = self.own
+        out["readings"] = [r.to_json() for r in self.readings]
+        return out
+
+
+def combinations(rules: GameRules) -> Iterator[dict[str, str]]:
+    """Every combination of the options of ``rules``: the first option varies slowest,
+    each option's values in the game's order (its default first where the game lists
+    it first)."""
+    names = list(rules.options)
+    for values in itertools.product(*(rules.options[n].values for n in names)):
+        yield dict(zip(names, values, strict=True))
+
+
+def _heading(game: Game, seats: Iterable[str] = ()) -> str:
+    """What the record says of itself: its event, and the names of its seats' players
+    (``Culin's opening``, ``Club final: Lovelace, Ada – Kilburn, Tom``)."""
+
+    def known(tag: str) -> str:
+        value = (game.tag(tag) or "").strip()
+        return "" if value in ("", "?") else value
+
+    players = " – ".join(name for name in map(known, seats) if name)
+    return ": ".join(part for part in (known("Event"), players) if part)
+
+
+def _first_error(found: Iterable[Diagnostic]) -> Diagnostic | None:
+    errors = [d for d in found if d.severity == "error"]
+    return min(errors, key=lambda d: d.ply or 0) if errors else None
+
+
+def readings(game: Game, number: int = 1, line: int = 1, file: str = "<input>") -> GameReadings:
+    """Every reading of one record (game ``number`` of ``file``, starting on ``line``),
+    each checked by replaying the record once through the validator."""
+    try:
+        rules = find_game(game.game_type)
+    except UnknownGameError as exc:
+        return GameReadings(number, line, heading=_heading(game), problem=str(exc))
+    heading = _heading(game, rules.seats)
+    try:
+        own: dict[str, str] | None = check_options(rules.options, game.tag_map())
+    except OptionError:
+        own = None
+    found: list[Reading] = []
+    for options in combinations(rules):
+        report = validate_game(with_tags(game, options), file, number, line)
+        if not report.checked:
+            problem = next((d.message for d in report.diagnostics), "not checked")
+            return GameReadings(
+                number, line, rules.name, rules.title, heading, own=own, problem=problem
+            )
+        first = _first_error(report.diagnostics)
+        if first is None:
+            found.append(Reading(options, True))
+        else:
+            found.append(Reading(options, False, first.ply, first.message, first.code))
+    names = tuple(rules.options)
+    return GameReadings(
+        number, line, rules.name, rules.title, heading, tuple(found), own, None, names
+    )
+
+
+def file_readings(records: Iterable[Record | JsonRecord], file: str) -> Iterator[GameReadings]:
+    """The readings of every game of a file, read from text or JSON (a game that cannot
+    be read has its problem and no readings)."""
+    for record in records:
+        if record.game is not None:
+            yield readings(record.game, record.number, record.line, file)
+            continue
+        if isinstance(record, Record):
+            assert record.problem is not None
+            problem = record.problem.format()
+        else:
+            problem = record.problem or "cannot be read"
+        yield GameReadings(record.number, record.line, problem=problem)

@@ -1,0 +1,447 @@
+"""Replaying records through the rules: diagnostics for every problem found.
+
+For each game: its syntax, its ``Game`` tag and rule-option tags, its ``Setup``,
+then every move of the main line and of every variation (each from the position it
+branches from), then its result.  The first illegal move of a line stops that line:
+the moves after it cannot be checked.  Every problem is a :class:`Diagnostic` with a
+stable code, a severity, the place (file, game, line, column, ply) and a message a
+player understands.  The moves are played by the walker of :mod:`zrec.play`; this
+module is its visitor.  Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from json.encoder import encode_basestring
+from typing import TYPE_CHECKING, Any
+
+from zrec.notation.errors import SyntaxProblem
+from zrec.notation.model import Game, MoveNode
+from zrec.notation.reader import Record
+from zrec.play import GameSetupError, LineEnd, Replay, Step, Visitor, prepare, walk
+from zrec.play.ending import judge_ending
+from zrec.rules.base import AmbiguousMoveError, IllegalMoveError, MoveNumber, Severity
+
+if TYPE_CHECKING:
+    from zrec.notation.json.convert import JsonRecord
+
+MAX_LEGAL_SHOWN = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem in one record."""
+
+    code: str
+    severity: Severity
+    file: str
+    game: int
+    line: int
+    column: int
+    message: str
+    ply: int | None = None
+    move: str | None = None
+    #: for a syntax problem: the source line and a caret under the place
+    excerpt: str = field(default="", compare=False)
+
+    def format(self) -> str:
+        """``file:line:column: severity[code] game N, ply P: message``, then the excerpt."""
+        before, after = self.format_parts()
+        return f"{before}{self.game}{after}"
+
+    def format_parts(self) -> tuple[str, str]:
+        """What :meth:`format` gives, before the game number and after it (a worker
+        process formats the problems of a game it does not know the number of)."""
+        before = f"{self.file}:{self.line}:{self.column}: {self.severity}[{self.code}] game "
+        after = (f", ply {self.ply}" if self.ply is not None else "") + f": {self.message}"
+        return before, f"{after}\n{self.excerpt}" if self.excerpt else after
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field but the excerpt, in their order."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "file": self.file,
+            "game": self.game,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "ply": self.ply,
+            "move": self.move,
+        }
+
+    def json_parts(self) -> tuple[str, str]:
+        """The diagnostic as an element of the JSON report's ``diagnostics`` array,
+        indented as ``json.dumps(..., indent=2)`` has it there, before the game number
+        and after it."""
+        items = [f'"{key}": {_scalar(value)}' for key, value in self.to_json().items()]
+        text = "    {\n      " + ",\n      ".join(items) + "\n    }"
+        at = text.index('\n      "game": ') + len('\n      "game": ')  # no string holds a
+        return text[:at], text[text.index(",", at) :]  # line break: JSON escapes it
+
+
+@dataclass(slots=True)
+class GameReport:
+    """What validating one record found."""
+
+    file: str
+    number: int
+    line: int
+    plies: int = 0
+    checked: bool = True
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+
+class _Checker(Visitor):
+    """The validator's visitor: a diagnostic for every problem a step shows."""
+
+    every_step = False  # a step whose number fits, with no notes and no error, is fine
+
+    def __init__(self, report: GameReport, replay: Replay) -> None:
+        self.report = report
+        self.replay = replay
+        self.engine = replay.engine
+
+    def add(
+        self,
+        code: str,
+        severity: Severity,
+        message: str,
+        node: MoveNode | None = None,
+        ply: int | None = None,
+    ) -> None:
+        span = node.span if node is not None else None
+        self.report.diagnostics.append(
+            Diagnostic(
+                code,
+                severity,
+                self.report.file,
+                self.report.number,
+                span.line if span else self.report.line,
+                span.column if span else 1,
+                message,
+                ply,
+                node.turn.text() if node is not None else None,
+            )
+        )
+
+    def add_at_tag(
+        self, game: Game, tag: str, code: str, severity: Severity, message: str
+    ) -> None:
+        """A problem with a tag, at the tag's own place (the game's first line when the
+        record has no spans, as a game read from JSON)."""
+        span = game.tag_span(tag)
+        report = self.report
+        line, column = (span.line, span.column) if span else (report.line, 1)
+        report.diagnostics.append(
+            Diagnostic(code, severity, report.file, report.number, line, column, message)
+        )
+
+    def step(self, step: Step) -> None:
+        node = step.node
+        if node.number is not None:
+            number = self.engine.move_number(step.before)
+            if not (number.turn and node.number == number.number and node.dots == number.dots):
+                self._wrong_number(node, number, step.ply)
+        if step.error is not None:
+            where = " (in a variation)" if step.depth else ""
+            self._illegal(node, step.before, step.ply, step.error, where)
+        elif step.notes:
+            where = " (in a variation)" if step.depth else ""
+            label = self.replay.label(step.before)
+            for note in step.notes:
+                message = f"{label}{where}: {note.message}"
+                self.add(note.code, note.severity, message, node, step.ply)
+
+    def _illegal(
+        self, node: MoveNode, pos: Any, ply: int, exc: IllegalMoveError, where: str
+    ) -> None:
+        text = node.turn.text()
+        label = self.replay.label(pos)
+        outcome = self.engine.outcome(pos)
+        if outcome is not None:
+            self.add(
+                "game-over",
+                "error",
+                f"{label}{where}: {text} is played after the game has ended ({outcome.reason})",
+                node,
+                ply,
+            )
+            return
+        if isinstance(exc, AmbiguousMoveError):
+            message = f"{text} is ambiguous: {exc.reason}"
+        else:
+            message = f"{text} is illegal: {exc.reason}; {_legal_list(exc.legal)}"
+        self.add(exc.code, "error", f"{label}{where}: {message}", node, ply)
+
+    def _wrong_number(self, node: MoveNode, number: MoveNumber, ply: int) -> None:
+        seat = self.engine.seats[number.seat]
+        written = MoveNumber(node.number or 0, node.dots).text()
+        if not number.turn:
+            message = (
+                f"the move number {written} does not fit: this move is not a turn and "
+                f"carries no number ({seat})"
+            )
+        else:
+            message = (
+                f"the move number {written} does not fit: this is {number.text()} ({seat} to move)"
+            )
+        self.add("move-number", "warning", message, node, ply)
+
+
+class _Both(Visitor):
+    """The checker and an observer, shown the same steps (every step)."""
+
+    def __init__(self, checker: _Checker, observer: Visitor) -> None:
+        self.checker = checker
+        self.observer = observer
+
+    def step(self, step: Step) -> None:
+        # the checker sees what the walker would show it alone (it checks nothing else)
+        if step.error is not None or step.notes or step.node.number is not None:
+            self.checker.step(step)
+        self.observer.step(step)
+
+    def begin_variation(self, node: MoveNode, before: Any, ply: int, depth: int) -> None:
+        self.checker.begin_variation(node, before, ply, depth)
+        self.observer.begin_variation(node, before, ply, depth)
+
+    def end_variation(self, node: MoveNode, end: LineEnd, depth: int) -> None:
+        self.checker.end_variation(node, end, depth)
+        self.observer.end_variation(node, end, depth)
+
+
+#: Makes a visitor that watches the validator's walk (given the game's replay).
+Observe = Callable[[Replay], Visitor]
+
+
+def _scalar(value: object) -> str:
+    """A number, a string or null as ``json.dumps(..., ensure_ascii=False)`` writes it."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if type(value) is int:
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _legal_list(legal: tuple[str, ...]) -> str:
+    if not legal:
+        return "there is no legal move"
+    shown = ", ".join(legal[:MAX_LEGAL_SHOWN])
+    more = len(legal) - MAX_LEGAL_SHOWN
+    return f"legal moves: {shown}" + (f" and {more} more" if more > 0 else "")
+
+
+def validate_game(
+    game: Game,
+    file: str = "<input>",
+    number: int = 1,
+    line: int = 1,
+    observe: Observe | None = None,
+) -> GameReport:
+    """Check one game read without syntax errors.
+
+    ``observe``, when given, makes a visitor that is shown every step of the same walk
+    (the archive indexes positions this way without replaying the game twice); it is
+    not called for a game whose tags cannot be replayed.
+    """
+    report = GameReport(file, number, line)
+    tags = game.tag_map()
+    try:
+        replay = prepare(game, tags)
+    except GameSetupError as exc:
+        report.checked = exc.code != "not-checked"
+        span = game.tag_span(exc.tag) if exc.tag else None
+        where = (span.line, span.column) if span else (line, 1)
+        report.diagnostics.append(
+            Diagnostic(exc.code, exc.severity, file, number, *where, exc.message)
+        )
+        return report
+    checker = _Checker(report, replay)
+    visitor: Visitor = checker if observe is None else _Both(checker, observe(replay))
+    end = walk(replay, game.line, visitor)
+    report.plies = end.ply
+    stated = tags.get("Result")
+    if stated is not None and stated.strip() != game.result:
+        checker.add_at_tag(
+            game,
+            "Result",
+            "result-tag",
+            "error",
+            f'[Result "{stated}"] does not agree with the result {game.result} that ends '
+            "the movetext",
+        )
+    if end.position is not None:
+        last = game.line.moves[-1] if game.line.moves else None
+        for finding in judge_ending(replay.engine, end.position, game.result, tags):
+            if finding.tag is not None and game.tag_span(finding.tag) is not None:
+                checker.add_at_tag(
+                    game, finding.tag, finding.code, finding.severity, finding.message
+                )
+            else:
+                ply = end.ply or None
+                checker.add(finding.code, finding.severity, finding.message, last, ply)
+    report.diagnostics.sort(key=lambda d: (d.line, d.column))  # file order
+    return report
+
+
+def validate_record(record: Record, file: str, observe: Observe | None = None) -> GameReport:
+    """Check one record as read from a file (a syntax problem is an error too, and each
+    note of the reader, such as ``typography``, a warning)."""
+
+    def diagnostic(problem: SyntaxProblem, severity: Severity) -> Diagnostic:
+        excerpt = "\n".join(problem.format().splitlines()[1:])
+        return Diagnostic(
+            problem.code,
+            severity,
+            file,
+            record.number,
+            problem.line,
+            problem.column,
+            problem.message,
+            excerpt=excerpt,
+        )
+
+    notes = [diagnostic(note, "warning") for note in record.notes]
+    if record.game is None:
+        assert record.problem is not None
+        report = GameReport(file, record.number, record.line)
+        report.diagnostics.extend(notes)
+        report.diagnostics.append(diagnostic(record.problem, "error"))
+        return report
+    report = validate_game(record.game, file, record.number, record.line, observe)
+    report.diagnostics[:0] = notes
+    return report
+
+
+def report_of(
+    record: Record | JsonRecord, file: str, observe: Observe | None = None
+) -> GameReport:
+    """Check one record read from text or from JSON (a JSON game that cannot be read is
+    a ``syntax`` error at its place)."""
+    if isinstance(record, Record):
+        return validate_record(record, file, observe)
+    if record.game is not None:
+        return validate_game(record.game, file, record.number, record.line, observe)
+    report = GameReport(file, record.number, record.line)
+    problem = record.problem or "cannot be read"
+    report.diagnostics.append(
+        Diagnostic("syntax", "error", file, record.number, record.line, record.column, problem)
+    )
+    return report
+
+
+@dataclass(slots=True)
+class Summary:
+    """Counts over every game checked."""
+
+    games: int = 0
+    valid: int = 0
+    invalid: int = 0
+    unchecked: int = 0
+    errors: int = 0
+    warnings: int = 0
+    plies: int = 0
+
+    def add(self, report: GameReport) -> None:
+        self.games += 1
+        self.plies += report.plies
+        if not report.valid:
+            self.invalid += 1
+        elif report.checked:
+            self.valid += 1
+        else:
+            self.unchecked += 1
+        for diagnostic in report.diagnostics:
+            if diagnostic.severity == "error":
+                self.errors += 1
+            elif diagnostic.severity == "warning":
+                self.warnings += 1
+
+    def line(self) -> str:
+        parts = [f"{self.games} game{'s' * (self.games != 1)} read", f"{self.valid} valid"]
+        parts.append(f"{self.invalid} invalid")
+        if self.unchecked:
+            parts.append(f"{self.unchecked} not checked")
+        parts.append(f"{self.warnings} warning{'s' * (self.warnings != 1)}")
+        return ", ".join(parts)
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+    def merge(self, other: Summary) -> None:
+        """Add the counts of ``other`` (the games of a piece of a file)."""
+        self.games += other.games
+        self.valid += other.valid
+        self.invalid += other.invalid
+        self.unchecked += other.unchecked
+        self.errors += other.errors
+        self.warnings += other.warnings
+        self.plies += other.plies
+
+
+def validate_records(records: Iterable[Record], file: str) -> Iterator[GameReport]:
+    """Check every record of a file, one at a time."""
+    for record in records:
+        yield validate_record(record, file)
+
+
+#: A problem as the report shows it: the number of its game (in the input, or in the
+#: piece of it that a worker read), the text before the number and the text after it
+Shown = tuple[int, str, str]
+
+
+def shown_of(report: GameReport, as_json: bool, errors_only: bool = False) -> list[Shown]:
+    """The problems of a game as the report shows them (``errors_only``: warnings and
+    infos left out)."""
+    return [
+        (d.game, *(d.json_parts() if as_json else d.format_parts()))
+        for d in report.diagnostics
+        if not errors_only or d.severity == "error"
+    ]
+
+
+class ReportWriter:
+    """Writes ``validate``'s report as the games are checked: each problem when it is
+    found, then the summary.
+
+    Human: one problem a line (its excerpt after it), then the summary line.  JSON: the
+    document ``{"diagnostics": [...], "summary": {...}}`` exactly as
+    ``json.dumps(..., ensure_ascii=False, indent=2)`` would give it whole, written one
+    element of ``diagnostics`` at a time (so nothing is kept to the end).
+    """
+
+    def __init__(self, write: Callable[[str], object], as_json: bool) -> None:
+        self.write = write
+        self.as_json = as_json
+        self.count = 0
+
+    def problems(self, shown: list[Shown], games_before: int = 0) -> None:
+        """Write problems, in one write; ``games_before``: the games of the input
+        before the piece their game numbers count in."""
+        if not shown:
+            return
+        texts = [f"{before}{game + games_before}{after}" for game, before, after in shown]
+        if not self.as_json:
+            self.write("\n".join(texts) + "\n")
+        else:
+            head = ",\n" if self.count else '{\n  "diagnostics": [\n'
+            self.write(head + ",\n".join(texts))
+        self.count += len(texts)
+
+    def end(self, summary: Summary) -> None:
+        """Write the summary: the end of the report."""
+        if not self.as_json:
+            self.write(summary.line() + "\n")
+            return
+        counts = json.dumps(summary.to_json(), ensure_ascii=False, indent=2)
+        head = "\n  ],\n" if self.count else '{\n  "diagnostics": [],\n'
+        self.write(head + '  "summary": ' + counts.replace("\n", "\n  ") + "\n}\n")

@@ -1,1 +1,0 @@
-"""The outputs layer: validation, conversion, diagrams and the archive."""

@@ -1,0 +1,243 @@
+"""Reading a written Awéthi shepherds' turn (RULINGS 3.5, 3.9), path by path.
+
+Each written path is checked directly against the board as the earlier paths left it
+(:class:`~zrec.rules.awethi.shepherds.ShepherdsBoard`): its shape, its first square
+(an unmoved shepherd of the seat), its steps, its cost, the squares it enters, and, for
+a stay or a jump back, whether the shepherd had a legal path after all (the only search
+made).  A refusal names the path and the place, with a code per kind of mistake
+(``path-count``, ``form``, ``path-blocked``, ``path-cost``, ``forced-move``) and up to
+12 legal ways for that shepherd.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from zrec.moves import Action, Turn
+from zrec.rules.awethi.board import INDEX, NAME, SIZE
+from zrec.rules.awethi.position import AwethiPosition, ShepherdsMove, Table, amounts
+from zrec.rules.awethi.shepherds import ShepherdsBoard, path_text
+from zrec.rules.base import IllegalMoveError
+
+__all__ = ["read_shepherds"]
+
+_MOST = 12  # alternatives listed with a refusal
+
+
+def read_shepherds(t: Table, pos: AwethiPosition, turn: Turn) -> ShepherdsMove:
+    """The shepherds' move a written turn means (its dice already checked)."""
+    assert turn.dice is not None and turn.dice.option is not None
+    dice, option = turn.dice.values, turn.dice.option
+    amts = amounts(dice, option)
+    name = t.names[pos.seat]
+    if len(turn.actions) != 4:
+        raise IllegalMoveError(
+            f"{name} has 4 shepherds: write 4 paths, one for each, not {len(turn.actions)}",
+            (),
+            "path-count",
+        )
+    board = ShepherdsBoard(t, pos)
+    paths: list[tuple[int, ...]] = []
+    back = 0
+    for i, action in enumerate(turn.actions):
+        path, is_back = _read_path(t, board, i, action, amts[i], dice, option)
+        if is_back:
+            back |= 1 << i
+            board.move(path[0], (), path[1])
+        else:
+            board.move(path[0], path[1:], path[-1])
+        paths.append(path)
+    return ShepherdsMove(tuple(dice), option, tuple(paths), back)
+
+
+def _read_path(
+    t: Table,
+    board: ShepherdsBoard,
+    i: int,
+    action: Action,
+    amount: int,
+    dice: tuple[int, ...],
+    option: str,
+) -> tuple[tuple[int, ...], bool]:
+    label = f"path {i + 1}, {action.text()}"
+    if action.kind != "path":
+        raise IllegalMoveError(
+            f"{label}: a shepherd's turn writes a path for each shepherd (its square alone "
+            "to stay, e.g. c3; c3>a1 to go back to the shelter)",
+            (),
+            "form",
+        )
+    if any(v is not None for v in action.vias):
+        raise IllegalMoveError(
+            f"{label}: nothing is jumped in Awéthi: write no (square)", (), "form"
+        )
+    if action.squares[0] not in INDEX:
+        raise IllegalMoveError(
+            f"{label}: {action.squares[0]} is not a square of the board (a1-y25)",
+            (),
+            "path-blocked",
+        )
+    start = INDEX[action.squares[0]]
+    if board.unmoved[start] <= 0:
+        here = [s for s, n in sorted(board.unmoved.items()) if n > 0]
+        ways = tuple(_first_way(board, s, amount) for s in here)
+        if start in board.own or start in board.pos.shepherds[board.pos.seat]:
+            reason = f"{label}: the shepherd on {NAME[start]} has already moved this turn"
+        else:
+            reason = f"{label}: no shepherd of {t.names[board.pos.seat]} stands on {NAME[start]}"
+        raise IllegalMoveError(reason, ways, "path-blocked")
+    for square in action.squares[1:]:
+        if square not in INDEX:
+            raise IllegalMoveError(
+                f"{label}: {square} is not a square of the board (a1-y25)",
+                _alternatives(board, start, amount),
+                "path-blocked",
+            )
+    squares = tuple(INDEX[s] for s in action.squares)
+    water = t.water[start]
+    shelter = board.shelter
+    if len(squares) == 1:
+        example = next(board.walks(start, amount, water), None)
+        if water:
+            if example is not None:
+                reason = (
+                    f"{label}: the shepherd on {NAME[start]} stands in water and must leave "
+                    f"it: it has a path of {amount} out of the water (e.g. {path_text(example)})"
+                )
+            else:
+                reason = (
+                    f"{label}: the shepherd on {NAME[start]} stands in water and must leave "
+                    f"it: with no path of {amount} out of the water it goes back, "
+                    f"{NAME[start]}>{NAME[shelter]}"
+                )
+            raise IllegalMoveError(reason, _alternatives(board, start, amount), "forced-move")
+        if example is not None:
+            raise IllegalMoveError(
+                f"{label}: the shepherd on {NAME[start]} can move {amount} (e.g. "
+                f"{path_text(example)}), so it must",
+                _alternatives(board, start, amount),
+                "forced-move",
+            )
+        return squares, False
+    if ">" in action.seps:
+        if len(squares) != 2:
+            raise IllegalMoveError(
+                f"{label}: going back is written alone, the shepherd's square, > and its "
+                f"shelter ({NAME[start]}>{NAME[shelter]})",
+                (),
+                "form",
+            )
+        if squares[1] != shelter:
+            raise IllegalMoveError(
+                f"{label}: a shepherd goes back only to its own shelter, {NAME[shelter]}",
+                (),
+                "form",
+            )
+        if start == shelter:
+            raise IllegalMoveError(
+                f"{label}: the shepherd is in its shelter already: write the stay, {NAME[start]}",
+                _alternatives(board, start, amount),
+                "forced-move",
+            )
+        example = next(board.walks(start, amount, water), None)
+        if example is not None:
+            raise IllegalMoveError(
+                f"{label}: the shepherd on {NAME[start]} can move {amount} (e.g. "
+                f"{path_text(example)}), so it may not go back",
+                _alternatives(board, start, amount),
+                "forced-move",
+            )
+        return squares, True
+    if any(sep != "-" for sep in action.seps):
+        raise IllegalMoveError(
+            f"{label}: a shepherd's path joins its squares with - (shepherds never capture)",
+            (),
+            "form",
+        )
+    _check_walk(t, board, label, squares, amount, dice, option)
+    return squares, False
+
+
+def _check_walk(
+    t: Table,
+    board: ShepherdsBoard,
+    label: str,
+    squares: tuple[int, ...],
+    amount: int,
+    dice: tuple[int, ...],
+    option: str,
+) -> None:
+    start = squares[0]
+    cost = 0
+    diagonal = False
+    for a, b in pairwise(squares):
+        df, dr = abs(a % SIZE - b % SIZE), abs(a // SIZE - b // SIZE)
+        if max(df, dr) != 1:
+            raise IllegalMoveError(
+                f"{label}: {NAME[b]} is not next to {NAME[a]} (a step goes to one of the 8 "
+                "squares around)",
+                _alternatives(board, start, amount),
+                "path-blocked",
+            )
+        cost += df + dr
+        diagonal = diagonal or df + dr == 2
+    if cost != amount:
+        why = " (a diagonal step costs 2)" if diagonal else ""
+        if option == "e":
+            due = f"its die is {amount}"
+        else:
+            due = f"every path costs {amount} under option s (the sum {sum(dice)} divided by four)"
+        raise IllegalMoveError(
+            f"{label}, costs {cost}{why} but {due}",
+            _alternatives(board, start, amount),
+            "path-cost",
+        )
+    seen = {start}
+    for b in squares[1:]:
+        problem = ""
+        if b in seen:
+            problem = f"it visits {NAME[b]} twice"
+        elif b in board.forbidden:
+            owner = t.shelter_owner.get(b)
+            if owner is None:
+                problem = f"{NAME[b]} is the Lair: shepherds never enter it"
+            elif owner < t.n:
+                problem = (
+                    f"{NAME[b]} is {t.names[owner]}'s shelter: only its own shepherds enter it"
+                )
+            else:
+                problem = f"{NAME[b]} is the shelter of Shepherd{owner + 1}, who is not in play"
+        elif b in board.occupied:
+            problem = f"{NAME[b]} holds {board.holder(b)}"
+        if problem:
+            raise IllegalMoveError(
+                f"{label}: {problem}", _alternatives(board, start, amount), "path-blocked"
+            )
+        seen.add(b)
+    if t.water[start] and t.water[squares[-1]]:
+        raise IllegalMoveError(
+            f"{label}: the shepherd started in water and must leave it, but "
+            f"{NAME[squares[-1]]} is water",
+            _alternatives(board, start, amount),
+            "forced-move",
+        )
+
+
+def _alternatives(board: ShepherdsBoard, start: int, amount: int) -> tuple[str, ...]:
+    """A few legal ways for the shepherd on ``start`` (its paths, else stay or back)."""
+    water = board.t.water[start]
+    found = []
+    for path in board.walks(start, amount, water):
+        found.append(path_text(path))
+        if len(found) == _MOST:
+            return tuple(found)
+    if found:
+        return tuple(found)
+    out = [] if water else [NAME[start]]
+    if start != board.shelter:
+        out.append(f"{NAME[start]}>{NAME[board.shelter]}")
+    return tuple(out)
+
+
+def _first_way(board: ShepherdsBoard, start: int, amount: int) -> str:
+    return _alternatives(board, start, amount)[0]

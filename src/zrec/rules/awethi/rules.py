@@ -1,0 +1,450 @@
+"""Rules of Awéthi (seed 004), exactly as RULINGS.md section 3 reads it.
+
+Shepherd players (Shepherd1 ... ShepherdN, N = 1-4) and the Wolves.  Play goes round
+the seats in groups: the seat's herd turn (``3: H``), its shepherds' turn
+(``2413e: a1-a2, ...``) and, once the wolves are awake, one wolf turn (``35: m13-...``
+or ``26: --``).  The board is a map (``[Map "default"]`` or inline) and every herd's
+hidden order is a ``HerdK`` tag.  This module holds the game object and the engine;
+the engine hands each part to a private module: :mod:`._awethi_map` (board, map, herd
+tags), :mod:`._awethi_position` (positions, moves, the herd's walks, catches),
+:mod:`._awethi_turns` (the kind and dice of a written turn, the herd's turn),
+:mod:`._awethi_shepherds` (the shepherds' turn applied and built) and
+:mod:`._awethi_paths` (read), :mod:`._awethi_wolves` (the wolf turn),
+:mod:`._awethi_end` (outcome, scores) and :mod:`._awethi_view` (view, text, key,
+``place``).
+
+Diagnostic codes of a refused turn (``IllegalMoveError.code``), each with an example:
+
+- ``game-over``: a turn after the game has ended ("the game is over: Shepherd2's herd
+  is gone; ...").
+- ``turn-order``: the kind of turn written is not the one due; a missing wolf turn is
+  reported at the herd turn written in its place ("the wolves are awake: the wolf turn
+  of move 4 is due after Shepherd1's shepherds' turn (...), not a herd turn").
+- ``dice``: no dice, a die out of range, the wrong number of dice, an option letter
+  missing, unknown or where none belongs ("a shepherds' turn rolls four dice, not 3
+  (e.g. 2413e)").
+- ``form``: actions without the shape of their turn: a herd turn is its die and ``H``
+  alone, a wolf turn one path or ``--``, a shepherd's path joins squares with ``-`` or
+  is a jump ``c3>a1`` to its own shelter, nothing is jumped ("path 2, c3>y25: a
+  shepherd goes back only to its own shelter, a1").
+- ``path-count``: not one path per shepherd ("Shepherd1 has 4 shepherds: write 4 paths,
+  one for each, not 3").
+- ``path-cost``: a path that does not cost its amount ("path 2, c3-c4-d5, costs 3 (a
+  diagonal step costs 2) but its die is 4").
+- ``path-blocked``: a square visited twice, off the board, the Lair, another seat's
+  shelter, a square holding a piece, a step to a square not next to the last, no
+  unmoved shepherd of the seat on the first square ("path 1, a1-b2-c3: c3 holds
+  Shepherd1's calf").
+- ``forced-move``: a stay or a jump back while a legal path exists, a stay in water, a
+  path from water ending in water, a jump back from the own shelter ("path 3, a1: the
+  shepherd on a1 can move 2 (e.g. a1-a2-a3), so it must").
+- ``wolf-move``: any illegal wolf path: its distance, a step not along a rank or file,
+  water, a shelter or a shepherd stepped on, not further in the rolled direction, an
+  end next to a shepherd without eating, another wolf outside the Lair, ``x`` missing
+  or wrongly written, a caught animal, no wolf on the first square ("the wolf must end
+  at least one square further south than m13").
+- ``wolf-pass``: ``--`` while a wolf can move ("a wolf can move (e.g. m13-m12-m11): --
+  is written only when no wolf has a legal move").
+
+Setup codes (``InputError.code``): ``bad-seats`` (no ``Shepherd`` tag, or a gap),
+``missing-herd`` (a seat in play without its ``HerdK``), ``bad-herd``, ``bad-map``;
+the result's code is ``wrong-result``.
+
+Readings fixed here where the rulings leave a choice:
+
+- **Herding points of a map**: each ``h`` square belongs to the corner shelter nearest
+  to it in orthogonal steps; an ``h`` square as near to two shelters is an error, and
+  each corner needs exactly six (they need not touch).  A shelter ``s`` stands only on
+  a corner, ``L`` only on ``m13``; forest outside the centre district is allowed; the
+  water counts per district are not checked (the rulings give them for the default
+  map only).  ``[Map "default"]`` is read case-insensitively.
+- **Herd tags**: a ``HerdK`` tag is checked whenever it is present (the tags are read
+  before the seats); a valid one for a seat not in play is ignored.  ``Shepherd5`` and
+  beyond are not seats and are ignored.
+- **Completing catches** belongs to the shepherds' turn: after the herd turn the catch
+  still shows as pending; the turn's events list completions and lapses first, then the
+  wolves waking, then the new catches.
+- **Herd turn of a herd whose animals are all caught**: nothing moves; it is still the
+  seat's herd turn, written ``d: H``, and its first one still turns the herd face up.
+- **Shepherds are alike**: a path belongs to any unmoved shepherd of the seat on its
+  first square; a shepherd with no legal path outside water may stay or go back, as
+  the player writes.
+- **A wolf move is its path**: two paths to the same end are two moves (``legal_moves``
+  lists every path); a wolf may end on an animal of any herd; the Lair counts as free
+  for wolves (however many stand there), but not when a shepherd stands next to it.
+- **A caught animal is a piece** until its catch completes: no shepherd enters its
+  square, an animal passes over it but does not end there, a wolf passes over it but
+  neither ends there nor eats it.
+- **Eaten animals** are counted by herd (their owner's) for the text and the standing;
+  under ``[Points "advanced"]`` every eaten animal scores for the Wolves.
+- **Scores**: ``[Points "advanced"]`` with every side on 0 points is a tie of all sides
+  (1/2 each); ``[Points "basic"]`` gives 1/2 to every seat sharing M ≥ 4, however many.
+- **Which turn was written** (for ``turn-order``): ``H`` makes a herd turn; several
+  actions or four dice a shepherds' turn; two dice or ``--`` a wolf turn; else an
+  option letter a shepherds' turn; anything else is read as the turn that is due.
+- **legal_moves of a shepherds' turn** does not list every turn (there are far too
+  many): it returns two representatives, one per option (``e``, then ``s``), the
+  shepherds in order of their squares, each taking the first legal path in search
+  order (N, E, S, W, then the diagonals), else staying (in water: going back).  Without
+  a roll ``legal_moves`` returns nothing: every Awéthi turn rolls dice.
+- **The key** leaves out the move number and which herds are face up (neither affects
+  play).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from types import MappingProxyType
+
+from zrec.moves import Turn
+from zrec.rules.awethi import end
+from zrec.rules.awethi import view as show
+from zrec.rules.awethi.board import NAME, AwethiMap, default_map, parse_herd, parse_map
+from zrec.rules.awethi.paths import read_shepherds
+from zrec.rules.awethi.position import (
+    HERD_TURN,
+    SHEPHERDS_TURN,
+    WOLF_TURN,
+    AwethiMove,
+    AwethiPosition,
+    HerdMove,
+    ShepherdsMove,
+    Table,
+)
+from zrec.rules.awethi.shepherds import (
+    apply_shepherds,
+    build_shepherds,
+    sample_shepherds,
+    spell_shepherds,
+)
+from zrec.rules.awethi.turns import (
+    apply_herd,
+    check_dice,
+    herd_routes,
+    order_reason,
+    read_herd,
+    spell_herd,
+    written_kind,
+)
+from zrec.rules.awethi.wolves import apply_wolf, read_wolf, sample_wolf, spell_wolf, wolf_moves
+from zrec.rules.base import (
+    Chance,
+    Event,
+    Finding,
+    IllegalMoveError,
+    InputError,
+    InputSpec,
+    MoveNumber,
+    OptionSpec,
+    Outcome,
+    Resolved,
+    Setting,
+    SetupError,
+    View,
+)
+
+__all__ = ["AWETHI", "Awethi", "AwethiEngine", "AwethiMap", "AwethiMove", "AwethiPosition"]
+
+TITLE = "Awéthi"
+_CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
+
+
+class AwethiEngine:
+    """Awéthi with its map, seats, herds and options fixed: the rules engine."""
+
+    title: str = TITLE
+
+    def __init__(
+        self,
+        amap: AwethiMap,
+        seats: int,
+        herds: tuple[str, ...],
+        points: str = "basic",
+        catch: str = "owner",
+    ) -> None:
+        if not 1 <= seats <= 4 or len(herds) != seats:
+            raise ValueError(f"{seats} seats need {seats} herds, not {len(herds)}")
+        self.table = Table(amap, seats, tuple(parse_herd(h) for h in herds), points, catch)
+        self.map = amap
+        self.seats: tuple[str, ...] = self.table.names
+        self.options: Mapping[str, str] = MappingProxyType({"Points": points, "Catch": catch})
+
+    # -- positions ---------------------------------------------------------------------
+
+    def start(self) -> AwethiPosition:
+        return self.table.start()
+
+    def setup(self, text: str) -> AwethiPosition:
+        raise SetupError("Awéthi has no Setup tag: the Map and Herd tags are its setup")
+
+    def setup_text(self, pos: AwethiPosition) -> str:
+        return show.setup_text(self.table, pos)
+
+    def key(self, pos: AwethiPosition) -> bytes:
+        return show.key(pos)
+
+    def view(self, pos: AwethiPosition) -> View:
+        return show.view(self.table, pos)
+
+    def render(self, pos: AwethiPosition) -> str:
+        return show.render(self.table, pos)
+
+    def material(self, pos: AwethiPosition) -> tuple[int, ...]:
+        counts = [0] * len(self.seats)
+        for piece in self.view(pos).pieces:
+            if piece.owner is not None:
+                counts[piece.owner] += piece.count
+        return tuple(counts)
+
+    def standing(self, pos: AwethiPosition) -> str:
+        return end.standing(self.table, pos)
+
+    def place(
+        self,
+        pieces: Mapping[str, str],
+        *,
+        seat: int = 1,
+        turn: str = "herd",
+        group: int = 1,
+        awake: bool = False,
+        revealed: str = "all",
+        sheltered: Mapping[int, str] | None = None,
+        eaten: Mapping[int, str] | None = None,
+    ) -> AwethiPosition:
+        """A position from piece codes, for tests and examples: ``{"c5": "S1", "c6":
+        "w2/1", "m13": "X X"}`` (see :func:`zrec.rules.awethi.view.place`)."""
+        return show.place(
+            self.table,
+            pieces,
+            seat=seat,
+            turn=turn,
+            group=group,
+            awake=awake,
+            revealed=revealed,
+            sheltered=sheltered,
+            eaten=eaten,
+        )
+
+    # -- turns -------------------------------------------------------------------------
+
+    def _mover(self, pos: AwethiPosition) -> int:
+        return self.table.wolves_seat if pos.stage == WOLF_TURN else pos.seat
+
+    def to_move(self, pos: AwethiPosition) -> int | None:
+        return None if end.gone_seats(self.table, pos) else self._mover(pos)
+
+    def move_number(self, pos: AwethiPosition) -> MoveNumber:
+        dots = 1 if pos.stage == HERD_TURN else 3
+        return MoveNumber(pos.group, dots, True, self._mover(pos))
+
+    def chance(self, pos: AwethiPosition) -> Chance | None:
+        return None if end.gone_seats(self.table, pos) else _CHANCES[pos.stage]
+
+    def _roll(self, pos: AwethiPosition, roll: Sequence[int]) -> tuple[int, ...]:
+        faces = _CHANCES[pos.stage].faces
+        dice = tuple(roll)
+        if len(dice) != len(faces) or not all(
+            1 <= d <= f for d, f in zip(dice, faces, strict=True)
+        ):
+            raise ValueError(f"{dice} is not a roll of {_CHANCES[pos.stage].text()}")
+        return dice
+
+    def legal_moves(
+        self, pos: AwethiPosition, roll: Sequence[int] | None = None
+    ) -> Sequence[AwethiMove]:
+        if roll is None or end.gone_seats(self.table, pos):
+            return ()
+        dice = self._roll(pos, roll)
+        if pos.stage == HERD_TURN:
+            return (HerdMove(dice[0]),)
+        if pos.stage == SHEPHERDS_TURN:
+            return tuple(build_shepherds(self.table, pos, dice, o, None) for o in "es")
+        return tuple(wolf_moves(self.table, pos, (dice[0], dice[1])))
+
+    def sample_move(
+        self, pos: AwethiPosition, roll: Sequence[int] | None, rng: random.Random
+    ) -> AwethiMove | None:
+        if roll is None or end.gone_seats(self.table, pos):
+            return None
+        dice = self._roll(pos, roll)
+        if pos.stage == HERD_TURN:
+            return HerdMove(dice[0])
+        if pos.stage == SHEPHERDS_TURN:
+            return sample_shepherds(self.table, pos, dice, rng)
+        return sample_wolf(self.table, pos, (dice[0], dice[1]), rng)
+
+    def resolve(self, pos: AwethiPosition, turn: Turn) -> Resolved[AwethiMove]:
+        over = end.outcome(self.table, pos)
+        if over is not None:
+            raise IllegalMoveError(f"the game is over: {over.reason}", (), "game-over")
+        written = written_kind(turn, pos.stage)
+        if written != pos.stage:
+            raise IllegalMoveError(order_reason(self.table, pos, written), (), "turn-order")
+        check_dice(pos.stage, turn.dice)
+        if pos.stage == HERD_TURN:
+            return Resolved(read_herd(turn))
+        if pos.stage == SHEPHERDS_TURN:
+            return Resolved(read_shepherds(self.table, pos, turn))
+        return Resolved(read_wolf(self.table, pos, turn))
+
+    def apply(
+        self, pos: AwethiPosition, move: AwethiMove
+    ) -> tuple[AwethiPosition, tuple[Event, ...]]:
+        if isinstance(move, HerdMove):
+            return apply_herd(self.table, pos, move)
+        if isinstance(move, ShepherdsMove):
+            return apply_shepherds(self.table, pos, move)
+        return apply_wolf(self.table, pos, move)
+
+    def spell(self, pos: AwethiPosition, move: AwethiMove) -> Turn:
+        if isinstance(move, HerdMove):
+            return spell_herd(move)
+        if isinstance(move, ShepherdsMove):
+            return spell_shepherds(move)
+        return spell_wolf(move)
+
+    def routes(self, pos: AwethiPosition, move: AwethiMove) -> tuple[tuple[str, ...], ...]:
+        if isinstance(move, HerdMove):
+            return herd_routes(self.table, pos, move)
+        if isinstance(move, ShepherdsMove):
+            return tuple(tuple(NAME[s] for s in path) for path in move.paths)
+        return (tuple(NAME[s] for s in move.path),) if move.path else ()
+
+    # -- the end -----------------------------------------------------------------------
+
+    def outcome(self, pos: AwethiPosition) -> Outcome | None:
+        return end.outcome(self.table, pos)
+
+    def judge_end(
+        self, pos: AwethiPosition, result: str, tags: Mapping[str, str]
+    ) -> list[Finding]:
+        return end.judge_end(self.table, pos, result, tags)
+
+
+# -- the game ------------------------------------------------------------------------------
+
+OPTIONS: Mapping[str, OptionSpec] = MappingProxyType(
+    {
+        "Points": OptionSpec(
+            "basic",
+            ("basic", "advanced"),
+            "basic: the most animals in one shelter decides (M ≤ 2 the wolves win, M = 3 "
+            "those seats draw with the wolves, M ≥ 4 the seats with M win); advanced: "
+            "calf 1, cow 3, bull 5 points per animal sheltered (a seat) or eaten (the "
+            "wolves), the most points win",
+        ),
+        "Catch": OptionSpec(
+            "owner",
+            ("owner", "catcher"),
+            "owner: a completed catch goes to the shelter of the animal's owner; catcher: "
+            "to the shelter of the seat that caught it, and counts for that seat",
+        ),
+    }
+)
+
+_HERD_DOC = (
+    "the hidden order of Shepherd{k}'s herd: 3 c (calf), 2 w (cow), 1 b (bull) on the "
+    "six squares of its herding point in map reading order"
+)
+INPUTS: Mapping[str, InputSpec] = MappingProxyType(
+    {
+        "Map": InputSpec(
+            "the board: default, or a map string (25 rows from rank 25 down, joined by /; "
+            "a number repeats the letter after it)",
+            parse_map,
+        ),
+        **{f"Herd{k}": InputSpec(_HERD_DOC.format(k=k), parse_herd) for k in range(1, 5)},
+    }
+)
+SEATS = ("Shepherd1", "Shepherd2", "Shepherd3", "Shepherd4", "Wolves")
+
+
+class Awethi:
+    """Awéthi: its names, seats, rule options, setup inputs and engines."""
+
+    name: str = "awethi"
+    aliases: tuple[str, ...] = ("awéthi", "awethi!")
+    title: str = TITLE
+    seats: tuple[str, ...] = SEATS
+    options: Mapping[str, OptionSpec] = OPTIONS
+    inputs: Mapping[str, InputSpec] = INPUTS
+
+    def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
+        n = 2 if seats is None else seats
+        if not 1 <= n <= 4:
+            raise InputError(
+                f"{TITLE} is played by 1 to 4 shepherd players and the wolves, not {seats}",
+                "seats",
+                "bad-seats",
+            )
+        tags = {f"Shepherd{k}": "random" for k in range(1, n + 1)}
+        tags["Wolves"] = "random"
+        for k in range(1, n + 1):
+            herd = list("cccwwb")
+            rng.shuffle(herd)
+            tags[f"Herd{k}"] = "".join(herd)
+        return tags
+
+    def engine_for(self, setting: Setting) -> AwethiEngine:
+        tags, inputs = setting.tags, setting.inputs
+        present = [k for k in range(1, 5) if f"Shepherd{k}" in tags]
+        if not present:
+            raise InputError(
+                'the record names no shepherd player: write [Shepherd1 "..."] ... '
+                '[ShepherdN "..."] for N = 1 to 4',
+                "Shepherd1",
+                "bad-seats",
+            )
+        n = max(present)
+        missing = next((k for k in range(1, n + 1) if k not in present), 0)
+        if missing:
+            raise InputError(
+                f"Shepherd{n} plays but Shepherd{missing} is missing: the shepherd seats go "
+                "Shepherd1 ... ShepherdN with no gap",
+                f"Shepherd{missing}",
+                "bad-seats",
+            )
+        herds = []
+        for k in range(1, n + 1):
+            tag = f"Herd{k}"
+            herd = inputs.get(tag)
+            if herd is None and tag in tags:
+                herd = _parsed(parse_herd, tags[tag], tag, "bad-herd")
+            if herd is None:
+                raise InputError(
+                    f"Shepherd{k} plays, so the record states its herd's order, e.g. "
+                    f'[{tag} "cwcbwc"]',
+                    tag,
+                    "missing-herd",
+                )
+            herds.append(str(herd))
+        amap = inputs.get("Map")
+        if amap is None:
+            amap = _parsed(parse_map, tags["Map"], "Map", "bad-map") if "Map" in tags else None
+        if not isinstance(amap, AwethiMap):
+            amap = default_map()
+        options = setting.options
+        return _engine(
+            amap, n, tuple(herds), options.get("Points", "basic"), options.get("Catch", "owner")
+        )
+
+
+def _parsed(parse: object, text: str, tag: str, code: str) -> object:
+    assert callable(parse)
+    try:
+        return parse(text)
+    except InputError as exc:
+        raise InputError(exc.reason, tag, code) from None
+
+
+@lru_cache(maxsize=64)
+def _engine(
+    amap: AwethiMap, seats: int, herds: tuple[str, ...], points: str, catch: str
+) -> AwethiEngine:
+    """One engine per map, seats, herds and options, made once."""
+    return AwethiEngine(amap, seats, herds, points, catch)
+
+
+AWETHI = Awethi()

@@ -1,0 +1,341 @@
+"""The Awéthi shepherds' turn (RULINGS 3.5, 3.9): the board it sees, applying it,
+spelling it and building one for self-play.
+
+A turn first completes (or lapses) the catches the seat made at its previous
+shepherds' turn, then applies one path per shepherd in the order written, each seeing
+the shepherds moved before it, then catches every animal with three shepherds next to
+it.  :class:`ShepherdsBoard` is that board path after path, with the search for the
+legal paths of a shepherd's amount; reading a written turn is in
+:mod:`zrec.rules.awethi.paths`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+
+from zrec.moves import Action, Dice, Turn
+from zrec.rules.awethi.board import (
+    NAME,
+    ORTH_NEIGHBOURS,
+    ORTHOGONAL,
+    STEP,
+    distance,
+)
+from zrec.rules.awethi.position import (
+    NOT_CAUGHT,
+    WOLF_TURN,
+    Animal,
+    AwethiPosition,
+    ShepherdsMove,
+    Table,
+    add_count,
+    amounts,
+)
+from zrec.rules.base import Event, choose
+
+__all__ = [
+    "ShepherdsBoard",
+    "apply_shepherds",
+    "build_shepherds",
+    "path_text",
+    "sample_shepherds",
+    "spell_shepherds",
+]
+
+#: Step directions in search order, with their cost: orthogonal 1, diagonal 2.
+_DIRS = tuple((STEP[d], 1 if d in ORTHOGONAL else 2) for d in (0, 2, 4, 6, 1, 3, 5, 7))
+
+
+def path_text(path: tuple[int, ...], back: bool = False) -> str:
+    if back:
+        return f"{NAME[path[0]]}>{NAME[path[1]]}"
+    return "-".join(NAME[s] for s in path)
+
+
+class ShepherdsBoard:
+    """The board as one shepherds' turn sees it, path after path."""
+
+    def __init__(self, t: Table, pos: AwethiPosition) -> None:
+        self.t = t
+        self.pos = pos
+        seat = pos.seat
+        self.done, self.lapsed = t.completion(pos)
+        gone = {a[0] for a in self.done}
+        lapsed = {a[0] for a in self.lapsed}
+        self.animals: list[Animal] = [
+            (a[0], a[1], a[2], NOT_CAUGHT) if a[0] in lapsed else a
+            for a in pos.animals
+            if a[0] not in gone
+        ]
+        self.occupied = t.occupied(pos) - gone
+        self.own = list(pos.shepherds[seat])
+        self.unmoved = Counter(self.own)
+        self.shelter = t.shelters[seat]
+        self.forbidden = t.forbidden[seat]
+        self.woke = -1
+
+    def holder(self, square: int) -> str:
+        """What stands on an occupied square now, in words."""
+        seat = self.pos.seat
+        shepherds = (*self.pos.shepherds[:seat], self.own, *self.pos.shepherds[seat + 1 :])
+        return self.t.piece_words(self.animals, shepherds, square)
+
+    def enterable(self, square: int) -> bool:
+        return square not in self.forbidden and square not in self.occupied
+
+    def move(self, start: int, entered: tuple[int, ...], end: int) -> None:
+        """A shepherd of the seat leaves ``start``, enters ``entered`` squares (none for a
+        stay or a jump back) and stands on ``end``."""
+        self.unmoved[start] -= 1
+        self.occupied.discard(start)
+        if end != self.shelter:
+            self.occupied.add(end)
+        self.own.remove(start)
+        self.own.append(end)
+        if self.woke < 0 and not self.pos.awake:
+            forest = self.t.forest
+            self.woke = next((s for s in entered if forest[s]), -1)
+
+    def walks(self, start: int, amount: int, leave_water: bool) -> Iterator[tuple[int, ...]]:
+        """Every legal path of exactly ``amount`` from ``start`` (ending outside water
+        when ``leave_water``), in a fixed search order."""
+        water = self.t.water
+        path = [start]
+        seen = {start}
+
+        def extend(here: int, left: int) -> Iterator[tuple[int, ...]]:
+            for step, cost in _DIRS:
+                if cost > left:
+                    continue
+                nxt = step[here]
+                if nxt < 0 or nxt in seen or not self.enterable(nxt):
+                    continue
+                path.append(nxt)
+                if cost == left:
+                    if not (leave_water and water[nxt]):
+                        yield tuple(path)
+                else:
+                    seen.add(nxt)
+                    yield from extend(nxt, left - cost)
+                    seen.discard(nxt)
+                path.pop()
+
+        yield from extend(start, amount)
+
+    def fallback(self, start: int) -> tuple[tuple[int, ...], bool]:
+        """What a shepherd with no legal path does by default: stays, or (in water) goes
+        back to its shelter."""
+        if self.t.water[start]:
+            return (start, self.shelter), True
+        return (start,), False
+
+    def catches(self) -> list[Animal]:
+        """The animals caught at the end of the turn (not caught yet, three shepherds
+        next to them)."""
+        squares = self.t.shepherd_squares(
+            s for k, s in enumerate(self.pos.shepherds) if k != self.pos.seat
+        )
+        squares.update(self.own)
+        return [a for a in self.animals if a[3] == NOT_CAUGHT and self.t.surrounded(a[0], squares)]
+
+
+# -- applying --------------------------------------------------------------------------
+
+
+def apply_shepherds(
+    t: Table, pos: AwethiPosition, move: ShepherdsMove
+) -> tuple[AwethiPosition, tuple[Event, ...]]:
+    board = ShepherdsBoard(t, pos)
+    seat = pos.seat
+    name = t.names[seat]
+    events: list[Event] = []
+    sheltered = pos.sheltered
+    for a in board.done:
+        home = t.shelter_of(a)
+        sheltered = add_count(sheltered, home, a[2])
+        events.append(
+            Event(
+                "catch-completed",
+                f"{name}'s catch is complete: {t.animal_words(a)} goes to "
+                f"{t.names[home]}'s shelter",
+                (NAME[a[0]],),
+            )
+        )
+    for a in board.lapsed:
+        events.append(
+            Event(
+                "catch-lapsed",
+                f"{name}'s catch lapses: {t.animal_words(a)} no longer has three shepherds "
+                "next to it",
+                (NAME[a[0]],),
+            )
+        )
+    for i, path in enumerate(move.paths):
+        if move.back >> i & 1:
+            board.move(path[0], (), path[1])
+        else:
+            board.move(path[0], path[1:], path[-1])
+    awake = pos.awake
+    if board.woke >= 0:
+        awake = True
+        events.append(
+            Event(
+                "wolves-woken",
+                f"the wolves wake: a shepherd of {name} enters the forest at {NAME[board.woke]}",
+                (NAME[board.woke],),
+            )
+        )
+    caught = {a[0] for a in board.catches()}
+    animals = []
+    for a in board.animals:
+        if a[0] in caught:
+            a = (a[0], a[1], a[2], seat)
+            events.append(Event("caught", f"{name} catches {t.animal_words(a)}", (NAME[a[0]],)))
+        animals.append(a)
+    shepherds = (*pos.shepherds[:seat], tuple(sorted(board.own)), *pos.shepherds[seat + 1 :])
+    where = (seat, WOLF_TURN, pos.group) if awake else t.next_group(pos)
+    after = AwethiPosition(
+        where[0],
+        where[1],
+        where[2],
+        awake,
+        pos.revealed,
+        shepherds,
+        tuple(animals),
+        pos.wolves,
+        sheltered,
+        pos.eaten,
+    )
+    return after, tuple(events)
+
+
+# -- spelling and sampling ---------------------------------------------------------------
+
+
+def spell_shepherds(move: ShepherdsMove) -> Turn:
+    actions = []
+    for i, path in enumerate(move.paths):
+        names = tuple(NAME[s] for s in path)
+        seps = (">",) if move.back >> i & 1 else ("-",) * (len(path) - 1)
+        actions.append(Action("path", names, seps, (None,) * len(seps)))
+    return Turn(tuple(actions), Dice(move.dice, move.option))
+
+
+def sample_shepherds(
+    t: Table, pos: AwethiPosition, roll: tuple[int, ...], rng: random.Random
+) -> ShepherdsMove:
+    """A random legal shepherds' turn for self-play: one built under each option
+    (:func:`build_shepherds`), usually (:data:`~zrec.rules.base.DRIVE`) the one that
+    catches more (then flanks more animals with two shepherds), else either."""
+    built = [_build(t, pos, roll, option, rng) for option in "es"]
+    scores = [_score(board) for _, board in built]
+    chosen = choose(built, rng, [s - min(scores) for s in scores])
+    assert chosen is not None
+    return chosen[0]
+
+
+def _score(board: ShepherdsBoard) -> int:
+    squares = board.t.shepherd_squares(
+        s for k, s in enumerate(board.pos.shepherds) if k != board.pos.seat
+    )
+    squares.update(board.own)
+    score = 0
+    for a in board.animals:
+        if a[3] == NOT_CAUGHT:
+            n = sum(1 for s in ORTH_NEIGHBOURS[a[0]] if s in squares)
+            score += 10 if n >= 3 else 1 if n == 2 else 0
+    return score
+
+
+def build_shepherds(
+    t: Table,
+    pos: AwethiPosition,
+    roll: tuple[int, ...],
+    option: str,
+    rng: random.Random | None,
+) -> ShepherdsMove:
+    """A legal shepherds' turn built path by path.  With ``rng``: the shepherds in a
+    random order, each a random legal path leaning towards the animals not caught (an
+    end next to an animal, the more so where other shepherds flank it), or, with none, a
+    stay (in water: the jump back) or now and then the jump back.  Without ``rng``: the
+    shepherds in order of their squares, each its first path in search order, else its
+    stay (in water: the jump back)."""
+    return _build(t, pos, roll, option, rng)[0]
+
+
+def _build(
+    t: Table,
+    pos: AwethiPosition,
+    roll: tuple[int, ...],
+    option: str,
+    rng: random.Random | None,
+) -> tuple[ShepherdsMove, ShepherdsBoard]:
+    amts = amounts(roll, option)
+    board = ShepherdsBoard(t, pos)
+    order = sorted(board.own)
+    if rng is not None:
+        rng.shuffle(order)
+    paths: list[tuple[int, ...]] = []
+    back = 0
+    for i, start in enumerate(order):
+        water = t.water[start]
+        if rng is None:
+            first = next(board.walks(start, amts[i], water), None)
+            options = [first] if first is not None else []
+        else:
+            options = list(board.walks(start, amts[i], water))
+        if options:
+            path = options[0] if rng is None else _lean(board, start, options, rng)
+            board.move(start, path[1:], path[-1])
+        else:
+            path, is_back = board.fallback(start)
+            if not is_back and rng is not None and _may_go_back(board, start, rng):
+                path, is_back = (start, board.shelter), True
+            if is_back:
+                back |= 1 << i
+            board.move(start, (), path[-1])
+        paths.append(path)
+    return ShepherdsMove(tuple(roll), option, tuple(paths), back), board
+
+
+def _may_go_back(board: ShepherdsBoard, start: int, rng: random.Random) -> bool:
+    """Now and then a stuck shepherd goes home, unless it flanks an animal."""
+    if start == board.shelter or rng.random() >= 0.3:
+        return False
+    return not any(a[3] == NOT_CAUGHT and start in ORTH_NEIGHBOURS[a[0]] for a in board.animals)
+
+
+def _lean(
+    board: ShepherdsBoard, start: int, options: list[tuple[int, ...]], rng: random.Random
+) -> tuple[int, ...]:
+    """A path drawn with :func:`choose`, its progress how much nearer its end stands to
+    an animal that is not caught (most: next to one that others already flank)."""
+    t = board.t
+    herd = [a[0] for a in board.animals if a[3] == NOT_CAUGHT]
+    squares = t.shepherd_squares(
+        s for k, s in enumerate(board.pos.shepherds) if k != board.pos.seat
+    )
+    squares.update(board.own)
+    squares.discard(start)
+    values: dict[int, int] = {}
+
+    def value(square: int) -> int:
+        if square not in values:
+            best = -99
+            for animal in herd:
+                around = ORTH_NEIGHBOURS[animal]
+                if square in around:
+                    v = 10 + 10 * sum(1 for s in around if s in squares and s != square)
+                else:
+                    v = -distance(square, animal)
+                best = max(best, v)
+            values[square] = best
+        return values[square]
+
+    here = value(start)
+    progress = [value(p[-1]) - here for p in options]
+    chosen = choose(options, rng, progress)
+    assert chosen is not None
+    return chosen
