@@ -21,7 +21,7 @@ from zrec.archive.store.ingest import Counts, FileResult, Importer, Notice, sha2
 from zrec.archive.store.upkeep import check, remove
 from zrec.check.validate import validate_record
 from zrec.notation.model import Comment, Game, Line
-from zrec.notation.reader import Record, read_records, read_text
+from zrec.notation.reader import Record, read_records, read_string
 from zrec.notation.writer import write_game
 from zrec.play import positions, prepare
 from zrec.play.selfplay import play_random, random_games
@@ -486,8 +486,8 @@ def test_interrupted_import_goes_on_after_the_last_committed_game(
 def test_games_read_from_text_need_no_file(db_url: str) -> None:
     text = (SAMPLES / "tournament.zrec").read_text(encoding="utf-8")
     with Archive.open(db_url, create=True) as archive:
-        first = Importer(archive).import_records(read_text(text, "<stdin>"), "<stdin>")
-        second = Importer(archive).import_records(read_text(text, "<stdin>"), "<stdin>")
+        first = Importer(archive).import_records(read_string(text, "<stdin>"), "<stdin>")
+        second = Importer(archive).import_records(read_string(text, "<stdin>"), "<stdin>")
         assert first.counts == Counts(read=5, added=5)
         assert second.counts == Counts(read=5, duplicates=5)
         assert archive.db.rows("SELECT path, sha256, games_done, complete FROM sources") == [
@@ -516,7 +516,7 @@ def test_records_that_differ_in_a_roll_are_two_games(db_url: str, tmp_path: Path
     assert rolled in text
     other = text.replace(rolled, "4121s: a1-a2-a3, a1-b1-b2, a1-b1-c1, a1", 1)
     # both records are valid, and they differ in the roll of the second turn
-    records = list(read_text(text + "\n" + other))
+    records = list(read_string(text + "\n" + other))
     assert all(validate_record(record, "x").valid for record in records)
     first, second = (record.game for record in records)
     assert first is not None and second is not None

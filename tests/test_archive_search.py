@@ -28,7 +28,7 @@ from zrec.archive.store.ingest import Importer
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.search import Query, SearchError, search
 from zrec.notation.model import Game, Line
-from zrec.notation.reader import read_game, read_records, read_text
+from zrec.notation.reader import read_game, read_records, read_string
 from zrec.notation.writer import movetext_lines, write_game
 from zrec.play import GameSetupError, ReplayError, positions, prepare
 from zrec.play.selfplay import random_games
@@ -338,7 +338,7 @@ def scanned(games: list[Game]) -> list[Seen]:
 def archive(db_url: str, games: list[Game]) -> Iterator[Archive]:
     text = "\n".join(write_game(g) for g in games)
     with Archive.open(db_url, create=True) as opened:
-        result = Importer(opened).import_records(read_text(text, "corpus"), "corpus")
+        result = Importer(opened).import_records(read_string(text, "corpus"), "corpus")
         # every game is stored (those of one event, round and players are conflicts)
         assert (result.counts.read, result.counts.added) == (len(games), len(games))
         stored = opened.db.rows("SELECT id, text FROM games ORDER BY id")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from zrec import read_text, write_game
+from zrec import read_string, write_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = (ROOT / "docs" / "notation.md").read_text(encoding="utf-8")
@@ -30,7 +30,7 @@ def test_every_zrec_example_in_the_spec_reads_without_error() -> None:
     blocks = re.findall(r"```zrec\n(.*?)\n```", SPEC, re.S)
     assert len(blocks) >= 4
     for block in blocks:
-        records = list(read_text(block + "\n", "spec"))
+        records = list(read_string(block + "\n", "spec"))
         assert records, block
         for record in records:
             assert record.game is not None, record.problem
@@ -54,7 +54,7 @@ def test_the_awethi_example_game_validates() -> None:
     section = SPEC[SPEC.index("### 9.4 Awéthi") : SPEC.index("## Appendix A")]
     block = re.search(r"```zrec\n(.*?)\n```", section, re.S)
     assert block is not None
-    [record] = list(read_text(block.group(1) + "\n", "spec"))
+    [record] = list(read_string(block.group(1) + "\n", "spec"))
     assert record.game is not None and record.game.result == "0-1"
     report = validate_game(record.game)
     assert report.valid and report.diagnostics == [] and report.plies > 50

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from zrec import SyntaxProblem, read_text
+from zrec import SyntaxProblem, read_string
 from zrec.check.validate import validate_records
 
 
 def shown(text: str) -> list[str]:
     """The source line and the caret line of the only record of ``text``."""
-    (record,) = read_text(text, "t.zrec")
+    (record,) = read_string(text, "t.zrec")
     assert record.problem is not None
     head, line, caret = record.problem.format().split("\n")
     assert head.startswith("t.zrec:")
@@ -42,7 +42,7 @@ def test_characters_that_break_lines_do_not_break_the_excerpt(char: str) -> None
     lines = problem.format().splitlines()
     assert len(lines) == 3
     assert lines[2].index("^") == lines[1].index("b zz9")
-    (report,) = validate_records(read_text(f'[Game "m"]\n{{{char}}} zz9 *', "t.zrec"), "t.zrec")
+    (report,) = validate_records(read_string(f'[Game "m"]\n{{{char}}} zz9 *', "t.zrec"), "t.zrec")
     (diagnostic,) = report.diagnostics
     assert len(diagnostic.format().splitlines()) == 3
 

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
-from lark import Token, Transformer, Tree
-
-from zrec import Game, Span, read_game, read_records, read_text, write_game
+from lark_reference import reference_games
+from zrec import Game, Span, read_game, read_records, read_string, write_game
 from zrec.notation.json.values import game_from_json, game_to_json
-from zrec.notation.syntax import _Builder, reference_parser
 
 TEXT = '[Game "mosona"]\n  [Event "E"] [Site "S"]\n[\tEvent "again"]\n\n1. b6-b5 *\n'
 
@@ -45,24 +42,10 @@ def test_a_game_from_json_has_no_tag_spans() -> None:
     assert game.tag_span("Game") is None
 
 
-class _FromTree(Transformer[Token, Any]):
-    """The record model from Lark's own parse tree, with zrec's builder."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.builder = _Builder()
-
-    def __default__(self, data: str, children: list[Any], meta: Any) -> Any:
-        return getattr(self.builder, data)(
-            [(c.type, str(c), c.line, c.column) if isinstance(c, Token) else c for c in children]
-        )
-
-
 def test_lark_own_parser_gives_the_same_tag_spans() -> None:
     text = TEXT + '[Game "kolowis"]   [White "?"]\n*\n'
-    tree = reference_parser().parse(text, start="file")
-    theirs = [_FromTree().transform(g) for g in tree.children if isinstance(g, Tree)]
-    ours = [r.game for r in read_text(text)]
+    theirs = reference_games(text)
+    ours = [r.game for r in read_string(text)]
     assert [g.tag_spans for g in theirs] == [g.tag_spans for g in ours if g is not None]
     assert theirs[1].tag_spans == (Span(6, 1), Span(6, 20))
 
@@ -75,7 +58,7 @@ def test_an_unclosed_tag_string_is_named_and_the_next_games_are_read() -> None:
         '[Game "mosona"]\n[Event "no closing quote\n[Site "x"]\n\n1. b6-b5 b4xb6 *\n\n'
         '[Game "kolowis"]\n*\n'
     )
-    first, second = read_text(text, "t.zrec")
+    first, second = read_string(text, "t.zrec")
     assert first.problem is not None and first.game is None
     assert first.problem.code == "unclosed-string"
     assert first.problem.format() == (
@@ -90,7 +73,7 @@ def test_an_unclosed_tag_string_is_named_and_the_next_games_are_read() -> None:
 
 def test_an_unclosed_tag_string_before_the_game_tag() -> None:
     text = '[Event "no closing quote\n[Game "mosona"]\n1. b6-b5 *\n[Game "mosona"] *\n'
-    first, second = read_text(text, "t.zrec")
+    first, second = read_string(text, "t.zrec")
     assert first.problem is not None and first.problem.code == "unclosed-string"
     assert (first.problem.line, first.problem.column) == (1, 25)
     assert second.ok
@@ -98,7 +81,7 @@ def test_an_unclosed_tag_string_before_the_game_tag() -> None:
 
 def test_an_unclosed_tag_string_takes_the_rest_of_its_line() -> None:
     text = '[Game "mosona"] [Event "x] 1. b6-b5 *\r\n1. a4-b5 *\n[Game "mosona"] *'
-    first, second = read_text(text, "t.zrec")
+    first, second = read_string(text, "t.zrec")
     assert first.problem is not None and first.problem.code == "unclosed-string"
     assert first.problem.message.startswith("the tag string opened at line 1, column 24 ")
     assert (first.problem.line, first.problem.column) == (1, 38)
@@ -107,20 +90,20 @@ def test_an_unclosed_tag_string_takes_the_rest_of_its_line() -> None:
 
 def test_an_unclosed_tag_string_after_the_movetext_starts_a_game() -> None:
     text = '[Game "mosona"]\n1. b6-b5\n[Event "x\n[Game "kolowis"] *\n[Game "mosona"] *'
-    first, second, third = read_text(text, "t.zrec")
+    first, second, third = read_string(text, "t.zrec")
     assert first.problem is not None and first.problem.code == "missing-result"
     assert second.problem is not None and second.problem.code == "unclosed-string"
     assert third.ok
 
 
 def test_escapes_and_other_broken_tags() -> None:
-    (record,) = read_text('[Game "m"]\n[Event "a \\"quoted\\" \\\\"]\n*', "t.zrec")
+    (record,) = read_string('[Game "m"]\n[Event "a \\"quoted\\" \\\\"]\n*', "t.zrec")
     assert record.game is not None and record.game.tag("Event") == 'a "quoted" \\'
     # an escaped quote does not close the string
-    (record,) = read_text('[Game "m"]\n[Event "a \\"]\n*', "t.zrec")
+    (record,) = read_string('[Game "m"]\n[Event "a \\"]\n*', "t.zrec")
     assert record.problem is not None and record.problem.code == "unclosed-string"
     # a string that is closed, in a tag pair that is not: the old message
     for bad in ('[Event "x" y]', "[Event x]", '[Event "a\\b"]'):
-        (record,) = read_text(f'[Game "m"]\n{bad}\n*', "t.zrec")
+        (record,) = read_string(f'[Game "m"]\n{bad}\n*', "t.zrec")
         assert record.problem is not None and record.problem.code == "syntax", bad
         assert "not a well-formed tag pair" in record.problem.message

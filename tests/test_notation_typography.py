@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zrec import Comment, read_game, read_text, write_game
+from zrec import Comment, read_game, read_string, write_game
 from zrec.check.validate import validate_records
 from zrec.notation.reader import Record
 from zrec.notation.typography import ASCII_FOR, to_ascii
@@ -20,7 +20,7 @@ PASTED = (
 
 
 def one(text: str) -> Record:
-    (record,) = read_text(text, "t.zrec")
+    (record,) = read_string(text, "t.zrec")
     return record
 
 
@@ -62,7 +62,7 @@ def test_one_warning_a_game_at_the_first_character() -> None:
 
 def test_each_game_gets_its_own_places_even_on_one_line() -> None:
     text = '[Game "m"] 1. a1\u2013a2 * [Game "m"] 1. a1\u00d7a3 a3\u2014a4 *\n[Game "m"] *'
-    first, second, third = read_text(text, "t.zrec")
+    first, second, third = read_string(text, "t.zrec")
     assert len(first.notes) == len(second.notes) == 1
     assert first.notes[0].message.endswith("\u2013 as - (1 place)")
     assert second.notes[0].message.endswith("\u00d7 as x, \u2014 as - (2 places)")
@@ -115,14 +115,15 @@ def test_fmt_writes_ascii() -> None:
 
 
 def test_validate_reports_the_note_as_a_warning() -> None:
-    (report,) = validate_records(read_text(PASTED, "t.zrec"), "t.zrec")
+    (report,) = validate_records(read_string(PASTED, "t.zrec"), "t.zrec")
     assert report.valid
     assert [(d.code, d.severity, d.line, d.column) for d in report.diagnostics] == [
         ("typography", "warning", 1, 7)
     ]
     head = report.diagnostics[0].format().splitlines()[0]
     assert head.startswith("t.zrec:1:7: warning[typography] game 1: typographic characters ")
-    (report,) = validate_records(read_text('[Game "m"]\n1. b6\u2013b5 zz9 *', "t.zrec"), "t.zrec")
+    text = '[Game "m"]\n1. b6\u2013b5 zz9 *'
+    (report,) = validate_records(read_string(text, "t.zrec"), "t.zrec")
     assert [(d.code, d.severity) for d in report.diagnostics] == [
         ("typography", "warning"),
         ("syntax", "error"),

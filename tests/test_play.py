@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from zrec import read_game, read_text
+from zrec import read_game, read_string
 from zrec.check.validate import Diagnostic, validate_game, validate_records
 from zrec.notation.reader import read_records
 from zrec.play import path_to, positions, prepare, written_number
@@ -151,7 +151,7 @@ def test_a_tournament_file_with_off_the_board_endings_validates_clean() -> None:
 def test_without_the_tag_the_same_games_get_the_usual_checks() -> None:
     text = (SAMPLES / "tournament.zrec").read_text(encoding="utf-8")
     bare = "\n".join(line for line in text.splitlines() if not line.startswith("[Termination"))
-    reports = [validate_game(r.game) for r in read_text(bare) if r.game]
+    reports = [validate_game(r.game) for r in read_string(bare) if r.game]
     assert [[d.code for d in r.diagnostics] for r in reports] == [
         ["wrong-result", "capture-open"],
         ["wrong-result"],

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from zrec import Comment, ZrecSyntaxError, read_game, read_records, read_text
+from zrec import Comment, ZrecSyntaxError, read_game, read_records, read_string
 from zrec.moves import Action, Dice, Turn, chain, step
 
 
 def one(text: str) -> str:
     """The formatted problem of the only record of ``text``."""
-    records = list(read_text(text, "t.zrec"))
+    records = list(read_string(text, "t.zrec"))
     assert len(records) == 1
     assert records[0].problem is not None
     return records[0].problem.format()
@@ -99,7 +99,7 @@ def test_bom_and_crlf() -> None:
 
 
 def test_games_end_with_their_result_not_a_blank_line() -> None:
-    records = list(read_text('[Game "mosona"]\n\n1. b6-b5\n\nb4xb6 * [Game "kolowis"] *'))
+    records = list(read_string('[Game "mosona"]\n\n1. b6-b5\n\nb4xb6 * [Game "kolowis"] *'))
     assert [r.ok for r in records] == [True, True]
     assert [r.number for r in records] == [1, 2]
     assert records[0].game.line.moves[1].turn.text() == "b4xb6"  # type: ignore[union-attr]
@@ -127,7 +127,7 @@ def test_invisible_characters_are_named() -> None:
 
 
 def test_empty_game_tag() -> None:
-    (record,) = read_text('[Game " "]\n*')
+    (record,) = read_string('[Game " "]\n*')
     assert record.problem is not None and record.problem.code == "missing-tag"
 
 
@@ -140,7 +140,7 @@ def test_bad_tag() -> None:
 
 
 def test_missing_result_then_next_game_is_read() -> None:
-    records = list(read_text('[Game "mosona"]\n1. b6-b5\n[Game "kolowis"]\n*\n', "t.zrec"))
+    records = list(read_string('[Game "mosona"]\n1. b6-b5\n[Game "kolowis"]\n*\n', "t.zrec"))
     assert records[0].problem is not None
     assert records[0].problem.code == "missing-result"
     assert records[0].problem.format().splitlines()[0] == (
@@ -152,14 +152,14 @@ def test_missing_result_then_next_game_is_read() -> None:
 
 def test_unclosed_comment_resumes_at_the_next_tag_line() -> None:
     text = '[Game "mosona"]\n1. b6-b5 { never closed\nmore\n[Game "kolowis"]\n*\n[Game "x"] *'
-    records = list(read_text(text, "t.zrec"))
+    records = list(read_string(text, "t.zrec"))
     assert records[0].problem is not None and records[0].problem.code == "unclosed-comment"
     assert (records[0].problem.line, records[0].problem.column) == (2, 10)
     assert [r.game.game_type for r in records[1:] if r.game] == ["kolowis", "x"]
 
 
 def test_truncated_file() -> None:
-    records = list(read_text('[Game "mosona"]\n*\n[Game "mosona"]\n1. b6-b5 (b4xb6', "t.zrec"))
+    records = list(read_string('[Game "mosona"]\n*\n[Game "mosona"]\n1. b6-b5 (b4xb6', "t.zrec"))
     assert records[0].ok
     problem = records[1].problem
     assert problem is not None and problem.code == "truncated"
@@ -179,14 +179,14 @@ def test_invalid_utf8_breaks_only_its_game() -> None:
 
 
 def test_missing_game_tag() -> None:
-    records = list(read_text('[Event "x"]\n1. b6-b5 *\n', "t.zrec"))
+    records = list(read_string('[Event "x"]\n1. b6-b5 *\n', "t.zrec"))
     assert records[0].problem is not None
     assert records[0].problem.code == "missing-tag"
 
 
 def test_a_ten_megabyte_line_gets_a_short_error() -> None:
     huge = "1. b6-b5 {" + "long " * 2_000_000 + "} zz9 *"
-    (record,) = read_text('[Game "mosona"]\n' + huge, "t.zrec")
+    (record,) = read_string('[Game "mosona"]\n' + huge, "t.zrec")
     assert record.problem is not None
     text = record.problem.format()
     lines = text.splitlines()

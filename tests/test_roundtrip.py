@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 
 from strategies import games
-from zrec import read_game, read_text, write_game
+from zrec import read_game, read_string, write_game
 from zrec.notation.json.schema import check_game
 from zrec.notation.json.values import game_from_json, game_to_json
 from zrec.notation.model import Game
@@ -23,7 +23,7 @@ def test_reading_what_the_writer_wrote_gives_the_same_game(game: Game) -> None:
     assert read_game(text) == game
     assert write_game(read_game(text)) == text
     # typographic characters in comments and tag values are content, never read as ASCII
-    assert [record.notes for record in read_text(text)] == [()]
+    assert [record.notes for record in read_string(text)] == [()]
 
 
 @SETTINGS

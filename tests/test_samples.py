@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from lark import Token, Transformer, Tree
 
-from zrec import read_records, read_text, write_game
+from lark_reference import reference_games
+from zrec import read_records, read_string, write_game
 from zrec.check.validate import validate_records
 from zrec.notation.json.schema import check_game
 from zrec.notation.json.values import game_from_json, game_to_json
 from zrec.notation.model import Game
-from zrec.notation.syntax import _Builder, reference_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.zrec"))
@@ -53,7 +51,7 @@ def test_sample_json_round_trip_and_fmt(path: Path) -> None:
         first = game_to_json(game)
         check_game(first)
         text = write_game(game_from_json(json.loads(json.dumps(first))))
-        (again,) = [r.game for r in read_text(text)]
+        (again,) = [r.game for r in read_string(text)]
         assert again is not None
         assert game_to_json(again) == first
         assert write_game(again) == text  # fmt(fmt(x)) == fmt(x)
@@ -76,31 +74,11 @@ def test_invalid_sample_gives_exactly_its_expected_diagnostics(path: Path) -> No
     assert any(f"[{path.stem}]" in line for line in found), "the file is named after its code"
 
 
-class _FromTree(Transformer[Token, Any]):
-    """Builds the record model from Lark's own parse tree, with zrec's builder."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.builder = _Builder()
-
-    def __default__(self, data: str, children: list[Any], meta: Any) -> Any:
-        method = getattr(self.builder, data)
-        return method([_tuple(c) for c in children])
-
-
-def _tuple(child: Any) -> Any:
-    if isinstance(child, Token):
-        return (child.type, str(child), child.line, child.column)
-    return child
-
-
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_lark_own_parser_reads_every_sample_the_same(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    tree = reference_parser().parse(text, start="file")
-    assert isinstance(tree, Tree)
     ours = games_of(path)
-    theirs = [_FromTree().transform(g) for g in tree.children if isinstance(g, Tree)]
+    theirs = reference_games(text)
     assert theirs == ours
 
 
@@ -110,4 +88,4 @@ def test_lark_own_parser_rejects_the_broken_samples(name: str) -> None:
 
     text = (ROOT / "samples" / "invalid" / f"{name}.zrec").read_text(encoding="utf-8")
     with pytest.raises(UnexpectedInput):
-        reference_parser().parse(text, start="file")
+        reference_games(text)

@@ -6,6 +6,7 @@ still gets the whole check's error."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import games
+from zrec import resources
 from zrec.notation.json import schema
 from zrec.notation.json.values import game_to_json
 from zrec.notation.model import Game
@@ -156,3 +158,34 @@ def test_a_tuple_is_not_taken_for_the_list_seen_before() -> None:
     assert _same_answer({**good, "moves": pair}) == schema.validator().is_valid(
         {**good, "moves": pair}
     )
+
+
+def test_the_schema_uses_only_the_keywords_the_short_way_handles() -> None:
+    """The short way checks the moves and the tag pairs one by one: right only while
+    the schema reaches them through ``items`` (and the Game tag through ``contains``),
+    and while nothing in a move but its number's range depends on the number."""
+    loaded = resources.schema()
+    defs = loaded["$defs"]
+    assert set(loaded) - {"$defs"} <= schema.GAME_KEYWORDS
+    tags = loaded["properties"]["tags"]
+    assert set(tags) <= schema.TAGS_KEYWORDS
+    assert tags["items"] == {"$ref": "#/$defs/tag"}
+    assert loaded["properties"]["moves"] == {"$ref": "#/$defs/moves"}
+    assert set(defs["moves"]) <= schema.MOVES_KEYWORDS
+    assert defs["moves"]["items"] == {"$ref": "#/$defs/node"}
+    number = defs["node"]["properties"]["number"]
+    assert {k: v for k, v in number.items() if k != "description"} == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 999_999,
+    }
+    assert "number" not in json.dumps({k: v for k, v in defs["node"].items() if k != "properties"}
+                                      ).replace('"dots": ["number"]', "")
+
+
+def test_the_guard_fails_when_the_schema_grows_a_keyword(monkeypatch: pytest.MonkeyPatch) -> None:
+    grown = copy.deepcopy(resources.schema())
+    grown["properties"]["tags"]["maxItems"] = 3
+    monkeypatch.setattr(resources, "schema", lambda: grown)
+    with pytest.raises(AssertionError):
+        test_the_schema_uses_only_the_keywords_the_short_way_handles()

@@ -1,8 +1,9 @@
-"""Start-up: a command imports only what it uses, and the grammar's tables are made once.
+"""Start-up: a command imports only what it uses, and Lark's analysis of the grammar is
+made once, then read from Lark's own cache.
 
 Each check runs in a fresh interpreter (``sys.modules`` and the caches start empty)
 with its own cache directory (``XDG_CACHE_HOME``).  No timings here: they depend on
-the machine; the modules a command imports and the Lark parsers it builds do not.
+the machine; the modules a command imports and what Lark logs of its cache do not.
 """
 
 from __future__ import annotations
@@ -18,26 +19,27 @@ from typing import Any
 
 import pytest
 
-from zrec.notation import tables as grammar_tables
-from zrec.notation.syntax import TOKEN_ORDER
+from zrec.notation import grammar
 from zrec.resources import grammar_text
 
 ROOT = Path(__file__).resolve().parents[1]
+#: a file of common games only (tag pairs, plain numbered moves, results)
+PLAIN = ROOT / "samples" / "tournament.zrec"
+#: a game with comments and variations, which the grammar reads
 SAMPLE = ROOT / "samples" / "culin-opening.zrec"
 
 #: Never imported by the commands that read and write the text notation.
 HEAVY = ("jsonschema", "psycopg", "tqdm", "zrec.archive")
 
-#: A game the direct path cannot take (a comment, a variation, a suffix): the LALR loop
-#: reads it.
+#: A game the fast path cannot take (a comment, a variation, a suffix): Lark reads it.
 BRANCHY = '[Game "mosona"]\n1. b6-b5 {a comment} (1. b6-c5) b4xb6! *\n'
 
-# Runs a command (or a piece of code) and writes, as JSON, the modules it imported and
-# how many Lark parsers were built, to the file named by argv[1].
+# Runs a command (or a piece of code) and writes, as JSON, the modules it imported, the
+# Lark parsers it built and what Lark logged of its cache, to the file named by argv[1].
 _PROBE = """
-import json, sys
+import json, logging, sys
 report, code, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-built = []
+built, logged = [], []
 if {count}:
     import lark
     original = lark.Lark.__init__
@@ -45,6 +47,11 @@ if {count}:
         built.append(k.get("start"))
         original(self, *a, **k)
     lark.Lark.__init__ = counting
+    class Keep(logging.Handler):
+        def emit(self, record):
+            logged.append(record.getMessage().split(":")[0])
+    lark.logger.handlers[:] = [Keep()]
+    lark.logger.setLevel(logging.DEBUG)
 exit_code = 0
 if code:
     exec(code)
@@ -56,7 +63,8 @@ else:
     except SystemExit as exc:
         exit_code = exc.code
 with open(report, "w") as out:
-    json.dump({{"modules": sorted(sys.modules), "built": built, "exit": exit_code}}, out)
+    json.dump({{"modules": sorted(sys.modules), "built": built, "logged": logged,
+               "exit": exit_code}}, out)
 """
 
 
@@ -92,15 +100,15 @@ def imported(result: dict[str, Any], *names: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def warm(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache directory that already holds the grammar's tables."""
+    """A cache directory that already holds Lark's analysis of the grammar."""
     cache = tmp_path_factory.mktemp("cache")
     result = probe(
         tmp_path_factory.mktemp("warmup"),
         cache,
-        code="from zrec.notation.tables import tables; tables()",
+        code="from zrec.notation.grammar import parser; parser()",
     )
     assert result["stderr"] == ""
-    assert list((cache / "zrec").glob("grammar-tables-*.json"))
+    assert list((cache / "zrec").glob("grammar-*.lark-cache"))
     return cache
 
 
@@ -122,21 +130,33 @@ def test_importing_the_cli_imports_no_heavy_library(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "unused"),
     [
-        (["validate", str(SAMPLE)], ("zrec.render.diagram", "zrec.render.replay_page")),
-        (["fmt", str(SAMPLE)], ("zrec.render.diagram", "zrec.check.validate")),
-        (["convert", str(SAMPLE), "--to", "json"], ("zrec.render.diagram",)),
-        (["diagram", str(SAMPLE), "-o", "out.svg"], ("zrec.render.replay_page",)),
-        (["html", str(SAMPLE), "-o", "out.html"], ()),
+        (["validate", str(PLAIN)], ("zrec.render.diagram", "zrec.render.replay_page")),
+        (["fmt", str(PLAIN)], ("zrec.render.diagram", "zrec.check.validate")),
+        (["convert", str(PLAIN), "--to", "json"], ("zrec.render.diagram",)),
+        (["diagram", str(PLAIN), "-o", "out.svg"], ("zrec.render.replay_page",)),
+        (["html", str(PLAIN), "-o", "out.html"], ()),
     ],
     ids=["validate", "fmt", "convert", "diagram", "html"],
 )
-def test_commands_on_text_import_neither_jsonschema_nor_lark(
-    tmp_path: Path, warm: Path, args: list[str], unused: tuple[str, ...]
+def test_commands_on_common_games_import_neither_jsonschema_nor_lark(
+    tmp_path: Path, args: list[str], unused: tuple[str, ...]
 ) -> None:
-    result = probe(tmp_path, warm, args)
+    result = probe(tmp_path, tmp_path / "cache", args)
     assert result["exit"] == 0, result["stderr"]
-    # with the tables cached, reading never builds a Lark parser, nor imports Lark
+    # common games take the fast path: no Lark, and no cache is made
     assert imported(result, *HEAVY, "lark", *unused) == []
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_game_with_comments_is_read_with_lark_from_its_cache(
+    tmp_path: Path, warm: Path
+) -> None:
+    result = probe(tmp_path, warm, ["validate", str(SAMPLE)], count=True)
+    assert result["exit"] == 0, result["stderr"]
+    assert imported(result, *HEAVY, "zrec.render.diagram") == []
+    assert result["built"] == ["game"]
+    assert "Loading grammar from cache" in result["logged"]
+    assert "Saving grammar to cache" not in result["logged"]
 
 
 def test_reading_json_still_checks_it_against_the_schema(tmp_path: Path, warm: Path) -> None:
@@ -149,97 +169,55 @@ def test_reading_json_still_checks_it_against_the_schema(tmp_path: Path, warm: P
 
 _READ_ALL = f"""
 import zrec
-from zrec.notation.syntax import parse_turn_text, token_regex
-from zrec.notation.tables import tables
-assert tables() is tables()
+from zrec.notation.grammar import parse_turn_text
+from zrec.notation.grammar import parser, token_regex
+assert parser() is parser()
 token_regex()
 parse_turn_text("2413e: a1-a3, b2-b4")
-games = [r.game for r in zrec.read_text({BRANCHY!r} + '[Game "mosona"]\\n1. b6-b5 *\\n')]
+games = [r.game for r in zrec.read_string({BRANCHY!r} + '[Game "mosona"]\\n1. b6-b5 *\\n')]
 assert all(games), games
 assert games[0].line.moves[0].variations and games[0].line.moves[1].suffix == "!"
 print(zrec.write_game(games[0]))
 """
 
 
-def test_the_grammar_is_built_once_then_read_from_the_cache(tmp_path: Path) -> None:
+def test_the_grammar_is_analysed_once_then_read_from_the_cache(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cold = probe(tmp_path, cache, code=_READ_ALL, count=True)
-    assert cold["built"] == ["game"]  # one Lark construction: tokens and table both
-    (written,) = (cache / "zrec").glob("grammar-tables-*.json")
+    assert cold["built"] == ["game"]  # one Lark construction: lexer and parser both
+    assert "Saving grammar to cache" in cold["logged"]
+    (written,) = (cache / "zrec").iterdir()
+    path = grammar.cache_path(grammar_text())
+    assert path is not None and written.name == path.name
 
-    warm = probe(tmp_path, cache, code=_READ_ALL)
-    assert imported(warm, "lark") == []
+    warm = probe(tmp_path, cache, code=_READ_ALL, count=True)
+    assert warm["built"] == ["game"]
+    assert "Loading grammar from cache" in warm["logged"]
+    assert "Saving grammar to cache" not in warm["logged"]
     assert warm["stdout"] == cold["stdout"]
-    assert list((cache / "zrec").iterdir()) == [written]  # nothing new, no temporary left
-
-
-def test_the_cached_tables_are_lark_s_own(tmp_path: Path) -> None:
-    data = grammar_tables._compute(grammar_text())
-    fresh = grammar_tables._parse(data)
-    assert fresh is not None
-    assert grammar_tables._parse(json.loads(json.dumps(data))) == fresh
-    assert set(TOKEN_ORDER) <= set(fresh.terminals)
-    assert grammar_tables.tables() == fresh
-
-
-def _damage(cache: Path, content: str) -> Path:
-    """Put ``content`` where the tables of the grammar in use are cached."""
-    name = f"grammar-tables-{grammar_tables.key_hash(grammar_tables.cache_key(grammar_text()))}"
-    path = cache / "zrec" / f"{name}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content, encoding="utf-8")
-    return path
+    assert list((cache / "zrec").iterdir()) == [written]  # nothing new
 
 
 @pytest.mark.parametrize(
     "content",
-    [
-        "\x00garbage{",
-        "[1, 2, 3]",
-        '{"key": null}',
-        # a table for another grammar: never used, even where this grammar's should be
-        json.dumps(
-            {
-                "key": [grammar_tables.LAYOUT, grammar_tables.lark_version(), "file: game*"],
-                "terminals": {},
-                "states": {"0": {}},
-                "start": 0,
-                "end": 0,
-            }
-        ),
-        # this grammar's key, but not a table
-        json.dumps(
-            {
-                "key": grammar_tables.cache_key(grammar_text()),
-                "terminals": {"ACTION": 1},
-                "states": {"0": {"ACTION": "x"}},
-                "start": 0,
-                "end": 0,
-            }
-        ),
-        # this grammar's key, and a table that shifts to a state it does not have
-        json.dumps(
-            {
-                "key": grammar_tables.cache_key(grammar_text()),
-                "terminals": {"ACTION": "[a-z]"},
-                "states": {"0": {"ACTION": 7}},
-                "start": 0,
-                "end": 0,
-            }
-        ),
-    ],
-    ids=["garbage", "a list", "no key", "another grammar", "bad table", "dangling state"],
+    [b"\x00garbage{", b"", b"0" * 64 + b"\n\x80\x04garbage"],
+    ids=["garbage", "empty", "another grammar"],
 )
 def test_a_damaged_or_stale_cache_file_is_ignored_and_replaced(
-    tmp_path: Path, content: str
+    tmp_path: Path, content: bytes
 ) -> None:
     cache = tmp_path / "cache"
-    path = _damage(cache, content)
+    path = grammar.cache_path(grammar_text())
+    assert path is not None
+    damaged = cache / "zrec" / path.name
+    damaged.parent.mkdir(parents=True)
+    damaged.write_bytes(content)
+    expected = probe(tmp_path, tmp_path / "fine", code=_READ_ALL)["stdout"]
     result = probe(tmp_path, cache, code=_READ_ALL, count=True)
-    assert result["built"] == ["game"] and result["stderr"] == ""
-    assert json.loads(path.read_text(encoding="utf-8"))["key"] == grammar_tables.cache_key(
-        grammar_text()
-    )
+    assert result["stdout"] == expected and result["stderr"] == ""
+    assert "Saving grammar to cache" in result["logged"]
+    again = probe(tmp_path, cache, code=_READ_ALL, count=True)
+    assert "Loading grammar from cache" in again["logged"]
 
 
 def test_a_cache_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
@@ -257,8 +235,8 @@ def test_a_cache_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
             for _ in range(2):
                 result = probe(tmp_path, cache, code=_READ_ALL, count=True)
                 assert result["stdout"] == expected and result["stderr"] == ""
-                if unwritable:  # built again each time, in memory
-                    assert result["built"] == ["game"]
+                if unwritable:  # analysed again each time, in memory
+                    assert "Loading grammar from cache" not in result["logged"]
                 result = probe(tmp_path, cache, ["validate", str(SAMPLE)])
                 assert result["exit"] == 0 and result["stderr"] == ""
             if cache == read_only and unwritable:
@@ -269,14 +247,13 @@ def test_a_cache_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
 
 def test_the_cache_directory_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert grammar_tables.cache_dir() == tmp_path / "zrec"
+    assert grammar.cache_dir() == tmp_path / "zrec"
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     for value in ("", "relative/path"):  # a relative path is ignored, as XDG says
         monkeypatch.setenv("XDG_CACHE_HOME", value)
-        assert grammar_tables.cache_dir() == tmp_path / "home" / ".cache" / "zrec"
-    key = grammar_tables.cache_key(grammar_text())
-    changed = grammar_tables.cache_key(grammar_text() + "\n")
-    assert grammar_tables.key_hash(key) != grammar_tables.key_hash(changed)
+        assert grammar.cache_dir() == tmp_path / "home" / ".cache" / "zrec"
+    # another grammar, another file
+    assert grammar.cache_path(grammar_text()) != grammar.cache_path(grammar_text() + "\n")
 
 
 def test_the_application_has_every_command_module() -> None:

@@ -27,7 +27,7 @@ from zrec.notation.json import stream as jsonstream
 from zrec.notation.json.convert import JsonRecord, read_json_records
 from zrec.notation.json.values import game_json_text, game_to_json
 from zrec.notation.model import Comment, Game, Line
-from zrec.notation.reader import read_records, read_text
+from zrec.notation.reader import read_records, read_string
 from zrec.notation.writer import game_text, games_text, write_game, write_games
 from zrec.play.selfplay import random_games
 from zrec.rules import find_game
@@ -284,7 +284,7 @@ def test_memory_stays_flat_on_a_large_file(tmp_path: Path) -> None:
 
 def test_records_of_a_piece_are_numbered_as_in_the_file() -> None:
     text = "".join(write_game(g) + "\n" for g in _random(3, 4))
-    whole = list(read_text(text))
+    whole = list(read_string(text))
     lines = text.split("\n")
     second = whole[1].line
     piece = "\n".join(lines[second - 1 :]).encode()

@@ -7,7 +7,7 @@ The public API: read games (:func:`read_game`, :func:`read_games`,
 
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
 from zrec.notation.model import Comment, Game, Line, MoveNode, Span
-from zrec.notation.reader import Record, read_game, read_games, read_records, read_text
+from zrec.notation.reader import Record, read_game, read_games, read_records, read_string
 from zrec.notation.writer import write_game, write_games
 
 __version__ = "0.1.0"
@@ -25,7 +25,7 @@ __all__ = [
     "read_game",
     "read_games",
     "read_records",
-    "read_text",
+    "read_string",
     "write_game",
     "write_games",
 ]

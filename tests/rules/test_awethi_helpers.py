@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from zrec.moves import Turn
-from zrec.notation.syntax import parse_turn_text
+from zrec.notation.grammar import parse_turn_text
 from zrec.rules.awethi.board import default_map
 from zrec.rules.awethi.rules import AWETHI, AwethiEngine, AwethiMove, AwethiPosition
 from zrec.rules.base import Engine, Event, GameRules, IllegalMoveError

@@ -14,8 +14,8 @@ from test_awethi_helpers import E2, engine
 
 from zrec.check.validate import validate_records
 from zrec.moves import Action, Dice, Turn
+from zrec.notation.grammar import parse_turn_text
 from zrec.notation.reader import read_records
-from zrec.notation.syntax import parse_turn_text
 from zrec.notation.writer import write_games
 from zrec.play.selfplay import random_games
 from zrec.rules.awethi.board import NAME, ORTHOGONAL, SQUARES, STEP

@@ -106,10 +106,10 @@ class Validators:
     def _start(self) -> Pool:
         """The workers, started with the first piece."""
         if self.pool is None:
-            from zrec.notation.syntax import token_regex
+            from zrec.notation.grammar import parser
             from zrec.rules import all_games
 
-            token_regex()  # built and imported once, before the workers are forked
+            parser()  # built and imported once, before the workers are forked
             all_games()
             # what is imported stays out of the workers' garbage collections: they do
             # not touch (and so copy) the pages they share with the main process

@@ -20,15 +20,18 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
-__all__ = ["PIECE", "cut"]
+from zrec.notation.fastpath import RESULT
+
+__all__ = ["GAMES_PER_PIECE", "cut"]
 
 #: games in one piece, by default
-PIECE = 250
+GAMES_PER_PIECE = 250
 #: the most games in one piece when pieces follow a size
 MOST = 5_000
 #: bytes read at a time (then on to the end of the line)
 BLOCK = 1 << 20
-_RESULT = re.compile(rb"(?:^|\s)(?:\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+|\*)\s*$")
+#: a line that ends with a result token (the fast path's pattern of the grammar's RESULT)
+_RESULT = re.compile(rb"(?:^|\s)(?:" + RESULT.encode("ascii") + rb")\s*$")
 #: the end of a line, one or more blank lines, and a line that opens with ``[``
 _GAP = re.compile(rb"\n(?:[^\S\n]*\n)+(?=\[)")
 
@@ -139,7 +142,7 @@ class _Cutter:
 
 
 def cut(
-    stream: BinaryIO, games: int = PIECE, size: int | None = None
+    stream: BinaryIO, games: int = GAMES_PER_PIECE, size: int | None = None
 ) -> Iterator[tuple[int, bytes]]:
     """Pieces of a text file, each ``(its first line number, its bytes)``: ``games``
     games each or, with ``size``, the first of ``games`` games and each next one of as

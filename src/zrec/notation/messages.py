@@ -12,7 +12,24 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from zrec.notation.errors import SyntaxProblem
-from zrec.notation.syntax import DESCRIPTIONS, ParseError, TokenT
+from zrec.notation.grammar import ParseError, TokenT
+
+# Friendly names of terminals, for "expected ..." in error messages.
+DESCRIPTIONS = {
+    "TAG_PAIR": 'a tag pair [Name "value"]',
+    "MOVE_NUMBER": "a move number",
+    "ACTION": "a move",
+    "DICE": "a dice roll",
+    "SUFFIX": "an annotation (! ? !! ?? !? ?!)",
+    "NAG": "a NAG ($n)",
+    "BRACE_COMMENT": "a comment",
+    "LINE_COMMENT": "a comment",
+    "LPAR": "a variation '('",
+    "RPAR": "')' closing the variation",
+    "COMMA": "',' and another action of the turn",
+    "RESULT": "the result (1-0, 0-1, 1/2-1/2 or *)",
+    "$END": "the end of the game",
+}
 
 # ``[Name "`` and a string that reaches the end of its line without its closing quote
 _OPEN_TAG = re.compile(r'\[[ \t]?[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\[^\r\n])*\\?\r?\n?\Z')

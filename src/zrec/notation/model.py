@@ -10,7 +10,7 @@ equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from zrec.moves import Turn
 
@@ -63,38 +63,6 @@ class MoveNode:
     span: Span | None = field(default=None, compare=False, repr=False)
 
 
-def _setter(cls: type, name: str) -> Any:
-    """The slot's own setter: it writes a frozen instance's field at once, where the
-    dataclass's ``__init__`` goes through ``object.__setattr__`` by name."""
-    return getattr(cls, name).__set__
-
-
-_NEW = object.__new__
-_SPAN_LINE, _SPAN_COLUMN = _setter(Span, "line"), _setter(Span, "column")
-_NODE = tuple(_setter(MoveNode, f) for f in MoveNode.__dataclass_fields__)
-
-
-def plain_move(turn: Turn, number: int | None, dots: int, line: int, column: int) -> MoveNode:
-    """``MoveNode(turn, number, dots, span=Span(line, column))``, the same value, built
-    about three times faster: a move with nothing written around it is most of every
-    file, and the reader builds one for each."""
-    span = _NEW(Span)
-    _SPAN_LINE(span, line)
-    _SPAN_COLUMN(span, column)
-    node = _NEW(MoveNode)
-    s_turn, s_number, s_dots, s_suffix, s_nags, s_before, s_after, s_variations, s_span = _NODE
-    s_turn(node, turn)
-    s_number(node, number)
-    s_dots(node, dots)
-    s_suffix(node, None)
-    s_nags(node, ())
-    s_before(node, ())
-    s_after(node, ())
-    s_variations(node, ())
-    s_span(node, span)
-    return node
-
-
 @dataclass(frozen=True, slots=True)
 class Line:
     """A sequence of moves; ``comments`` holds the comments of a line with no moves."""
@@ -141,7 +109,3 @@ class Game:
     def game_type(self) -> str:
         """The value of the required ``Game`` tag."""
         return self.tag("Game") or ""
-
-    def mainline(self) -> tuple[MoveNode, ...]:
-        """The moves of the main line."""
-        return self.line.moves

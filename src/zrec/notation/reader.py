@@ -2,9 +2,10 @@
 
 The reader decodes the file line by line (so memory holds one game, not the file),
 makes tokens with the grammar's terminals, splits the token stream into games at
-their result tokens, and parses each game: the common game (tag pairs, numbered moves,
-the result) straight from its tokens, any other with the LALR parser, which builds the
-same games (:func:`zrec.notation.syntax.parse_tokens`).  A game with a
+their result tokens, and parses each game: the common line and the common game (tag
+pairs, plain numbered moves, the result) on the one fast path of
+:mod:`zrec.notation.fastpath`, everything else with the grammar as Lark builds it
+(:mod:`zrec.notation.grammar`), which gives the same games.  A game with a
 syntax error becomes a :class:`Record` holding the first problem; reading goes on
 with the next game.  Recovery rules (documented in docs/notation.md):
 
@@ -34,11 +35,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import BinaryIO
 
-from zrec.notation import lines as _lines
+from zrec.notation import fastpath
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
+from zrec.notation.grammar import ParseError, TokenT, parse_tokens, token_regex
 from zrec.notation.messages import bad_token, explain, unclosed_tag, unclosed_tag_message
 from zrec.notation.model import MAX_VARIATION_DEPTH, Game
-from zrec.notation.syntax import ParseError, TokenT, parse_tokens, token_regex
 from zrec.notation.typography import Mark, has_typography, to_ascii, typography_note
 
 _TAG_START = "["
@@ -101,7 +102,7 @@ def read_records(
     ).records()
 
 
-def read_text(text: str, name: str = "<input>") -> Iterator[Record]:
+def read_string(text: str, name: str = "<input>") -> Iterator[Record]:
     """Yield every game of a string."""
     return _Reader(io.BytesIO(text.encode("utf-8")), name).records()
 
@@ -119,7 +120,7 @@ def read_games(
 
 def read_game(text: str, name: str = "<input>") -> Game:
     """The one game in ``text``; raises :class:`ZrecSyntaxError`."""
-    records = list(read_text(text, name))
+    records = list(read_string(text, name))
     if not records:
         raise ZrecSyntaxError(SyntaxProblem("syntax", "no game found", 1, 1, "", name))
     if len(records) > 1:
@@ -151,7 +152,6 @@ class _Reader:
         self.stream = stream
         self.name = name
         self.first_line = first_line
-        self.regex = _folded()
         self.count = 0
         self.game = _Pending()
         self.replay: deque[tuple[int, bytes]] = deque()
@@ -193,7 +193,7 @@ class _Reader:
     # ------------------------------------------------------------ records
 
     def records(self) -> Iterator[Record]:
-        match = self.regex.match
+        match = None  # the lexer's, made when a line first needs it (Lark builds it)
         in_comment: tuple[int, int, list[str]] | None = None  # start line, column, parts
         saved: list[tuple[int, bytes]] = []  # lines to read again if a comment never closes
         stream_lines = iter(self.stream)
@@ -242,28 +242,37 @@ class _Reader:
                     text = self._to_ascii(number, text, pos)
             elif pos == 0:
                 if text[:1] == _TAG_START:
-                    whole = _lines.tag_line().fullmatch(text)
-                    if whole is not None:  # one tag pair, the whole line: as below
+                    pair = fastpath.tag_line(text)
+                    if pair is not None:  # one tag pair, the whole line: as below
                         game.lines.setdefault(number, shown)
-                        self._feed(("TAG_PAIR", whole.group(1), number, 1), done)
+                        self._feed(("TAG_PAIR", pair, number, 1), done)
                         if done:
                             yield from done
                             done.clear()
                             self.game.lines.setdefault(number, shown)
                         continue
-                plain = _lines.plain_line(text, number)
-                if plain is not None:  # moves and move numbers only: nothing can end
-                    if plain:  # or split the game
+                plain = fastpath.plain_line(text, number)
+                if plain is not None:  # moves and move numbers, maybe the result
+                    moves, result = plain
+                    if moves:  # nothing in them can end or split the game
                         if not game.tokens:
                             game.start_line = number
                             game.lines[number] = shown
                         elif number not in game.lines:
                             game.lines[number] = shown
-                        game.tokens.extend(plain)
+                        game.tokens.extend(moves)
                         game.moves_started = True
+                    if result is not None:
+                        game.lines.setdefault(number, shown)
+                        self._feed(result, done)
+                        yield from done
+                        done.clear()
+                        self.game.lines.setdefault(number, shown)
                     continue
             length = len(text)
             tokens = game.tokens
+            if match is None:
+                match = _folded().match
             while pos < length:
                 found = match(text, pos)
                 if found is None:
@@ -366,7 +375,7 @@ class _Reader:
         notes = self._notes(upto) if self.marks else ()
         if game.problem is None:
             try:
-                parsed = parse_tokens(game.tokens)
+                parsed = fastpath.direct_game(game.tokens) or parse_tokens(game.tokens)
             except ParseError as exc:
                 game.problem = explain(exc, game.tokens, game.lines, game.start_line, self.name)
             else:

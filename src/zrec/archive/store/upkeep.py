@@ -16,7 +16,7 @@ from typing import Any
 from zrec.archive.store import Archive
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.schema import OPENING_PLIES
-from zrec.notation.reader import read_text
+from zrec.notation.reader import read_string
 
 __all__ = ["CheckResult", "check", "remove", "stats"]
 
@@ -58,7 +58,7 @@ def stats(archive: Archive, top: int = 20) -> dict[str, Any]:
 
 
 def _refacts(text: str) -> Facts | None:
-    for record in read_text(text, "<archive>"):
+    for record in read_string(text, "<archive>"):
         return facts_of(record, "<archive>")
     return None
 

@@ -9,7 +9,7 @@ confirm a truncated copy found through the position index.
 from __future__ import annotations
 
 from zrec.archive.store.facts import Indexer
-from zrec.notation.reader import read_text
+from zrec.notation.reader import read_string
 from zrec.play import GameSetupError, prepare, walk
 
 __all__ = ["index_text", "keys_of_text"]
@@ -18,7 +18,7 @@ __all__ = ["index_text", "keys_of_text"]
 def index_text(text: str, upto: int | None = None, raw: bool = False) -> Indexer | None:
     """Replay a stored game's main line (up to ``upto`` plies) noting what the index
     holds; ``None`` when the text no longer reads or replays."""
-    for record in read_text(text, "<archive>"):
+    for record in read_string(text, "<archive>"):
         game = record.game
         if game is None:
             return None

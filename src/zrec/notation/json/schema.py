@@ -8,7 +8,7 @@ pay for it.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from zrec.errors import ZrecError
@@ -64,24 +64,63 @@ def _part_validator(name: str) -> Draft202012Validator:
     )
 
 
-#: the parts found valid so far, by their ``repr``: a file repeats the same moves, the
-#: same tag pairs and the same game around them again and again.  (Not their JSON
-#: text, which is the same for a list and a tuple, or for a character and its
-#: surrogate pair: values the schema tells apart.)
-_VALID: dict[str, set[str]] = {"game": set(), "tag": set(), "node": set()}
+#: The keywords the short way of :func:`_surely_valid` relies on, where it relies on
+#: them: the game's own keywords, those of its ``tags`` property and those of the list of
+#: moves.  tests/test_schema_fast.py fails when the schema uses any other keyword there,
+#: so that a new keyword cannot silently make the short way wrong.
+GAME_KEYWORDS = frozenset(
+    (
+        "$schema",
+        "$id",
+        "title",
+        "description",
+        "type",
+        "required",
+        "additionalProperties",
+        "properties",
+    )
+)
+TAGS_KEYWORDS = frozenset(("description", "type", "items", "contains"))
+MOVES_KEYWORDS = frozenset(("description", "type", "items"))
 
 
-def _known_valid(kind: str, value: Any, check: Any) -> bool:
-    key = repr(value)
-    seen = _VALID[kind]
-    if key in seen:
-        return True
-    if not check(value):
+def _freeze(value: Any) -> Any:
+    """A hashable value that stands for a JSON value and tells apart every two values
+    the schema may tell apart (a list from a tuple, ``1`` from ``1.0`` and ``True``)."""
+    kind = type(value)
+    if kind is dict:
+        return ("object", tuple((k, _freeze(v)) for k, v in value.items()))
+    if kind is list or kind is tuple:
+        return (kind.__name__, tuple(_freeze(v) for v in value))
+    return (kind.__name__, value)
+
+
+def _thaw(frozen: Any) -> Any:
+    kind, value = frozen
+    if kind == "object":
+        return {k: _thaw(v) for k, v in value}
+    if kind == "list":
+        return [_thaw(v) for v in value]
+    if kind == "tuple":
+        return tuple(_thaw(v) for v in value)
+    return value
+
+
+@lru_cache(maxsize=32_768)
+def _valid_part(kind: str, frozen: Any) -> bool:
+    """Whether a part of a game (``game`` without its moves, ``tag``, ``node``) is valid;
+    a file repeats the same moves and tag pairs again and again: each is checked once."""
+    check = validator() if kind == "game" else _part_validator(kind)
+    return bool(check.is_valid(_thaw(frozen)))
+
+
+def _known_valid(kind: str, value: Any) -> bool:
+    try:
+        frozen = _freeze(value)
+        hash(frozen)
+    except TypeError:  # not a JSON value: the whole check says what is wrong
         return False
-    if len(seen) > 20_000:
-        seen.clear()
-    seen.add(key)
-    return True
+    return _valid_part(kind, frozen)
 
 
 def _number_free(node: Any) -> Any:
@@ -98,23 +137,21 @@ def _surely_valid(value: Any) -> bool:
 
     The schema's keywords on a game look into its main line and its tag pairs only
     through ``items`` (each move, each tag pair on its own) and ``contains`` (a Game
-    tag pair): so a game is valid when the game with no moves and only its Game tag
-    pairs is valid, and each move and each tag pair is.  Each is checked once, the
-    first time it is seen.  ``False`` only means: check the game whole
-    (which gives the error to report)."""
+    tag pair; see :data:`GAME_KEYWORDS`): so a game is valid when the game with no
+    moves and only its Game tag pairs is valid, and each move and each tag pair is.
+    Each is checked once, the first time it is seen.  ``False`` only means: check the
+    game whole (which gives the error to report)."""
     if not isinstance(value, dict):
         return False
     tags, moves = value.get("tags"), value.get("moves")
     if not isinstance(tags, list) or not isinstance(moves, list):
         return False
     games = [t for t in tags if isinstance(t, list) and t[:1] == ["Game"]]
-    if not _known_valid("game", {**value, "tags": games, "moves": []}, validator().is_valid):
+    if not _known_valid("game", {**value, "tags": games, "moves": []}):
         return False
-    tag = _part_validator("tag").is_valid
-    if not all(_known_valid("tag", t, tag) for t in tags):
+    if not all(_known_valid("tag", t) for t in tags):
         return False
-    node = _part_validator("node").is_valid
-    return all(_known_valid("node", _number_free(n), node) for n in moves)
+    return all(_known_valid("node", _number_free(n)) for n in moves)
 
 
 def check_game(value: Any, path: str = "$") -> None:

@@ -16,7 +16,6 @@ from typing import Any
 from zrec.errors import ZrecError
 from zrec.moves import Action, Turn
 from zrec.notation.model import MAX_VARIATION_DEPTH, Comment, Game, Line, MoveNode
-from zrec.notation.syntax import parse_turn_text
 
 FORMAT = "zrec-game/1"
 
@@ -114,6 +113,8 @@ def _comments(values: list[dict[str, str]] | None) -> tuple[Comment, ...]:
 
 
 def _node_from(value: dict[str, JSONValue], path: str) -> MoveNode:
+    from zrec.notation.grammar import parse_turn_text  # Lark's terminals: only for JSON read
+
     try:
         turn = parse_turn_text(value["move"])
     except ValueError as exc:

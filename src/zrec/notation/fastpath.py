@@ -1,0 +1,152 @@
+"""The reader's one fast path: the common lines of a file, and the common game.
+
+Most lines of every file are tag pairs written one a line (``[White "Culin"]``) or
+lines of plain moves and move numbers, the last one ending with the result
+(``17. c7-c8 c3-c4 18. c5xc3 1-0``); most games hold nothing else.  For these the
+reader (:mod:`zrec.notation.reader`) neither lexes a token at a time nor parses with
+Lark: :func:`tag_line` matches a line that is one tag pair, :func:`plain_line` splits
+a line of moves at its spaces and looks each word up, and :func:`direct_game` builds
+the game straight from its tokens.  Anything else (a comment, a variation, dice, a
+suffix, a jump over a point, odd spacing, a character outside ASCII) is left to the
+grammar: these functions then answer ``None``.
+
+The patterns below are a subset of the grammar's terminals, written out by hand so
+that a file of common games is read without building Lark's parser at all.  They may
+refuse what the grammar accepts (the grammar then reads it) but must never accept
+what it refuses, nor read anything otherwise: tests/test_fastpath.py checks, on every
+sample, every invalid sample and generated lines, that they give exactly the tokens
+and games that Lark gives.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from zrec.moves import Action, Turn
+from zrec.notation.model import Game, Line, MoveNode, Span
+
+TokenT = tuple[str, str, int, int]  # type, text, line, column (as the grammar's tokens)
+
+_SQUARE = r"[a-z][1-9][0-9]?"
+#: a move along squares joined by ``-`` or ``x``, or a piece dropped on a square (the
+#: grammar's ACTION, less passes, the herd, ``>`` and jumps over a named point)
+_PLAIN_ACTION = re.compile(rf"{_SQUARE}(?:[-x]{_SQUARE})*|[A-Z]@{_SQUARE}")
+#: the grammar's MOVE_NUMBER: ``12.`` or ``12...``
+_MOVE_NUMBER = re.compile(r"[1-9][0-9]{0,5}(?:\.\.\.|\.)")
+#: the grammar's RESULT: one score a side, or ``*``
+RESULT = r"(?:1/2|1|0)(?:-(?:1/2|1|0))+|\*"
+_RESULT = re.compile(RESULT)
+#: a line that is one tag pair, ``[Name "value"]`` with one space, and nothing after it
+_TAG_LINE = re.compile(r'(\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\\r\n]|\\["\\])*)"\])[ \t\r\n]*')
+_UNESCAPE = re.compile(r"\\(.)")
+_SPLIT = re.compile(r"[-x]")
+
+
+@lru_cache(maxsize=65_536)
+def word_kind(word: str) -> str:
+    """The kind of token the grammar makes of ``word`` standing alone between spaces,
+    when it is a plain move, a move number or a result; ``""`` for anything else."""
+    if _PLAIN_ACTION.fullmatch(word):
+        return "ACTION"
+    if _MOVE_NUMBER.fullmatch(word):
+        return "MOVE_NUMBER"
+    if _RESULT.fullmatch(word):
+        return "RESULT"
+    return ""
+
+
+def plain_line(text: str, number: int) -> tuple[list[TokenT], TokenT | None] | None:
+    """The tokens of an ASCII line of plain moves and move numbers between spaces, and
+    its result token if the line ends with one; ``None`` for any other line."""
+    tokens: list[TokenT] = []
+    column = 1
+    result: TokenT | None = None
+    for word in text.rstrip("\r\n").split(" "):
+        if word:
+            if result is not None:  # something after the result
+                return None
+            kind = word_kind(word)
+            if not kind:
+                return None
+            if kind == "RESULT":
+                result = (kind, word, number, column)
+            else:
+                tokens.append((kind, word, number, column))
+        column += len(word) + 1
+    return tokens, result
+
+
+def tag_line(text: str) -> str | None:
+    """The tag pair's token when ``text`` is a line that is one tag pair written plainly
+    (then white space only), else ``None``."""
+    found = _TAG_LINE.fullmatch(text)
+    return None if found is None else found.group(1)
+
+
+@lru_cache(maxsize=4096)
+def _tag(text: str) -> tuple[str, str] | None:
+    found = _TAG_LINE.fullmatch(text)
+    if found is None:
+        return None
+    return found.group(2), _UNESCAPE.sub(r"\1", found.group(3))
+
+
+@lru_cache(maxsize=65_536)
+def _turn(text: str) -> Turn | None:
+    """The turn of a plain move or drop, ``None`` for any other move."""
+    if not _PLAIN_ACTION.fullmatch(text):
+        return None
+    if "@" in text:
+        piece, square = text.split("@")
+        return Turn((Action("drop", (square,), piece=piece),))
+    squares = tuple(_SPLIT.split(text))
+    seps = tuple(_SPLIT.findall(text))
+    return Turn((Action("path", squares, seps, (None,) * len(seps)),))
+
+
+@lru_cache(maxsize=4096)
+def _number(text: str) -> tuple[int, int]:
+    """A MOVE_NUMBER token's number and dots (``12...`` is ``(12, 3)``)."""
+    return int(text.rstrip(".")), 3 if text.endswith("...") else 1
+
+
+def direct_game(tokens: Sequence[TokenT]) -> Game | None:
+    """The common game (tag pairs, then plain moves each with or without its number,
+    then the result) built straight from its tokens, exactly as the grammar would
+    build it; ``None`` for any other game, which the grammar then reads."""
+    count = len(tokens)
+    first = 0
+    while first < count and tokens[first][0] == "TAG_PAIR":
+        first += 1
+    if first == count or tokens[-1][0] != "RESULT":
+        return None
+    tags: list[tuple[str, str]] = []
+    for token in tokens[:first]:
+        pair = _tag(token[1])
+        if pair is None:
+            return None
+        tags.append(pair)
+    nodes: list[MoveNode] = []
+    number: int | None = None
+    dots = 1
+    for index in range(first, count - 1):
+        kind, text, line, column = tokens[index]
+        if kind == "ACTION":
+            turn = _turn(text)
+            if turn is None:
+                return None
+            nodes.append(MoveNode(turn, number, dots, span=Span(line, column)))
+            number, dots = None, 1
+        elif kind == "MOVE_NUMBER" and number is None:
+            number, dots = _number(text)
+        else:
+            return None
+    if number is not None:  # a number with no move after it
+        return None
+    spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
+    return Game(tuple(tags), Line(tuple(nodes)), tokens[-1][1], spans)
+
+
+__all__ = ["RESULT", "direct_game", "plain_line", "tag_line", "word_kind"]

@@ -1,0 +1,221 @@
+"""The notation's grammar as Lark builds it: the parser, the terminals and the lexer.
+
+``grammar/zrec.lark`` (shipped as ``zrec/_data/zrec.lark``) is the single source of
+truth.  :func:`parser` is Lark's LALR(1) parser of the ``game`` rule, built through
+Lark's public API with Lark's own cache (:func:`cache_path`); the record builder
+(:mod:`zrec.notation.build`) is its transformer, so that no parse tree is made.  The
+reader feeds it one game's tokens at a time (:func:`parse_tokens`).
+
+The reader's lexer (:func:`token_regex`) is one regular expression whose alternatives
+are Lark's patterns of the grammar's terminals, tried in :data:`TOKEN_ORDER`; it makes
+one token of each move, tag pair, comment or dice roll.  Tokens are plain tuples
+``(type, text, line, column)``.  Tests check that it makes the tokens Lark's own lexer
+makes (tests/test_grammar.py).
+
+Lark is imported only when a game needs it: the common lines of a file take the fast
+path of :mod:`zrec.notation.fastpath`, which needs no parser.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import zlib
+from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from zrec.resources import grammar_text
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+    from zrec.moves import Turn
+    from zrec.notation.build import Builder, Parts
+    from zrec.notation.model import Game
+
+#: Terminals in the order the lexer tries them.  Order matters only where one
+#: terminal's text can begin another's: a result ``1-0`` before a move number ``1.``
+#: (they differ at once, but ``*`` and digits start several terminals).
+TOKEN_ORDER = (
+    "WHITESPACE",
+    "TAG_PAIR",
+    "BRACE_COMMENT",
+    "LINE_COMMENT",
+    "RESULT",
+    "MOVE_NUMBER",
+    "DICE",
+    "ACTION",
+    "SUFFIX",
+    "NAG",
+    "LPAR",
+    "RPAR",
+    "COMMA",
+)
+
+#: The grammar's terminals that only build other terminals (``TAG_PAIR``, ``ACTION``,
+#: ``DICE``); Lark keeps them so that tokens are taken apart with the grammar's own
+#: patterns (:mod:`zrec.notation.build`).
+PARTS = ("SQUARE", "VIA", "TAG_NAME", "TAG_STRING", "DIE", "DICE_OPTION")
+
+TokenT = tuple[str, str, int, int]  # type, text, line, column (1-based)
+END: TokenT = ("$END", "", 0, 0)
+
+
+class ParseError(ValueError):
+    """A token the grammar does not allow where it stands."""
+
+    def __init__(self, token: TokenT, expected: frozenset[str]):
+        super().__init__(f"unexpected {token[0]} {token[1]!r}")
+        self.token = token
+        self.expected = expected
+
+
+def cache_dir() -> Path | None:
+    """zrec's per-user cache directory (it may not exist); ``None`` without a home.
+
+    ``$XDG_CACHE_HOME/zrec``, else ``~/.cache/zrec``.  It holds only Lark's cache of
+    the grammar's analysis, and may be deleted at any time."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG rule: a relative path is ignored
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return Path(base) / "zrec"
+
+
+def cache_path(grammar: str) -> Path | None:
+    """The file in which Lark keeps its analysis of this grammar (named by a checksum of
+    the grammar's text; Lark itself checks, on loading it, that the grammar, its options
+    and its own version are those it was made from, and otherwise makes it anew)."""
+    directory = cache_dir()
+    if directory is None:
+        return None
+    return directory / f"grammar-{zlib.crc32(grammar.encode('utf-8')):08x}.lark-cache"
+
+
+class _KeepParts:
+    """A post-lexer that changes nothing: Lark's way to keep terminals that no rule
+    uses (:data:`PARTS`), so that their patterns can be asked for."""
+
+    always_accept = PARTS
+
+    def process(self, stream: Iterable[Any]) -> Iterable[Any]:
+        return stream
+
+
+def parser() -> Lark:
+    """Lark's LALR(1) parser of one game, building the record model as it reduces.
+
+    Lark's analysis of the grammar is cached in :func:`cache_path` when that folder can
+    be written; a cache that cannot be read or written is no error (Lark then analyses
+    the grammar again, about 60 ms).
+    """
+    return _built()[0]
+
+
+@cache
+def _built() -> tuple[Lark, Builder]:
+    """The parser and its builder, made once."""
+    from lark import Lark
+
+    from zrec.notation.build import Builder, Parts
+
+    text = grammar_text()
+    path = cache_path(text)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            path = None
+    builder = Builder()
+    lark = Lark(
+        text,
+        parser="lalr",
+        lexer="basic",
+        start="game",
+        maybe_placeholders=False,
+        transformer=builder,
+        postlex=_KeepParts(),
+        cache=str(path) if path is not None else False,
+    )
+    builder.parts = Parts({t.name: t.pattern.to_regexp() for t in lark.terminals})
+    return lark, builder
+
+
+def parts() -> Parts:
+    """The grammar's smaller terminals, to take tokens apart with."""
+    return _built()[1].parts
+
+
+@cache
+def patterns() -> dict[str, str]:
+    """Each terminal's regular expression, as Lark compiles it from the grammar."""
+    return {t.name: t.pattern.to_regexp() for t in parser().terminals}
+
+
+@cache
+def token_regex() -> re.Pattern[str]:
+    """One regular expression with a named group for each terminal, in TOKEN_ORDER."""
+    found = patterns()
+    return re.compile("|".join(f"(?P<{name}>{found[name]})" for name in TOKEN_ORDER))
+
+
+def parse_tokens(tokens: Sequence[TokenT]) -> Game:
+    """Parse one game's tokens with Lark into a :class:`Game`; raises :class:`ParseError`
+    at the first token the grammar does not allow (``END`` for the end of the game)."""
+    from lark import Token
+    from lark.exceptions import UnexpectedToken
+
+    session = parser().parse_interactive(start="game")
+    index = 0
+    try:
+        for index, (kind, text, line, column) in enumerate(tokens):  # noqa: B007
+            session.feed_token(Token(kind, text, line=line, column=column))
+        index = len(tokens)
+        game: Game = session.feed_eof()  # type: ignore[no-untyped-call]
+    except UnexpectedToken as exc:
+        token = tokens[index] if index < len(tokens) else END
+        raise ParseError(token, frozenset(exc.expected)) from None
+    return game
+
+
+@lru_cache(maxsize=4096)
+def parse_turn_text(text: str) -> Turn:
+    """The turn a move's text spells (``b4xb6``, ``2413e: a1-a3, b2-b4``), read with the
+    reader's tokens; raises ``ValueError`` naming the problem."""
+    kinds: list[str] = []
+    values: list[str] = []
+    pos = 0
+    regex = token_regex()
+    while pos < len(text):
+        found = regex.match(text, pos)
+        if found is None:
+            raise ValueError(f"{text!r} is not a move in the notation (at {text[pos:]!r})")
+        if found.lastgroup != "WHITESPACE":
+            kinds.append(found.lastgroup or "")
+            values.append(found.group())
+        pos = found.end()
+    try:
+        return parts().turn(kinds, values)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a move in the notation") from None
+
+
+__all__ = [
+    "END",
+    "PARTS",
+    "TOKEN_ORDER",
+    "ParseError",
+    "TokenT",
+    "cache_dir",
+    "cache_path",
+    "parse_tokens",
+    "parse_turn_text",
+    "parser",
+    "parts",
+    "patterns",
+    "token_regex",
+]
