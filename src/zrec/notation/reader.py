@@ -31,7 +31,6 @@ import re
 import sys
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import BinaryIO
 
@@ -40,46 +39,12 @@ from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
 from zrec.notation.grammar import ParseError, TokenT, parse_tokens, token_regex
 from zrec.notation.messages import bad_token, explain, unclosed_tag, unclosed_tag_message
 from zrec.notation.model import MAX_VARIATION_DEPTH, Game
+from zrec.notation.records import Pending, Record
 from zrec.notation.typography import Mark, has_typography, to_ascii, typography_note
 
 _TAG_START = "["
 # A tag pair, or a tag pair whose string is not closed (which breaks its game)
 _TAGS = frozenset(("TAG_PAIR", "BAD_TAG"))
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One game as read from a file: the game, or the problem that broke it.
-
-    ``notes`` are warnings about how the game was read, whether or not it could be
-    read (a ``typography`` note: typographic characters read as ASCII).
-    """
-
-    number: int  # 1-based position of the game in its file
-    line: int  # the line the game starts on
-    game: Game | None
-    problem: SyntaxProblem | None = None
-    notes: tuple[SyntaxProblem, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return self.game is not None
-
-
-class _Pending:
-    """The tokens and source lines of the game being read."""
-
-    def __init__(self) -> None:
-        self.tokens: list[TokenT] = []
-        self.lines: dict[int, str] = {}
-        self.problem: SyntaxProblem | None = None
-        self.moves_started = False
-        self.start_line = 0
-        self.depth = 0  # variations open
-
-    def add_problem(self, problem: SyntaxProblem) -> None:
-        if self.problem is None:
-            self.problem = problem
 
 
 def read_records(
@@ -153,7 +118,7 @@ class _Reader:
         self.name = name
         self.first_line = first_line
         self.count = 0
-        self.game = _Pending()
+        self.game = Pending()
         self.replay: deque[tuple[int, bytes]] = deque()
         self.line_number = first_line - 1
         self.marks: list[Mark] = []  # characters read as ASCII, not yet given to a game
@@ -369,7 +334,7 @@ class _Reader:
         """The record of the game read so far; ``upto`` is where the game ends (the
         characters read as ASCII before it are the game's), ``None`` for all."""
         game = self.game
-        self.game = _Pending()
+        self.game = Pending()
         self.count += 1
         start = game.start_line or (game.tokens[0][2] if game.tokens else 1)
         notes = self._notes(upto) if self.marks else ()
@@ -425,3 +390,6 @@ class _Reader:
         return SyntaxProblem(
             code, message, line, column, source or self.game.lines.get(line, ""), self.name
         )
+
+
+__all__ = ["Record", "read_game", "read_games", "read_records", "read_string"]

@@ -1,0 +1,48 @@
+"""What the reader gives for each game of a file (:class:`Record`), and what it holds
+of the game it is reading (:class:`Pending`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zrec.notation.errors import SyntaxProblem
+from zrec.notation.grammar import TokenT
+from zrec.notation.model import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One game as read from a file: the game, or the problem that broke it.
+
+    ``notes`` are warnings about how the game was read, whether or not it could be
+    read (a ``typography`` note: typographic characters read as ASCII).
+    """
+
+    number: int  # 1-based position of the game in its file
+    line: int  # the line the game starts on
+    game: Game | None
+    problem: SyntaxProblem | None = None
+    notes: tuple[SyntaxProblem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.game is not None
+
+
+class Pending:
+    """The tokens and source lines of the game being read."""
+
+    def __init__(self) -> None:
+        self.tokens: list[TokenT] = []
+        self.lines: dict[int, str] = {}
+        self.problem: SyntaxProblem | None = None
+        self.moves_started = False
+        self.start_line = 0
+        self.depth = 0  # variations open
+
+    def add_problem(self, problem: SyntaxProblem) -> None:
+        if self.problem is None:
+            self.problem = problem
+
+
+__all__ = ["Pending", "Record"]
