@@ -221,7 +221,7 @@ def test_import_counts_match_the_model(db_url: str, corpus: list[Path]) -> None:
     # the model sees what the corpus was made to hold
     total = Counts()
     for counts in expected:
-        total.add(counts)
+        total.merge(counts)
     assert total.read == 15 + RANDOM_GAMES + 15 + 10 + 12 + 1
     # random games that happen to repeat one before them (their moves, spelled as the
     # generator wrote them)

@@ -31,7 +31,8 @@ from dataclasses import astuple, replace
 from multiprocessing.pool import AsyncResult, Pool
 from typing import BinaryIO
 
-from zrec.check.validate import Shown, Summary, shown_of, validate_record
+from zrec.check.diagnostics import ShownProblem, Totals, shown_of
+from zrec.check.validate import validate_record
 from zrec.notation.chunks import cut
 from zrec.notation.reader import Record, read_records
 
@@ -46,9 +47,9 @@ PIECE_BYTES = 128_000
 #: pieces in flight for each worker
 AHEAD = 3
 
-#: What a worker sends back for a piece: its counts (:class:`Summary` as a tuple) and
+#: What a worker sends back for a piece: its counts (:class:`Totals` as a tuple) and
 #: the problems it shows, numbered by their game in the piece
-Piece = tuple[tuple[int, ...], list[Shown]]
+Piece = tuple[tuple[int, ...], list[ShownProblem]]
 
 
 def all_cores() -> int:
@@ -64,8 +65,8 @@ def check_piece(task: tuple[str, int, bytes, bool, bool, dict[str, str]]) -> Pie
     line number, its bytes, JSON report, errors only, the rule options to read the
     games with)``."""
     name, first, data, as_json, errors_only, reading = task
-    summary = Summary()
-    shown: list[Shown] = []
+    summary = Totals()
+    shown: list[ShownProblem] = []
     for record in read_records(io.BytesIO(data), name, first):
         report = validate_record(read_with(record, reading), name)
         summary.add(report)
@@ -129,7 +130,7 @@ class Validators:
             pool.terminate()
         pool.join()
 
-    def pieces(self, stream: BinaryIO, name: str) -> Iterator[tuple[Summary, list[Shown]]]:
+    def pieces(self, stream: BinaryIO, name: str) -> Iterator[tuple[Totals, list[ShownProblem]]]:
         """The counts and the problems of each piece of a text file, in file order;
         the problems' game numbers count in their piece."""
         waiting: deque[AsyncResult[Piece]] = deque()
@@ -153,6 +154,6 @@ def read_with(record: Record, reading: dict[str, str]) -> Record:
     return replace(record, game=with_tags(record.game, reading))
 
 
-def _piece(piece: Piece) -> tuple[Summary, list[Shown]]:
+def _piece(piece: Piece) -> tuple[Totals, list[ShownProblem]]:
     counts, shown = piece
-    return Summary(*counts), shown
+    return Totals(*counts), shown

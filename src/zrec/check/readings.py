@@ -23,7 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zrec.check.validate import Diagnostic, validate_game
+from zrec.check.diagnostics import Diagnostic
+from zrec.check.validate import validate_game
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.model import Game
 from zrec.notation.reader import Record

@@ -214,7 +214,7 @@ def import_command(
                 bar_write(f"{name}: imported before (same SHA-256): not read again")
             if bar is not None and file in sizes and result.status == "already imported":
                 bar.update(sizes[file])
-            total.add(result.counts)
+            total.merge(result.counts)
             results.append(result)
     if bar is not None:
         bar.close()

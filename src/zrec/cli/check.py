@@ -82,12 +82,12 @@ def validate(
     as in text, at line 1, column 1 (JSON Lines: the game's line), as JSON carries no
     places for moves.
     """
+    from zrec.check.diagnostics import ReportWriter, Totals
     from zrec.check.parallel import Validators, all_cores
-    from zrec.check.validate import ReportWriter, Summary
     from zrec.cli._validating import checked
 
     as_json = output_format is Report.json
-    summary = Summary()
+    summary = Totals()
     writer = ReportWriter(lambda text: typer.echo(text, nl=False), as_json)
     unreadable = 0
     reading = reading_of(option)

@@ -38,7 +38,7 @@ from zrec.render.diagram import (
     replay_record,
 )
 from zrec.render.layers import LastMove, mark_move, position_layer
-from zrec.resources import PAGE_CSS, PAGE_SCRIPT, read_text
+from zrec.resources import PAGE_CSS, PAGE_SCRIPT, data_text
 
 __all__ = ["PageError", "replay_page"]
 
@@ -230,7 +230,7 @@ def replay_page(
         head, "meta", {"name": "viewport", "content": "width=device-width, initial-scale=1"}
     )
     ET.SubElement(head, "title").text = f"{data['games'][0]['heading']} — zrec replay"
-    ET.SubElement(head, "style").text = "\n" + DEFAULT_CSS + read_text(PAGE_CSS)
+    ET.SubElement(head, "style").text = "\n" + DEFAULT_CSS + data_text(PAGE_CSS)
     body = ET.SubElement(html, "body")
     header = ET.SubElement(body, "header")
     ET.SubElement(header, "h1", {"id": "zrec-title"}).text = data["games"][0]["heading"]
@@ -268,7 +268,7 @@ def replay_page(
     ET.SubElement(record, "div", {"id": "zrec-moves", "class": "moves"})
     store = ET.SubElement(body, "script", {"id": "zrec-data", "type": "application/json"})
     store.text = _json_for_script(data)
-    ET.SubElement(body, "script").text = "\n" + read_text(PAGE_SCRIPT)
+    ET.SubElement(body, "script").text = "\n" + data_text(PAGE_SCRIPT)
     for node in html.iter():
         node.attrib = dict(sorted(node.attrib.items()))
     return "<!DOCTYPE html>\n" + ET.tostring(html, encoding="unicode", method="html") + "\n"

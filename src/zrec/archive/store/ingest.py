@@ -35,6 +35,7 @@ from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
+from zrec.check.tally import Tally
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.reader import Record
 
@@ -47,8 +48,8 @@ __all__ = ["Counts", "FileResult", "Importer", "Notice", "sha256_of"]
 BATCH = 20_000
 
 
-@dataclass
-class Counts:
+@dataclass(slots=True)
+class Counts(Tally):
     """What an import did.  Every game read is one of added, duplicates, truncated,
     invalid (refused or, with ``keep_invalid``, added) or already (imported before);
     conflicts and continuations are among the added."""
@@ -61,14 +62,6 @@ class Counts:
     continued: int = 0
     invalid: int = 0
     already: int = 0
-
-    def add(self, other: Counts) -> None:
-        mine = vars(self)
-        for name, value in vars(other).items():
-            mine[name] += value
-
-    def to_json(self) -> dict[str, int]:
-        return dict(vars(self))
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +212,7 @@ class Importer:
                 )
             if last:
                 self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
-        counts.add(mine)  # only once committed
+        counts.merge(mine)  # only once committed
         for notice in notices:
             self.notify(notice)
 
