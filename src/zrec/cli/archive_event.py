@@ -18,7 +18,7 @@ from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
     from zrec.archive import Archive
-    from zrec.archive.tournament.event import Event
+    from zrec.archive.tournament.event import Tournament
     from zrec.archive.tournament.tiebreaks import Ranked
 
 EventArg = Annotated[str, typer.Argument(help="The event (its Event tag).", metavar="EVENT")]
@@ -60,7 +60,7 @@ FormOpt = Annotated[
 
 def _ranked(
     archive: Archive, name: str, last: int | None, tiebreaks: str | None, rules: str = "2026"
-) -> tuple[Event, list[Ranked], list[str], bool]:
+) -> tuple[Tournament, list[Ranked], list[str], bool]:
     from zrec.archive.tournament.event import load_event
     from zrec.archive.tournament.tiebreaks import (
         default_tiebreaks,
@@ -82,7 +82,7 @@ def _ranked(
     return event, rank(event, codes, rules, robin), codes, robin
 
 
-def _form(event: Event, robin: bool, form: str) -> str:
+def _form(event: Tournament, robin: bool, form: str) -> str:
     if form == "auto":
         return "round robin" if robin else "swiss"
     if form == "rr":

@@ -122,8 +122,8 @@ def perft(
         typer.echo(f"{d:>5}  {c:>{width},}")
 
 
-@app.command()
-def readings(file: InputArg, output_format: FormatOpt = Output.text) -> None:
+@app.command("readings")
+def readings_command(file: InputArg, output_format: FormatOpt = Output.text) -> None:
     """Replay a record under every combination of its game's rule options.
 
     For each game of FILE: every combination of the values of its game's options (a

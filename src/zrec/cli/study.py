@@ -84,7 +84,7 @@ def study(
     game length, decisive/drawn/unfinished shares, the first player's score, pieces
     taken, how games end.  See docs/study.md."""
     from zrec.errors import ZrecError
-    from zrec.research.study import readings, study_tags
+    from zrec.research.study import study_readings, study_tags
     from zrec.research.study_runs import run_study
     from zrec.rules import find_game
 
@@ -98,7 +98,7 @@ def study(
         tags.append((name.strip(), value))
     try:
         rules = find_game(game)
-        chosen = readings(study_tags(rules, tags), player or ["random"])
+        chosen = study_readings(study_tags(rules, tags), player or ["random"])
         bar = _bar(games * len(chosen), quiet)
         try:
             summaries = run_study(

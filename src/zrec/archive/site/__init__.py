@@ -46,7 +46,7 @@ from zrec.archive.site.pages import (
     round_page,
 )
 from zrec.archive.store import Archive, ArchiveError, StoredGame
-from zrec.archive.tournament.event import Entrant, Event, EventError, Round, load_event
+from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
 from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 from zrec.errors import ZrecError
 from zrec.notation.reader import read_game
@@ -93,7 +93,7 @@ def slug(name: str, taken: set[str]) -> str:
 # -- what goes in the site --------------------------------------------------------------
 
 
-def _events(archive: Archive, names: Sequence[str] | None) -> list[Event]:
+def _events(archive: Archive, names: Sequence[str] | None) -> list[Tournament]:
     """The events asked for (``None``: every event with rounds), each once."""
     if names is None:
         rows = archive.db.rows("SELECT name FROM events ORDER BY name")
@@ -103,7 +103,7 @@ def _events(archive: Archive, names: Sequence[str] | None) -> list[Event]:
         return found
     if not names:
         raise SiteError("there is no event to publish")
-    events: dict[int, Event] = {}
+    events: dict[int, Tournament] = {}
     for name in names:
         event = load_event(archive, name)
         if event.rounds == 0:
@@ -122,7 +122,7 @@ def _seat_order(r: Round, entrant: Entrant) -> tuple[int, int]:
     return {"w": 0, "b": 1}.get(r.colour, 2), entrant.number
 
 
-def _plan(archive: Archive, event: Event, taken: set[str]) -> EventPlan:
+def _plan(archive: Archive, event: Tournament, taken: set[str]) -> EventPlan:
     codes = default_tiebreaks(event)
     form = "round robin" if round_robin(event) else "swiss"
     plan = EventPlan(event, slug(event.name, taken), rank(event, codes), codes, form)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from zrec.archive.tournament import tables
-from zrec.archive.tournament.event import CODES, Entrant, Event, Round
+from zrec.archive.tournament.event import CODES, Entrant, Round, Tournament
 from zrec.archive.tournament.tiebreaks import NAMES, Ranked
 
 __all__ = [
@@ -61,7 +61,7 @@ class Pairing:
 class EventPlan:
     """An event as the site shows it: ranked, and its games in the order of the pages."""
 
-    event: Event
+    event: Tournament
     folder: str
     lines: list[Ranked]
     codes: list[str]
@@ -148,13 +148,13 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str | Link]], klass: str
     return table
 
 
-def dates(event: Event) -> str:
+def dates(event: Tournament) -> str:
     if event.start and event.end and event.start != event.end:
         return f"{event.start} – {event.end}"
     return event.start or event.end
 
 
-def place(event: Event) -> str:
+def place(event: Tournament) -> str:
     """The site, unless unknown (``?``)."""
     return "" if event.site.strip() == "?" else event.site
 

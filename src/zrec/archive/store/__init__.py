@@ -176,5 +176,26 @@ class Archive:
             return [int(alias)]
         return [int(r[0]) for r in self.db.rows("SELECT id FROM players WHERE norm = ?", (norm,))]
 
+    def player_names(self, ids: Iterable[int]) -> dict[int, str]:
+        """The names of the players with these ids (unknown ids are left out)."""
+        out: dict[int, str] = {}
+        wanted = sorted(set(ids))
+        for start in range(0, len(wanted), CHUNK):
+            part = wanted[start : start + CHUNK]
+            marks = ",".join("?" * len(part))
+            for pid, name in self.db.rows(
+                f"SELECT id, name FROM players WHERE id IN ({marks})", part
+            ):
+                out[int(pid)] = str(name)
+        return out
+
+    def add_player(self, name: str) -> int:
+        """Store a new player (white space in the name folded); its id."""
+        name = " ".join(name.split())
+        return self.db.insert(
+            "INSERT INTO players (name, norm) VALUES (?, ?) RETURNING id",
+            (name, normal_name(name)),
+        )
+
     def all_ids(self) -> Iterable[int]:
         return [int(r[0]) for r in self.db.rows("SELECT id FROM games ORDER BY id")]

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
+from zrec.archive.people.names import UNKNOWN_NAMES
 from zrec.archive.store import Archive
 from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
 from zrec.archive.store.facts import Facts, facts_of
@@ -434,13 +434,7 @@ class Importer:
         pid = self.players.get(name)
         if pid is None:
             ids = self.archive.player_ids(name)
-            if ids:
-                pid = ids[0]
-            else:
-                pid = self.db.insert(
-                    "INSERT INTO players (name, norm) VALUES (?, ?) RETURNING id",
-                    (name, normal_name(name)),
-                )
+            pid = ids[0] if ids else self.archive.add_player(name)
             self.players[name] = pid
         return pid
 
