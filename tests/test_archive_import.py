@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from zrec.archive import Archive
-from zrec.archive.store.ingest import Counts, FileResult, Importer, Notice, sha256_of
+from zrec.archive.store.ingest import Importer
+from zrec.archive.store.outcome import Counts, FileResult, Notice, sha256_of
 from zrec.archive.store.upkeep import check, remove
 from zrec.check.validate import validate_record
 from zrec.notation.model import Comment, Game, Line

@@ -23,7 +23,8 @@ from zrec.cli._inputs import display_name, records_of, unique
 if TYPE_CHECKING:
     from zrec.archive import Archive
     from zrec.archive.store.facts import Facts
-    from zrec.archive.store.ingest import Counts, FileResult, Importer, Notice
+    from zrec.archive.store.ingest import Importer
+    from zrec.archive.store.outcome import Counts, FileResult, Notice
 
 archive_app = typer.Typer(
     name="archive",
@@ -165,7 +166,8 @@ def import_command(
     A file imported before is not read again (unless --reread).  Exit code 0, or 1
     when a game was invalid, 2 when a file or the archive cannot be used.
     """
-    from zrec.archive.store.ingest import Counts, Importer, sha256_of
+    from zrec.archive.store.ingest import Importer
+    from zrec.archive.store.outcome import Counts, sha256_of
 
     if output_format not in ("text", "json"):
         fail(f"--format is text or json, not {output_format!r}")
