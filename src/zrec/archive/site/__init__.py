@@ -220,15 +220,12 @@ def _game_page(
 ) -> str:
     links = game_links(plan, number, *around)
     try:
-        page = replay_page([read_game(stored.text, f"game #{stored.id}")])
+        game = read_game(stored.text, f"game #{stored.id}")
+        return replay_page([game], nav=game_nav(links))
     except ZrecError as exc:
         players = " – ".join(name for _, name in stored.players)
         title = f"{plan.event.name}: game #{stored.id}" + (f", {players}" if players else "")
         return fallback_page(title, links, str(exc), stored.text)
-    head, body, rest = page.partition("<body>")
-    if not body:  # not the page the replay page makes: show it as it is
-        return page
-    return head + body + game_nav(links) + rest
 
 
 def _write_event(archive: Archive, plan: EventPlan, out: _Writer) -> None:

@@ -309,11 +309,12 @@ def game_links(
     return links
 
 
-def game_nav(links: Sequence[Link]) -> str:
-    """The navigation bar as HTML, to go first in a replay page's body."""
+def game_nav(links: Sequence[Link]) -> ET.Element:
+    """The navigation bar of a game's replay page (styled in its own attribute: the
+    replay page has its own stylesheet)."""
     bar = nav(links)
     bar.set("style", NAV_STYLE)
-    return ET.tostring(bar, encoding="unicode", method="html")
+    return bar
 
 
 def fallback_page(title: str, links: Sequence[Link], problem: str, text: str) -> str:
