@@ -49,6 +49,7 @@ from zrec.archive.store import Archive, ArchiveError, StoredGame
 from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
 from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 from zrec.errors import ZrecError
+from zrec.fileio import mode_for
 from zrec.notation.reader import read_game
 from zrec.render.replay_page import replay_page
 
@@ -187,17 +188,6 @@ def _check_target(target: Path, shown: str) -> None:
     )
 
 
-def _folder_mode(target: Path) -> int:
-    """The mode of the folder replaced, or the one a new folder gets (mkdtemp makes it
-    private)."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o777 & ~umask
-
-
 class _Writer:
     """Writes the pages of a site under ``root``, counting them."""
 
@@ -289,7 +279,7 @@ def publish(
             _write_event(archive, plan, out)
             out.done.events.append(plan.event.name)
         out.write("index.html", index_page(plans))
-        os.chmod(built, _folder_mode(target))
+        os.chmod(built, mode_for(target, 0o777))
         _check_target(target, shown)  # nobody put anything there meanwhile
         _swap(built, target)
     except OSError as exc:
