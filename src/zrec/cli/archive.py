@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, fail
+from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, check_format, fail, progress_bar
 from zrec.cli._inputs import display_name, records_of, unique
 
 if TYPE_CHECKING:
@@ -169,8 +169,7 @@ def import_command(
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import Counts, sha256_of
 
-    if output_format not in ("text", "json"):
-        fail(f"--format is text or json, not {output_format!r}")
+    check_format(output_format, ("text", "json"))
     as_json = output_format == "json"
     notices: list[Notice] = []
 
@@ -182,7 +181,7 @@ def import_command(
 
     inputs = unique(files)
     sizes = {f: os.path.getsize(f) for f in inputs if f != "-" and os.path.isfile(f)}
-    bar = _bar(sum(sizes.values()), quiet)
+    bar = progress_bar(quiet, "import", "B", lambda: sum(sizes.values()) or None, unit_scale=True)
 
     def bar_write(line: str) -> None:
         if bar is not None:
@@ -262,15 +261,6 @@ def _import_one(
     return importer.import_records(records_of(stream, file, name), name, sha, size)
 
 
-def _bar(total: int, quiet: bool) -> Any:
-    """A progress bar on standard error when it is a terminal."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total or None, unit="B", unit_scale=True, desc="import", leave=False)
-
-
 @archive_app.command()
 def show(
     ids: Annotated[
@@ -288,8 +278,7 @@ def show(
     ] = "zrec",
 ) -> None:
     """Print stored games: the record and where it came from."""
-    if output_format not in ("zrec", "json"):
-        fail(f"--format is zrec or json, not {output_format!r}")
+    check_format(output_format, ("zrec", "json"))
     with opened(db) as archive:
         shown = []
         for gid in ids:
@@ -325,8 +314,7 @@ def stats(
     if output_format == "json":
         typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
         return
-    if output_format != "table":
-        fail(f"--format is table or json, not {output_format!r}")
+    check_format(output_format, ("table", "json"))
     typer.echo(
         f"{found['games']} games ({found['valid']} valid), {found['players']} players, "
         f"{found['events']} events, {found['sources']} files, {found['positions']} positions"
@@ -355,11 +343,7 @@ def check(
     from zrec.archive.store.upkeep import check as run
 
     with opened(db) as archive:
-        bar = None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            bar = tqdm(total=archive.count(), unit="game", desc="check", leave=False)
+        bar = progress_bar(quiet, "check", "game", archive.count)
         tick = None
         if bar is not None:
 
