@@ -117,7 +117,7 @@ def alias_command(
     Refused (exit code 2): a name that is no player, an OLD that is an alias already,
     two names of one player, two players who sat at one game.
     """
-    from zrec.archive.people.players import merge
+    from zrec.archive.people.merging import merge
 
     check_format(output_format, ("text", "json"))
     with opened(db) as archive:
