@@ -1,7 +1,9 @@
 """The ``zrec`` application object and what every command shares.
 
 Helpers here turn library errors into messages and exit codes:
-0 all good, 1 a record is invalid, 2 bad usage or a file that cannot be read.
+0 all good, 1 a record is invalid, 2 bad usage or a file that cannot be read.  The
+arguments and options that several commands take are defined here once, with the
+check of a ``--format`` value and the progress bar of the long commands.
 """
 
 from __future__ import annotations
