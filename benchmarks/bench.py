@@ -123,14 +123,15 @@ def time_parse(data: bytes, repeat: int) -> tuple[float, int]:
 
 
 def time_validate(data: bytes, repeat: int) -> tuple[float, int, int]:
-    from zrec.check.validate import Summary, validate_records
+    from zrec.check.diagnostics import Totals
+    from zrec.check.validate import validate_records
     from zrec.notation.reader import read_records
 
     plies = 0
 
     def work() -> int:
         nonlocal plies
-        summary = Summary()
+        summary = Totals()
         for report in validate_records(read_records(io.BytesIO(data), "bench"), "bench"):
             summary.add(report)
         if summary.invalid:

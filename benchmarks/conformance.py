@@ -31,7 +31,8 @@ CONFIGS: list[tuple[str, dict[str, str]]] = [
 
 
 def run(config: tuple[str, dict[str, str]], count: int) -> str:
-    from zrec.check.validate import Summary, validate_records
+    from zrec.check.diagnostics import Totals
+    from zrec.check.validate import validate_records
     from zrec.notation.reader import read_records
     from zrec.notation.writer import write_games
     from zrec.play.selfplay import random_games
@@ -46,7 +47,7 @@ def run(config: tuple[str, dict[str, str]], count: int) -> str:
     for record in games:
         endings[record.result] = endings.get(record.result, 0) + 1
     text = "".join(write_games(games))
-    summary = Summary()
+    summary = Totals()
     for report in validate_records(read_records(io.BytesIO(text.encode()), "run"), "run"):
         summary.add(report)
     seconds = time.perf_counter() - start

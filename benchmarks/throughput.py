@@ -90,7 +90,8 @@ def whole(command: Sequence[str]) -> tuple[float, str]:
 
 def zrec_plies(data: bytes) -> tuple[int, int, Callable[[], None], Callable[[], None]]:
     """The archive's games and plies, and in-process read and validate runs."""
-    from zrec.check.validate import Summary, validate_records
+    from zrec.check.diagnostics import Totals
+    from zrec.check.validate import validate_records
     from zrec.notation.reader import read_records
 
     def read() -> None:
@@ -98,8 +99,8 @@ def zrec_plies(data: bytes) -> tuple[int, int, Callable[[], None], Callable[[], 
             if record.game is None:
                 raise SystemExit(f"benchmark archive is broken: {record.problem}")
 
-    def validate() -> Summary:
-        summary = Summary()
+    def validate() -> Totals:
+        summary = Totals()
         for report in validate_records(read_records(io.BytesIO(data), "bench"), "bench"):
             summary.add(report)
         if summary.invalid:

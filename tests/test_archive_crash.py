@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 
 from zrec.archive import Archive
 from zrec.archive.store.db import is_url
-from zrec.archive.store.ingest import Importer, sha256_of
+from zrec.archive.store.ingest import Importer
+from zrec.archive.store.outcome import sha256_of
 from zrec.archive.store.upkeep import check
 from zrec.cli import app
 from zrec.notation.reader import read_records

@@ -9,7 +9,8 @@ import pytest
 
 from zrec.archive import Archive
 from zrec.archive.store.db import _hide_password
-from zrec.archive.store.ingest import Importer, sha256_of
+from zrec.archive.store.ingest import Importer
+from zrec.archive.store.outcome import sha256_of
 from zrec.archive.store.search import Query, SearchError, search
 from zrec.archive.store.upkeep import check, remove
 from zrec.notation.model import Game, Line

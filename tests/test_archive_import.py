@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from zrec.archive import Archive
-from zrec.archive.store.ingest import Counts, FileResult, Importer, Notice, sha256_of
+from zrec.archive.store.ingest import Importer
+from zrec.archive.store.outcome import Counts, FileResult, Notice, sha256_of
 from zrec.archive.store.upkeep import check, remove
 from zrec.check.validate import validate_record
 from zrec.notation.model import Comment, Game, Line
@@ -221,7 +222,7 @@ def test_import_counts_match_the_model(db_url: str, corpus: list[Path]) -> None:
     # the model sees what the corpus was made to hold
     total = Counts()
     for counts in expected:
-        total.add(counts)
+        total.merge(counts)
     assert total.read == 15 + RANDOM_GAMES + 15 + 10 + 12 + 1
     # random games that happen to repeat one before them (their moves, spelled as the
     # generator wrote them)

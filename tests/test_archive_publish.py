@@ -371,7 +371,7 @@ def test_a_failure_leaves_the_old_site(
     before = tree(site)
     calls = []
 
-    def broken(games: Any) -> str:
+    def broken(games: Any, **options: Any) -> str:
         calls.append(1)
         if len(calls) > 3:
             raise RuntimeError("the disk caught fire")

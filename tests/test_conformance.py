@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zrec.check.validate import Summary, validate_game, validate_records
+from zrec.check.diagnostics import Totals
+from zrec.check.validate import validate_game, validate_records
 from zrec.moves import Turn, step
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_records
@@ -49,7 +50,7 @@ def test_random_games_validate_cleanly(game: str, tags: dict[str, str], count: i
     seats = int(tags["Seats"]) if "Seats" in tags else None
     games = random_games(find_game(game), options, count, seed=2026, seats=seats)
     text = "".join(write_games(games))
-    summary = Summary()
+    summary = Totals()
     for report in validate_records(read_records(io.BytesIO(text.encode()), "random"), "random"):
         summary.add(report)
         assert report.diagnostics == [], [d.format() for d in report.diagnostics]

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from zrec import read_game, read_string
-from zrec.check.validate import Diagnostic, validate_game, validate_records
+from zrec.check.diagnostics import Diagnostic
+from zrec.check.validate import validate_game, validate_records
 from zrec.notation.reader import read_records
 from zrec.play import path_to, positions, prepare, written_number
 from zrec.play.ending import TERMINATIONS, judge_ending, termination_of

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from zrec import read_game
-from zrec.check.readings import combinations, file_readings, readings
+from zrec.check.readings import combinations, file_readings, game_readings
 from zrec.check.validate import validate_game
 from zrec.cli import app
 from zrec.notation.reader import read_records
@@ -207,7 +207,7 @@ def test_each_verdict_is_the_validators_own() -> None:
     text = BENT_FILE.read_text(encoding="utf-8")
     [record] = read_records(str(BENT_FILE))
     assert record.game is not None
-    found = readings(record.game).readings
+    found = game_readings(record.game).readings
     assert len(found) == 32
     for reading in found:
         tags = "".join(f'[{k} "{v}"]\n' for k, v in reading.options.items())

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from strategies import games
-from zrec.check.validate import Diagnostic, ReportWriter, Summary
+from zrec.check.diagnostics import Diagnostic, ReportWriter, Totals
 from zrec.cli import app
 from zrec.notation.json import convert
 from zrec.notation.json import stream as jsonstream
@@ -144,7 +144,7 @@ def test_the_json_report_written_as_it_goes_is_the_whole_document(count: int) ->
         Diagnostic("syntax", "error", ODD, 5 + i, 7, 2, ODD, None if i % 2 else i, ODD, "ex")
         for i in range(count)
     ]
-    summary = Summary(games=9, valid=2, invalid=count, errors=count, plies=123)
+    summary = Totals(games=9, valid=2, invalid=count, errors=count, plies=123)
     out = io.StringIO()
     writer = ReportWriter(out.write, True)
     shown = [(d.game - 4, *d.json_parts()) for d in found]
@@ -161,8 +161,8 @@ def test_the_human_report_is_one_line_a_problem_then_the_summary() -> None:
     out = io.StringIO()
     writer = ReportWriter(out.write, False)
     writer.problems([(d.game, *d.format_parts()) for d in found])
-    writer.end(Summary(games=3, invalid=3, errors=3))
-    lines = [d.format() for d in found] + [Summary(games=3, invalid=3, errors=3).line()]
+    writer.end(Totals(games=3, invalid=3, errors=3))
+    lines = [d.format() for d in found] + [Totals(games=3, invalid=3, errors=3).line()]
     assert out.getvalue() == "\n".join(lines) + "\n"
 
 

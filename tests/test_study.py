@@ -22,10 +22,10 @@ from zrec.research.study import (
     StudyError,
     game_rng,
     greedy_move,
-    readings,
     removed,
+    study_readings,
 )
-from zrec.research.study_runs import PIECE, run_study
+from zrec.research.study_runs import GAMES_PER_PIECE, run_study
 from zrec.rules import find_game
 from zrec.rules.base import REMOVED, Event, parse_result
 
@@ -49,19 +49,19 @@ def study_json(*args: str) -> list[dict[str, Any]]:
 
 def test_a_tag_given_twice_makes_two_readings_and_tags_combine_in_order() -> None:
     given = [("Jumps", "line"), ("Board", "lined"), ("Jumps", "bent"), ("Board", "open")]
-    assert [r.tags for r in readings(given)] == [
+    assert [r.tags for r in study_readings(given)] == [
         (("Jumps", "line"), ("Board", "lined")),
         (("Jumps", "line"), ("Board", "open")),
         (("Jumps", "bent"), ("Board", "lined")),
         (("Jumps", "bent"), ("Board", "open")),
     ]
     # a value repeated counts once; player sets vary fastest
-    both = readings([("Jumps", "line"), ("Jumps", "line")], ["random", "greedy,random"])
+    both = study_readings([("Jumps", "line"), ("Jumps", "line")], ["random", "greedy,random"])
     assert [(r.tags, r.players) for r in both] == [
         ((("Jumps", "line"),), ("random",)),
         ((("Jumps", "line"),), ("greedy", "random")),
     ]
-    assert readings([]) == [Reading((), ("random",))]
+    assert study_readings([]) == [Reading((), ("random",))]
 
 
 def test_the_cli_gives_one_entry_per_combination_in_order() -> None:
@@ -84,7 +84,8 @@ def test_the_cli_gives_one_entry_per_combination_in_order() -> None:
 
 def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs(tmp_path: Any) -> None:
     args = ["--game", "mosona", "-O", "Jumps=line", "-O", "Jumps=bent", "--seed", "5"]
-    args += ["--games", str(2 * PIECE + 17)]  # several pieces of work, the last cut short
+    # several pieces of work, the last cut short
+    args += ["--games", str(2 * GAMES_PER_PIECE + 17)]
     outputs = []
     for jobs in ("1", "2"):
         for fmt in ("json", "table"):
@@ -236,11 +237,11 @@ def test_players_seat_by_seat_and_side_by_side() -> None:
 
 def test_run_study_as_a_library() -> None:
     rules = find_game("mosona")
-    [summary] = run_study(rules, readings([("Jumps", "bent")], ["greedy"]), 5, seed=1)
+    [summary] = run_study(rules, study_readings([("Jumps", "bent")], ["greedy"]), 5, seed=1)
     assert len(summary.results) == 5 and summary.seats == ("White", "Black")
     assert sum(summary.lengths.values()) == 5
     with pytest.raises(StudyError):
-        run_study(rules, readings([]), 0, seed=1)
+        run_study(rules, study_readings([]), 0, seed=1)
 
 
 # -- the chart -----------------------------------------------------------------------------

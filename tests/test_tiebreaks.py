@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from zrec.archive.tournament.event import Entrant, Event, Round
+from zrec.archive.tournament.event import Entrant, Round, Tournament
 from zrec.archive.tournament.tiebreaks import (
     TiebreakError,
     _direct,
@@ -25,7 +25,7 @@ from zrec.archive.tournament.tiebreaks import (
 F = Fraction
 
 
-def event(table: dict[int, str], seats: int = 2) -> Event:
+def event(table: dict[int, str], seats: int = 2) -> Tournament:
     """An event from rows like ``{1: "2w1 3b= 0U"}``: per round, the opponent, the
     colour and the TRF code, or ``0`` and a bye code."""
     entrants = []
@@ -37,10 +37,10 @@ def event(table: dict[int, str], seats: int = 2) -> Event:
             else:
                 rounds[n] = Round(n, cell[-1], (int(cell[:-2]),), cell[-2])
         entrants.append(Entrant(number, number, f"P{number}", rounds))
-    return Event(1, "test", max(len(r.split()) for r in table.values()), entrants, seats)
+    return Tournament(1, "test", max(len(r.split()) for r in table.values()), entrants, seats)
 
 
-def values(ev: Event, codes: str, rules: str = "2026") -> dict[str, dict[str, Fraction]]:
+def values(ev: Tournament, codes: str, rules: str = "2026") -> dict[str, dict[str, Fraction]]:
     ranked = rank(ev, codes.split(","), rules)
     return {r.entrant.name: {"points": r.points, **r.values} for r in ranked}
 

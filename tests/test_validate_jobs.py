@@ -181,7 +181,7 @@ def invoke(*args: str, stdin: bytes | None = None) -> Result:
 @pytest.fixture
 def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pieces of 3 games: many cuts, next to every kind of game and trap."""
-    monkeypatch.setattr(parallel, "PIECE", 3)
+    monkeypatch.setattr(parallel, "FIRST_PIECE_GAMES", 3)
 
 
 @pytest.mark.usefixtures("small_pieces")

@@ -42,15 +42,27 @@ def _cannot(path: Path, exc: OSError) -> OutputError:
     return OutputError(f"cannot write {path}: {exc.strerror or exc}")
 
 
-def _mode_for(path: Path) -> int:
-    """mkstemp makes a file private (0600): the mode a new file would have, or the mode
-    of the file it replaces."""
+def mode_for(path: Path, new: int = 0o666) -> int:
+    """The mode of the file or folder at ``path``, or where there is none the mode a new
+    one gets (``new`` less the umask): mkstemp and mkdtemp make theirs private, and
+    what replaces a file or folder takes this mode."""
     try:
         return path.stat().st_mode & 0o7777
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)
-        return 0o666 & ~umask
+        return new & ~umask
+
+
+def _temporary_beside(path: Path, shown: Path) -> tuple[int, str]:
+    """A new temporary file beside the file ``path`` (``shown``: its name in errors):
+    its descriptor and name.  Raises :class:`OutputError`."""
+    if path.is_dir():
+        raise OutputError(f"cannot write {shown}: it is a folder")
+    try:
+        return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    except OSError as exc:
+        raise _cannot(shown, exc) from None
 
 
 @contextlib.contextmanager
@@ -71,17 +83,10 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
         return
     shown = Path(target)
     path = Path(os.path.realpath(target))  # through symbolic links
-    if path.is_dir():
-        raise OutputError(f"cannot write {shown}: it is a folder")
-    try:
-        fd, tmp_name = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or "."
-        )
-    except OSError as exc:
-        raise _cannot(shown, exc) from None
+    fd, tmp_name = _temporary_beside(path, shown)
     keep = False  # True while the target is overwritten in place: tmp is the whole text
     try:
-        os.chmod(tmp_name, _mode_for(path))
+        os.chmod(tmp_name, mode_for(path))
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             yield stream
         try:
@@ -125,17 +130,10 @@ class FileGroup:
         path = Path(target)
         if any(path == staged for _, staged in self.staged):
             raise OutputError(f"cannot write {path}: it is named twice")
-        if path.is_dir():
-            raise OutputError(f"cannot write {path}: it is a folder")
-        try:
-            fd, tmp_name = tempfile.mkstemp(
-                prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or "."
-            )
-        except OSError as exc:
-            raise _cannot(path, exc) from None
+        fd, tmp_name = _temporary_beside(path, path)
         self.staged.append((tmp_name, path))
         try:
-            os.chmod(tmp_name, _mode_for(path))
+            os.chmod(tmp_name, mode_for(path))
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
                 stream.write(text)
         except OSError as exc:

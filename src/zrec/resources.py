@@ -22,7 +22,7 @@ PAGE_SCRIPT = "replay.js"
 
 
 @cache
-def read_text(name: str) -> str:
+def data_text(name: str) -> str:
     """The text of a shipped data file."""
     return resources.files("zrec").joinpath("_data").joinpath(name).read_text(encoding="utf-8")
 
@@ -30,11 +30,11 @@ def read_text(name: str) -> str:
 @cache
 def grammar_text() -> str:
     """The Lark grammar of the notation."""
-    return read_text(GRAMMAR)
+    return data_text(GRAMMAR)
 
 
 @cache
 def schema() -> dict[str, Any]:
     """The JSON Schema of one game in JSON form."""
-    loaded: dict[str, Any] = json.loads(read_text(SCHEMA))
+    loaded: dict[str, Any] = json.loads(data_text(SCHEMA))
     return loaded

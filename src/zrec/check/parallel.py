@@ -31,14 +31,15 @@ from dataclasses import astuple, replace
 from multiprocessing.pool import AsyncResult, Pool
 from typing import BinaryIO
 
-from zrec.check.validate import Shown, Summary, shown_of, validate_record
+from zrec.check.diagnostics import ShownProblem, Totals, shown_of
+from zrec.check.validate import validate_record
 from zrec.notation.chunks import cut
 from zrec.notation.reader import Record, read_records
 
-__all__ = ["Piece", "Validators", "all_cores", "check_piece", "read_with", "start_worker"]
+__all__ = ["PieceResult", "Validators", "all_cores", "check_piece", "read_with", "start_worker"]
 
 #: games in the first piece sent to a worker
-PIECE = 200
+FIRST_PIECE_GAMES = 200
 #: bytes in each later piece, about (whole games: some 200 games of 70 plies, 60 of
 #: 200): small enough that the workers end together, large enough that sending a
 #: piece costs little beside checking it
@@ -46,9 +47,9 @@ PIECE_BYTES = 128_000
 #: pieces in flight for each worker
 AHEAD = 3
 
-#: What a worker sends back for a piece: its counts (:class:`Summary` as a tuple) and
-#: the problems it shows, numbered by their game in the piece
-Piece = tuple[tuple[int, ...], list[Shown]]
+#: What a worker sends back for a piece: its counts (:class:`~zrec.check.diagnostics.
+#: Totals` as a tuple) and the problems it shows, numbered by their game in the piece
+PieceResult = tuple[tuple[int, ...], list[ShownProblem]]
 
 
 def all_cores() -> int:
@@ -59,18 +60,18 @@ def all_cores() -> int:
     return os.cpu_count() or 1
 
 
-def check_piece(task: tuple[str, int, bytes, bool, bool, dict[str, str]]) -> Piece:
+def check_piece(task: tuple[str, int, bytes, bool, bool, dict[str, str]]) -> PieceResult:
     """Validate the games of a piece of a text file: ``(file name, the piece's first
     line number, its bytes, JSON report, errors only, the rule options to read the
     games with)``."""
     name, first, data, as_json, errors_only, reading = task
-    summary = Summary()
-    shown: list[Shown] = []
+    totals = Totals()
+    shown: list[ShownProblem] = []
     for record in read_records(io.BytesIO(data), name, first):
         report = validate_record(read_with(record, reading), name)
-        summary.add(report)
+        totals.add(report)
         shown.extend(shown_of(report, as_json, errors_only))
-    return astuple(summary), shown
+    return astuple(totals), shown
 
 
 def start_worker() -> None:
@@ -129,11 +130,11 @@ class Validators:
             pool.terminate()
         pool.join()
 
-    def pieces(self, stream: BinaryIO, name: str) -> Iterator[tuple[Summary, list[Shown]]]:
+    def pieces(self, stream: BinaryIO, name: str) -> Iterator[tuple[Totals, list[ShownProblem]]]:
         """The counts and the problems of each piece of a text file, in file order;
         the problems' game numbers count in their piece."""
-        waiting: deque[AsyncResult[Piece]] = deque()
-        for first, data in cut(stream, PIECE, PIECE_BYTES):
+        waiting: deque[AsyncResult[PieceResult]] = deque()
+        for first, data in cut(stream, FIRST_PIECE_GAMES, PIECE_BYTES):
             task = (name, first, data, self.as_json, self.errors_only, self.reading)
             waiting.append(self._start().apply_async(check_piece, (task,)))
             if len(waiting) >= self.jobs * AHEAD:
@@ -153,6 +154,6 @@ def read_with(record: Record, reading: dict[str, str]) -> Record:
     return replace(record, game=with_tags(record.game, reading))
 
 
-def _piece(piece: Piece) -> tuple[Summary, list[Shown]]:
+def _piece(piece: PieceResult) -> tuple[Totals, list[ShownProblem]]:
     counts, shown = piece
-    return Summary(*counts), shown
+    return Totals(*counts), shown

@@ -1,7 +1,7 @@
 """Readings: is a record legal under every combination of its game's rule options?
 
 A game's rules leave points open that respected sources read differently; zrec fixes
-a default and names each other reading as a rule option (a tag).  :func:`readings`
+a default and names each other reading as a rule option (a tag).  :func:`game_readings`
 replays one record under every combination of its game's options: the cartesian
 product of each option's accepted values (:attr:`GameRules.options`), in the order the
 game lists them, each option's values in the game's order.  Setup tags that take free
@@ -23,7 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zrec.check.validate import Diagnostic, validate_game
+from zrec.check.diagnostics import Diagnostic
+from zrec.check.validate import validate_game
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.model import Game
 from zrec.notation.reader import Record
@@ -31,7 +32,7 @@ from zrec.play.overrides import with_tags
 from zrec.rules import find_game
 from zrec.rules.base import GameRules, OptionError, UnknownGameError, check_options
 
-__all__ = ["GameReadings", "Reading", "combinations", "file_readings", "readings"]
+__all__ = ["GameReadings", "Reading", "combinations", "file_readings", "game_readings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,9 @@ def _first_error(found: Iterable[Diagnostic]) -> Diagnostic | None:
     return min(errors, key=lambda d: d.ply or 0) if errors else None
 
 
-def readings(game: Game, number: int = 1, line: int = 1, file: str = "<input>") -> GameReadings:
+def game_readings(
+    game: Game, number: int = 1, line: int = 1, file: str = "<input>"
+) -> GameReadings:
     """Every reading of one record (game ``number`` of ``file``, starting on ``line``),
     each checked by replaying the record once through the validator."""
     try:
@@ -155,7 +158,7 @@ def file_readings(records: Iterable[Record | JsonRecord], file: str) -> Iterator
     be read has its problem and no readings)."""
     for record in records:
         if record.game is not None:
-            yield readings(record.game, record.number, record.line, file)
+            yield game_readings(record.game, record.number, record.line, file)
             continue
         if isinstance(record, Record):
             assert record.problem is not None

@@ -11,12 +11,10 @@ module is its visitor.  Nothing here knows any game.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
-from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
+from zrec.check.diagnostics import Diagnostic, GameReport
 from zrec.notation.errors import SyntaxProblem
 from zrec.notation.model import Game, MoveNode
 from zrec.notation.reader import Record
@@ -28,74 +26,6 @@ if TYPE_CHECKING:
     from zrec.notation.json.convert import JsonRecord
 
 MAX_LEGAL_SHOWN = 12
-
-
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """One problem in one record."""
-
-    code: str
-    severity: Severity
-    file: str
-    game: int
-    line: int
-    column: int
-    message: str
-    ply: int | None = None
-    move: str | None = None
-    #: for a syntax problem: the source line and a caret under the place
-    excerpt: str = field(default="", compare=False)
-
-    def format(self) -> str:
-        """``file:line:column: severity[code] game N, ply P: message``, then the excerpt."""
-        before, after = self.format_parts()
-        return f"{before}{self.game}{after}"
-
-    def format_parts(self) -> tuple[str, str]:
-        """What :meth:`format` gives, before the game number and after it (a worker
-        process formats the problems of a game it does not know the number of)."""
-        before = f"{self.file}:{self.line}:{self.column}: {self.severity}[{self.code}] game "
-        after = (f", ply {self.ply}" if self.ply is not None else "") + f": {self.message}"
-        return before, f"{after}\n{self.excerpt}" if self.excerpt else after
-
-    def to_json(self) -> dict[str, Any]:
-        """Every field but the excerpt, in their order."""
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "file": self.file,
-            "game": self.game,
-            "line": self.line,
-            "column": self.column,
-            "message": self.message,
-            "ply": self.ply,
-            "move": self.move,
-        }
-
-    def json_parts(self) -> tuple[str, str]:
-        """The diagnostic as an element of the JSON report's ``diagnostics`` array,
-        indented as ``json.dumps(..., indent=2)`` has it there, before the game number
-        and after it."""
-        items = [f'"{key}": {_scalar(value)}' for key, value in self.to_json().items()]
-        text = "    {\n      " + ",\n      ".join(items) + "\n    }"
-        at = text.index('\n      "game": ') + len('\n      "game": ')  # no string holds a
-        return text[:at], text[text.index(",", at) :]  # line break: JSON escapes it
-
-
-@dataclass(slots=True)
-class GameReport:
-    """What validating one record found."""
-
-    file: str
-    number: int
-    line: int
-    plies: int = 0
-    checked: bool = True
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def valid(self) -> bool:
-        return not any(d.severity == "error" for d in self.diagnostics)
 
 
 class _Checker(Visitor):
@@ -221,17 +151,6 @@ class _Both(Visitor):
 Observe = Callable[[Replay], Visitor]
 
 
-def _scalar(value: object) -> str:
-    """A number, a string or null as ``json.dumps(..., ensure_ascii=False)`` writes it."""
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return encode_basestring(value)
-    if type(value) is int:
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _legal_list(legal: tuple[str, ...]) -> str:
     if not legal:
         return "there is no legal move"
@@ -339,109 +258,7 @@ def report_of(
     return report
 
 
-@dataclass(slots=True)
-class Summary:
-    """Counts over every game checked."""
-
-    games: int = 0
-    valid: int = 0
-    invalid: int = 0
-    unchecked: int = 0
-    errors: int = 0
-    warnings: int = 0
-    plies: int = 0
-
-    def add(self, report: GameReport) -> None:
-        self.games += 1
-        self.plies += report.plies
-        if not report.valid:
-            self.invalid += 1
-        elif report.checked:
-            self.valid += 1
-        else:
-            self.unchecked += 1
-        for diagnostic in report.diagnostics:
-            if diagnostic.severity == "error":
-                self.errors += 1
-            elif diagnostic.severity == "warning":
-                self.warnings += 1
-
-    def line(self) -> str:
-        parts = [f"{self.games} game{'s' * (self.games != 1)} read", f"{self.valid} valid"]
-        parts.append(f"{self.invalid} invalid")
-        if self.unchecked:
-            parts.append(f"{self.unchecked} not checked")
-        parts.append(f"{self.warnings} warning{'s' * (self.warnings != 1)}")
-        return ", ".join(parts)
-
-    def to_json(self) -> dict[str, int]:
-        return asdict(self)
-
-    def merge(self, other: Summary) -> None:
-        """Add the counts of ``other`` (the games of a piece of a file)."""
-        self.games += other.games
-        self.valid += other.valid
-        self.invalid += other.invalid
-        self.unchecked += other.unchecked
-        self.errors += other.errors
-        self.warnings += other.warnings
-        self.plies += other.plies
-
-
 def validate_records(records: Iterable[Record], file: str) -> Iterator[GameReport]:
     """Check every record of a file, one at a time."""
     for record in records:
         yield validate_record(record, file)
-
-
-#: A problem as the report shows it: the number of its game (in the input, or in the
-#: piece of it that a worker read), the text before the number and the text after it
-Shown = tuple[int, str, str]
-
-
-def shown_of(report: GameReport, as_json: bool, errors_only: bool = False) -> list[Shown]:
-    """The problems of a game as the report shows them (``errors_only``: warnings and
-    infos left out)."""
-    return [
-        (d.game, *(d.json_parts() if as_json else d.format_parts()))
-        for d in report.diagnostics
-        if not errors_only or d.severity == "error"
-    ]
-
-
-class ReportWriter:
-    """Writes ``validate``'s report as the games are checked: each problem when it is
-    found, then the summary.
-
-    Human: one problem a line (its excerpt after it), then the summary line.  JSON: the
-    document ``{"diagnostics": [...], "summary": {...}}`` exactly as
-    ``json.dumps(..., ensure_ascii=False, indent=2)`` would give it whole, written one
-    element of ``diagnostics`` at a time (so nothing is kept to the end).
-    """
-
-    def __init__(self, write: Callable[[str], object], as_json: bool) -> None:
-        self.write = write
-        self.as_json = as_json
-        self.count = 0
-
-    def problems(self, shown: list[Shown], games_before: int = 0) -> None:
-        """Write problems, in one write; ``games_before``: the games of the input
-        before the piece their game numbers count in."""
-        if not shown:
-            return
-        texts = [f"{before}{game + games_before}{after}" for game, before, after in shown]
-        if not self.as_json:
-            self.write("\n".join(texts) + "\n")
-        else:
-            head = ",\n" if self.count else '{\n  "diagnostics": [\n'
-            self.write(head + ",\n".join(texts))
-        self.count += len(texts)
-
-    def end(self, summary: Summary) -> None:
-        """Write the summary: the end of the report."""
-        if not self.as_json:
-            self.write(summary.line() + "\n")
-            return
-        counts = json.dumps(summary.to_json(), ensure_ascii=False, indent=2)
-        head = "\n  ],\n" if self.count else '{\n  "diagnostics": [],\n'
-        self.write(head + '  "summary": ' + counts.replace("\n", "\n  ") + "\n}\n")

@@ -1,16 +1,18 @@
 """The ``zrec`` application object and what every command shares.
 
 Helpers here turn library errors into messages and exit codes:
-0 all good, 1 a record is invalid, 2 bad usage or a file that cannot be read.
+0 all good, 1 a record is invalid, 2 bad usage or a file that cannot be read.  The
+arguments and options that several commands take are defined here once, with the
+check of a ``--format`` value and the progress bar of the long commands.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, BinaryIO, NoReturn, Optional, TextIO
+from typing import Annotated, Any, BinaryIO, NoReturn, Optional, TextIO
 
 import typer
 
@@ -88,6 +90,56 @@ OutputOpt = Annotated[
     Optional[str],  # noqa: UP045 - typer reads the annotation at run time
     typer.Option("-o", "--output", help="Write here instead of standard output.", metavar="OUT"),
 ]
+GameNameOpt = Annotated[
+    str,
+    typer.Option(
+        "--game",
+        help="The game, as its Game tag names it (an unknown name lists the games zrec knows).",
+    ),
+]
+SeatsOpt = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option("--seats", min=1, help="How many seats play (default: the game's usual number)."),
+]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+#: ``--node`` of show and diagram, after the verb
+_NODE = (
+    " the position after the N-th move of the record in file order, variations included "
+    "(the replay page's numbering; 0 is the start)."
+)
+ShowNodeOpt = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option("--node", min=0, help="Show" + _NODE),
+]
+DrawNodeOpt = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option("--node", min=0, help="Draw" + _NODE),
+]
+
+
+def shows_progress(quiet: bool) -> bool:
+    """Whether a long command shows a progress bar: on standard error, when it is a
+    terminal, unless ``--quiet``."""
+    return not quiet and sys.stderr.isatty()
+
+
+def progress_bar(
+    quiet: bool, desc: str, unit: str, total: Callable[[], int | None], **options: Any
+) -> Any:
+    """A tqdm progress bar (:func:`shows_progress`), else ``None``; ``total`` is asked
+    only for a bar shown, ``options`` go to tqdm."""
+    if not shows_progress(quiet):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total(), unit=unit, desc=desc, leave=False, **options)
+
+
+def check_format(value: str, formats: Sequence[str]) -> None:
+    """Exit 2 unless ``value`` is one of ``formats`` (the values of ``--format``)."""
+    if value not in formats:
+        words = " or ".join(formats) if len(formats) == 2 else f"one of {', '.join(formats)}"
+        fail(f"--format is {words}, not {value!r}")
 
 
 @contextlib.contextmanager

@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import BinaryIO
 
+from zrec.check.diagnostics import ShownProblem, Totals, shown_of
 from zrec.check.parallel import Validators, read_with
-from zrec.check.validate import Shown, Summary, report_of, shown_of
+from zrec.check.validate import report_of
 from zrec.cli._inputs import display_name, is_json_name, records_of, sniff
 from zrec.notation.reader import Record
 from zrec.play.overrides import with_tags
@@ -17,7 +18,7 @@ __all__ = ["checked"]
 
 def checked(
     stream: BinaryIO, file: str, validators: Validators
-) -> Iterator[tuple[Summary, list[Shown], int]]:
+) -> Iterator[tuple[Totals, list[ShownProblem], int]]:
     """The counts and the problems of one input, a game at a time (with ``--jobs``, a
     piece of zrec text at a time, checked by the workers), each with the number of the
     input's games before it: the problems' game numbers count from there."""
@@ -36,6 +37,6 @@ def checked(
         elif validators.reading and record.game is not None:
             record = replace(record, game=with_tags(record.game, validators.reading))
         report = report_of(record, name)
-        part = Summary()
+        part = Totals()
         part.add(report)
         yield part, shown_of(report, validators.as_json, validators.errors_only), 0

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, fail
+from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, check_format, fail, progress_bar
 from zrec.cli._inputs import display_name, records_of, unique
 
 if TYPE_CHECKING:
     from zrec.archive import Archive
     from zrec.archive.store.facts import Facts
-    from zrec.archive.store.ingest import Counts, FileResult, Importer, Notice
+    from zrec.archive.store.ingest import Importer
+    from zrec.archive.store.outcome import Counts, FileResult, Notice
 
 archive_app = typer.Typer(
     name="archive",
@@ -165,10 +166,10 @@ def import_command(
     A file imported before is not read again (unless --reread).  Exit code 0, or 1
     when a game was invalid, 2 when a file or the archive cannot be used.
     """
-    from zrec.archive.store.ingest import Counts, Importer, sha256_of
+    from zrec.archive.store.ingest import Importer
+    from zrec.archive.store.outcome import Counts, sha256_of
 
-    if output_format not in ("text", "json"):
-        fail(f"--format is text or json, not {output_format!r}")
+    check_format(output_format, ("text", "json"))
     as_json = output_format == "json"
     notices: list[Notice] = []
 
@@ -180,7 +181,7 @@ def import_command(
 
     inputs = unique(files)
     sizes = {f: os.path.getsize(f) for f in inputs if f != "-" and os.path.isfile(f)}
-    bar = _bar(sum(sizes.values()), quiet)
+    bar = progress_bar(quiet, "import", "B", lambda: sum(sizes.values()) or None, unit_scale=True)
 
     def bar_write(line: str) -> None:
         if bar is not None:
@@ -214,7 +215,7 @@ def import_command(
                 bar_write(f"{name}: imported before (same SHA-256): not read again")
             if bar is not None and file in sizes and result.status == "already imported":
                 bar.update(sizes[file])
-            total.add(result.counts)
+            total.merge(result.counts)
             results.append(result)
     if bar is not None:
         bar.close()
@@ -260,15 +261,6 @@ def _import_one(
     return importer.import_records(records_of(stream, file, name), name, sha, size)
 
 
-def _bar(total: int, quiet: bool) -> Any:
-    """A progress bar on standard error when it is a terminal."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total or None, unit="B", unit_scale=True, desc="import", leave=False)
-
-
 @archive_app.command()
 def show(
     ids: Annotated[
@@ -286,8 +278,7 @@ def show(
     ] = "zrec",
 ) -> None:
     """Print stored games: the record and where it came from."""
-    if output_format not in ("zrec", "json"):
-        fail(f"--format is zrec or json, not {output_format!r}")
+    check_format(output_format, ("zrec", "json"))
     with opened(db) as archive:
         shown = []
         for gid in ids:
@@ -323,8 +314,7 @@ def stats(
     if output_format == "json":
         typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
         return
-    if output_format != "table":
-        fail(f"--format is table or json, not {output_format!r}")
+    check_format(output_format, ("table", "json"))
     typer.echo(
         f"{found['games']} games ({found['valid']} valid), {found['players']} players, "
         f"{found['events']} events, {found['sources']} files, {found['positions']} positions"
@@ -353,11 +343,7 @@ def check(
     from zrec.archive.store.upkeep import check as run
 
     with opened(db) as archive:
-        bar = None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            bar = tqdm(total=archive.count(), unit="game", desc="check", leave=False)
+        bar = progress_bar(quiet, "check", "game", archive.count)
         tick = None
         if bar is not None:
 

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from zrec.cli._app import OutputOpt, fail, write_to
+from zrec.cli._app import OutputOpt, check_format, fail, write_to
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
     from zrec.archive import Archive
-    from zrec.archive.tournament.event import Event
+    from zrec.archive.tournament.event import Tournament
     from zrec.archive.tournament.tiebreaks import Ranked
 
 EventArg = Annotated[str, typer.Argument(help="The event (its Event tag).", metavar="EVENT")]
@@ -60,7 +60,7 @@ FormOpt = Annotated[
 
 def _ranked(
     archive: Archive, name: str, last: int | None, tiebreaks: str | None, rules: str = "2026"
-) -> tuple[Event, list[Ranked], list[str], bool]:
+) -> tuple[Tournament, list[Ranked], list[str], bool]:
     from zrec.archive.tournament.event import load_event
     from zrec.archive.tournament.tiebreaks import (
         default_tiebreaks,
@@ -82,7 +82,7 @@ def _ranked(
     return event, rank(event, codes, rules, robin), codes, robin
 
 
-def _form(event: Event, robin: bool, form: str) -> str:
+def _form(event: Tournament, robin: bool, form: str) -> str:
     if form == "auto":
         return "round robin" if robin else "swiss"
     if form == "rr":
@@ -110,9 +110,7 @@ def standings(
     from zrec.archive.tournament import tables
     from zrec.archive.tournament.trf import write_trf
 
-    formats = ("table", "csv", "json", "html", "trf")
-    if output_format not in formats:
-        fail(f"--format is one of {', '.join(formats)}, not {output_format!r}")
+    check_format(output_format, ("table", "csv", "json", "html", "trf"))
     with opened(db) as archive:  # (its errors are messages, exit 2)
         event, lines, codes, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
         if output_format == "table":
@@ -144,8 +142,7 @@ def crosstable(
 ) -> None:
     """The crosstable of an event, in rank order."""
     from zrec.archive.tournament import tables
-    if output_format not in ("text", "html"):
-        fail(f"--format is text or html, not {output_format!r}")
+    check_format(output_format, ("text", "html"))
     with opened(db) as archive:
         event, lines, _, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
     shape = _form(event, robin, form)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from zrec.cli._app import OutputOpt, fail, write_to
+from zrec.cli._app import OutputOpt, check_format, fail, write_to
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 # (no ``from __future__ import annotations``: the commands are made in a function, and
@@ -137,8 +137,7 @@ def _finder(export: bool) -> Any:
     ) -> None:
         from zrec.archive.store.search import Query, SearchError
 
-        if output_format not in formats:
-            fail(f"--format is one of {', '.join(formats)}, not {output_format!r}")
+        check_format(output_format, formats)
         seats = _pairs(seat, "--seat")
         seats += [("White", white)] if white is not None else []
         seats += [("Black", black)] if black is not None else []

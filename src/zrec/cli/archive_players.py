@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zrec.cli._app import fail
+from zrec.cli._app import check_format
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
@@ -59,8 +59,7 @@ def players_command(
     """
     from zrec.archive.people.players import players, suggest_merges
 
-    if output_format not in ("table", "json"):
-        fail(f"--format is table or json, not {output_format!r}")
+    check_format(output_format, ("table", "json"))
     with opened(db) as archive:
         if suggest:
             groups = suggest_merges(archive, part)
@@ -118,10 +117,9 @@ def alias_command(
     Refused (exit code 2): a name that is no player, an OLD that is an alias already,
     two names of one player, two players who sat at one game.
     """
-    from zrec.archive.people.players import merge
+    from zrec.archive.people.merging import merge
 
-    if output_format not in ("text", "json"):
-        fail(f"--format is text or json, not {output_format!r}")
+    check_format(output_format, ("text", "json"))
     with opened(db) as archive:
         done = merge(archive, old, canonical)
     if output_format == "json":

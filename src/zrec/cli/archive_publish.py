@@ -6,11 +6,11 @@ events, and per event its standings, crosstable, rounds and a replay page per ga
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from zrec.cli._app import QuietOpt, progress_bar, shows_progress
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
@@ -20,15 +20,13 @@ if TYPE_CHECKING:
 def _progress(quiet: bool) -> tuple[Progress | None, list[Any]]:
     """A progress bar on standard error when it is a terminal (made at the first page,
     when the number of pages is known), and the list that holds it once made."""
-    if quiet or not sys.stderr.isatty():
+    if not shows_progress(quiet):
         return None, []
-    from tqdm import tqdm
-
     bars: list[Any] = []
 
     def tick(done: int, total: int) -> None:
         if not bars:
-            bars.append(tqdm(total=total, unit="page", desc="publish", leave=False))
+            bars.append(progress_bar(False, "publish", "page", lambda: total))
         bars[0].update(done - bars[0].n)
 
     return tick, bars
@@ -53,7 +51,7 @@ def publish(
     ] = None,
     db: DbOpt = DEFAULT_DB,
     every: Annotated[bool, typer.Option("--all", help="Every event with rounds.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Write a static website of events: standings, crosstable, rounds and a replay
     page per game, with relative links only (it works offline, from any folder).

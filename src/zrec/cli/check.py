@@ -18,7 +18,10 @@ from zrec.cli._app import (
     EXIT_OK,
     EXIT_USAGE,
     FilesArg,
+    GameNameOpt,
     OutputOpt,
+    SeatsOpt,
+    ShowNodeOpt,
     app,
     fail,
     nth_record,
@@ -82,12 +85,12 @@ def validate(
     as in text, at line 1, column 1 (JSON Lines: the game's line), as JSON carries no
     places for moves.
     """
+    from zrec.check.diagnostics import ReportWriter, Totals
     from zrec.check.parallel import Validators, all_cores
-    from zrec.check.validate import ReportWriter, Summary
     from zrec.cli._validating import checked
 
     as_json = output_format is Report.json
-    summary = Summary()
+    summary = Totals()
     writer = ReportWriter(lambda text: typer.echo(text, nl=False), as_json)
     unreadable = 0
     reading = reading_of(option)
@@ -130,15 +133,7 @@ def show(
             "--ply", min=0, help="Show the position after this many turns of the main line."
         ),
     ] = None,
-    node: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option(
-            "--node",
-            min=0,
-            help="Show the position after the N-th move of the record in file order, "
-            "variations included (the replay page's numbering; 0 is the start).",
-        ),
-    ] = None,
+    node: ShowNodeOpt = None,
     option: ReadingOpt = None,
 ) -> None:
     """Show a position of a record: the board, whose turn it is and the legal moves.
@@ -219,26 +214,14 @@ def _moves_written(line: Line) -> int:
 
 @app.command("random")
 def random_command(
-    game: Annotated[
-        str,
-        typer.Option(
-            "--game",
-            help="The game, as its Game tag names it (an unknown name "
-            "lists the games zrec knows).",
-        ),
-    ],
+    game: GameNameOpt,
     count: Annotated[int, typer.Option("--count", min=1, help="How many games.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same games.")] = 0,
     option: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option("--option", "-O", help="A rule option or tag, e.g. -O Jumps=bent."),
     ] = None,
-    seats: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option(
-            "--seats", min=1, help="How many seats play (default: the game's usual number)."
-        ),
-    ] = None,
+    seats: SeatsOpt = None,
     max_plies: Annotated[
         int, typer.Option("--max-plies", min=1, help="Stop an unfinished game here (result *).")
     ] = 300,

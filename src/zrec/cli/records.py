@@ -30,7 +30,7 @@ from zrec.notation.json.convert import ConversionError, read_json_games, write_j
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
 from zrec.notation.writer import games_text
-from zrec.resources import read_text
+from zrec.resources import data_text
 
 NOTHING_WRITTEN = "zrec: nothing written: fix the games above first"
 
@@ -276,4 +276,4 @@ def _games(
 @app.command()
 def schema() -> None:
     """Print the JSON Schema (2020-12) of one game in JSON form."""
-    typer.echo(read_text("zrec-game.schema.json"), nl=False)
+    typer.echo(data_text("zrec-game.schema.json"), nl=False)

@@ -17,6 +17,7 @@ import typer
 from zrec.cli._app import (
     EXIT_INVALID,
     EXIT_USAGE,
+    DrawNodeOpt,
     FilesArg,
     OutputOpt,
     app,
@@ -63,15 +64,7 @@ def diagram_command(
         Optional[int],  # noqa: UP045
         typer.Option("--ply", min=0, help="Draw the position after this many plies."),
     ] = None,
-    node: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option(
-            "--node",
-            min=0,
-            help="Draw the position after the N-th move of the record in file order, "
-            "variations included (the replay page's numbering; 0 is the start).",
-        ),
-    ] = None,
+    node: DrawNodeOpt = None,
     all_plies: Annotated[
         bool,
         typer.Option(

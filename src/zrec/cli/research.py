@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, InputArg, app, fail, open_input
+from zrec.cli._app import EXIT_INVALID, GameNameOpt, InputArg, app, fail, open_input
 from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
@@ -51,14 +51,7 @@ def _tty_progress(depth: int) -> Progress | None:
 
 @app.command()
 def perft(
-    game: Annotated[
-        str,
-        typer.Option(
-            "--game",
-            help="The game, as its Game tag names it (an unknown name lists the games "
-            "zrec knows).",
-        ),
-    ],
+    game: GameNameOpt,
     depth: Annotated[
         str, typer.Option("--depth", help="Count move sequences of 1 to N moves.", metavar="N")
     ],
@@ -122,8 +115,8 @@ def perft(
         typer.echo(f"{d:>5}  {c:>{width},}")
 
 
-@app.command()
-def readings(file: InputArg, output_format: FormatOpt = Output.text) -> None:
+@app.command("readings")
+def readings_command(file: InputArg, output_format: FormatOpt = Output.text) -> None:
     """Replay a record under every combination of its game's rule options.
 
     For each game of FILE: every combination of the values of its game's options (a

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
-import sys
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from zrec.cli._app import OutputOpt, app, fail, write_to
+from zrec.cli._app import (
+    GameNameOpt,
+    OutputOpt,
+    QuietOpt,
+    SeatsOpt,
+    app,
+    fail,
+    progress_bar,
+    write_to,
+)
 
 if TYPE_CHECKING:
     from zrec.research.study import Summary
@@ -22,13 +30,7 @@ class StudyFormat(str, Enum):
 
 @app.command()
 def study(
-    game: Annotated[
-        str,
-        typer.Option(
-            "--game",
-            help="The game, as its Game tag names it (an unknown name lists the games).",
-        ),
-    ],
+    game: GameNameOpt,
     option: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option(
@@ -59,12 +61,7 @@ def study(
     max_plies: Annotated[
         int, typer.Option("--max-plies", min=1, help="Cut a game off here (unfinished).")
     ] = 300,
-    seats: Annotated[
-        Optional[int],  # noqa: UP045
-        typer.Option(
-            "--seats", min=1, help="How many seats play (default: the game's usual number)."
-        ),
-    ] = None,
+    seats: SeatsOpt = None,
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", min=1, help="Worker processes (same numbers for any N)."),
@@ -77,14 +74,14 @@ def study(
         Optional[str],  # noqa: UP045
         typer.Option("--chart", metavar="FILE.svg", help="Also draw an SVG chart here."),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
     output: OutputOpt = None,
 ) -> None:
     """Play random games under one or several readings of the rules, and compare them:
     game length, decisive/drawn/unfinished shares, the first player's score, pieces
     taken, how games end.  See docs/study.md."""
     from zrec.errors import ZrecError
-    from zrec.research.study import readings, study_tags
+    from zrec.research.study import study_readings, study_tags
     from zrec.research.study_runs import run_study
     from zrec.rules import find_game
 
@@ -98,8 +95,8 @@ def study(
         tags.append((name.strip(), value))
     try:
         rules = find_game(game)
-        chosen = readings(study_tags(rules, tags), player or ["random"])
-        bar = _bar(games * len(chosen), quiet)
+        chosen = study_readings(study_tags(rules, tags), player or ["random"])
+        bar = progress_bar(quiet, "study", "game", lambda: games * len(chosen))
         try:
             summaries = run_study(
                 rules,
@@ -128,15 +125,6 @@ def study(
             out.write(json.dumps([s.to_json() for s in summaries], indent=2) + "\n")
         else:
             out.write(table(summaries, labels))
-
-
-def _bar(total: int, quiet: bool) -> Any:
-    """A progress bar on standard error when it is a terminal."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="game", desc="study", leave=False)
 
 
 def _pct(part: int, whole: int) -> str:

@@ -33,7 +33,8 @@ from typing import Any
 from zrec.errors import ZrecError
 from zrec.notation.model import Game, Line, MoveNode
 from zrec.play import GameSetupError, Replay, ReplayError, Step, path_to, positions, prepare
-from zrec.render.boards import Board, BoardError, board_for, element, num
+from zrec.render.board_base import Board, BoardError
+from zrec.render.boards import board_for, element, num
 from zrec.render.layers import LastMove, mark_move, position_layer, square_key
 from zrec.render.svg import DEFAULT_CSS, SVG_NS, finish, svg_root
 from zrec.render.text import EM_PER_CHAR_BOLD, text_lines, wrap

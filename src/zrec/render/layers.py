@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zrec.render import pieces as _pieces
-from zrec.render.boards import Board, MapBoard, Point, element, num, path_data, trim_end
+from zrec.render.board_base import Board
+from zrec.render.boards import MapBoard, Point, element, num, path_data, trim_end
 from zrec.rules.base import REMOVED, Engine, Event, Piece, View
 
 

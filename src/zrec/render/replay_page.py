@@ -38,7 +38,7 @@ from zrec.render.diagram import (
     replay_record,
 )
 from zrec.render.layers import LastMove, mark_move, position_layer
-from zrec.resources import PAGE_CSS, PAGE_SCRIPT, read_text
+from zrec.resources import PAGE_CSS, PAGE_SCRIPT, data_text
 
 __all__ = ["PageError", "replay_page"]
 
@@ -211,11 +211,14 @@ def replay_page(
     *,
     numbers: Sequence[int] | None = None,
     sources: Sequence[str] | None = None,
+    nav: ET.Element | None = None,
 ) -> str:
     """The replay page of these games (``numbers``: their numbers in their file, for
     messages and the selector, default 1, 2, ...; ``sources``: the file each comes from,
-    named too when the games come from several files).  Raises :class:`PageError` when
-    a game cannot be replayed (no engine, an illegal move in any line)."""
+    named too when the games come from several files; ``nav``: a navigation bar, first
+    in the page's body, as a published site puts on a game's page).  Raises
+    :class:`PageError` when a game cannot be replayed (no engine, an illegal move in any
+    line)."""
     if not games:
         raise PageError("there is no game to show")
     numbers = numbers or range(1, len(games) + 1)
@@ -230,8 +233,10 @@ def replay_page(
         head, "meta", {"name": "viewport", "content": "width=device-width, initial-scale=1"}
     )
     ET.SubElement(head, "title").text = f"{data['games'][0]['heading']} — zrec replay"
-    ET.SubElement(head, "style").text = "\n" + DEFAULT_CSS + read_text(PAGE_CSS)
+    ET.SubElement(head, "style").text = "\n" + DEFAULT_CSS + data_text(PAGE_CSS)
     body = ET.SubElement(html, "body")
+    if nav is not None:
+        body.append(nav)
     header = ET.SubElement(body, "header")
     ET.SubElement(header, "h1", {"id": "zrec-title"}).text = data["games"][0]["heading"]
     chooser = ET.SubElement(header, "label", {"class": "chooser"})
@@ -268,7 +273,7 @@ def replay_page(
     ET.SubElement(record, "div", {"id": "zrec-moves", "class": "moves"})
     store = ET.SubElement(body, "script", {"id": "zrec-data", "type": "application/json"})
     store.text = _json_for_script(data)
-    ET.SubElement(body, "script").text = "\n" + read_text(PAGE_SCRIPT)
+    ET.SubElement(body, "script").text = "\n" + data_text(PAGE_SCRIPT)
     for node in html.iter():
         node.attrib = dict(sorted(node.attrib.items()))
     return "<!DOCTYPE html>\n" + ET.tostring(html, encoding="unicode", method="html") + "\n"

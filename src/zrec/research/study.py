@@ -1,7 +1,7 @@
 """Studies: many self-played games under one or several readings of the rules, counted.
 
 A **reading** is a set of tags given to the game (rule options, setup inputs, a
-``Setup``) and the player of each seat.  :func:`readings` makes the readings of a study
+``Setup``) and the player of each seat.  :func:`study_readings` makes the readings of a study
 from the tags as a command line gives them: a tag given with several values makes one
 reading per value, and several such tags make every combination of their values (the
 first tag named varies slowest), each combination once per player set.
@@ -53,9 +53,9 @@ __all__ = [
     "play_games",
     "prepare_reading",
     "random_move",
-    "readings",
     "removed",
     "seat_players",
+    "study_readings",
     "study_tags",
     "summarize",
 ]
@@ -131,7 +131,7 @@ def parse_players(spec: str) -> tuple[str, ...]:
     return names
 
 
-def readings(
+def study_readings(
     tags: Sequence[tuple[str, str]], players: Sequence[str] = ("random",)
 ) -> list[Reading]:
     """The readings of tags given in order, each tag possibly several times, and of one

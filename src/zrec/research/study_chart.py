@@ -21,29 +21,30 @@ study.
 
 from __future__ import annotations
 
-import math
 import statistics
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from zrec.render.svg import SVG_NS, element, num, to_text
-from zrec.render.text import text_lines, text_width, wrap
+from zrec.research.chart_parts import (
+    AXIS_W,
+    GAP,
+    HIST_H,
+    MARGIN,
+    PANEL_H,
+    WIDTH,
+    Plot,
+    add_text,
+    bar_panel,
+    colour,
+    dash,
+    legend,
+    nice_scale,
+    tick_label,
+)
 from zrec.research.study import Summary
 
-__all__ = ["COLOURS", "study_chart"]
-
-#: One colour per reading (Okabe & Ito 2008), used in turn; a reading past the last
-#: colour has dashed lines as well.
-COLOURS = (
-    "#0072b2",
-    "#e69f00",
-    "#009e73",
-    "#cc79a7",
-    "#d55e00",
-    "#56b4e9",
-    "#000000",
-    "#f0e442",
-)
+__all__ = ["study_chart"]
 
 CSS = """
 .background { fill: #ffffff; }
@@ -67,141 +68,6 @@ text { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; fill: #222222; }
 .length-line { fill: none; stroke-width: 2; stroke-linejoin: round; }
 """
 
-WIDTH = 1000.0
-MARGIN = 24.0
-GAP = 22.0  # between panels
-PANEL_H = 250.0
-HIST_H = 270.0
-AXIS_W = 44.0  # left of a plot: tick labels and the axis label
-HEAD = 58.0  # over a plot of bars: the title and two lines of notes
-NOTE_SIZE = 10.5
-FOOT = 24.0  # under a plot of bars: the reading numbers
-
-
-def _colour(i: int) -> str:
-    return COLOURS[i % len(COLOURS)]
-
-
-def _dash(i: int) -> dict[str, str]:
-    return {"stroke_dasharray": "7 4"} if i >= len(COLOURS) else {}
-
-
-def _text(parent: ET.Element, text: str, x: float, y: float, cls: str, **attrs: str) -> None:
-    node = element("text", cls, x=x, y=y, **attrs)
-    node.text = text
-    parent.append(node)
-
-
-def nice_scale(value: float, ticks: int = 5) -> tuple[float, float]:
-    """The top of an axis showing ``value`` with a little room above it, and its tick
-    step: 1, 2 or 5 times a power of ten, at most ``ticks`` + 1 steps to the top."""
-    if value <= 0:
-        return 1.0, 0.25
-    rough = value / ticks
-    power = 10 ** math.floor(math.log10(rough))
-    for unit in (1, 2, 5, 10, 20, 50):
-        step = unit * power
-        if step * (ticks + 1) >= value * 1.04:
-            break
-    return step * math.ceil(value * 1.04 / step), step
-
-
-def _short(x: float) -> str:
-    """A tick or value label: ``12``, ``0.5``, ``48.9``."""
-    if abs(x - round(x)) < 1e-9:
-        return str(round(x))
-    return f"{x:.2f}".rstrip("0") if abs(x) < 10 else f"{x:.1f}"
-
-
-class _Plot:
-    """A plot area with a y axis from 0 to the top of a scale (:func:`nice_scale`), its
-    grid and tick labels."""
-
-    def __init__(
-        self,
-        svg: ET.Element,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        scale: tuple[float, float],
-        unit: str,
-    ) -> None:
-        top, step = scale
-        self.x, self.y, self.w, self.h, self.top = x, y, w, h, top
-        axis = ET.SubElement(svg, "g", {"class": "y-axis"})
-        for k in range(round(top / step) + 1):
-            value = step * k
-            ty = self.at(value)
-            if k:
-                axis.append(element("line", "grid", x1=x, y1=ty, x2=x + w, y2=ty))
-            _text(axis, _short(value), x - 5, ty + 3.5, "tick", text_anchor="end")
-        axis.append(element("path", "axis", d=f"M{num(x)},{num(y)}V{num(y + h)}H{num(x + w)}"))
-        _text(
-            axis,
-            unit,
-            x - AXIS_W + 10,
-            y + h / 2,
-            "axis-label",
-            text_anchor="middle",
-            transform=f"rotate(-90 {num(x - AXIS_W + 10)} {num(y + h / 2)})",
-        )
-
-    def at(self, value: float) -> float:
-        """The y of a value."""
-        return self.y + self.h - self.h * min(value, self.top) / self.top
-
-
-def _bar_panel(
-    svg: ET.Element,
-    series: list[ET.Element],
-    x: float,
-    y: float,
-    w: float,
-    title: str,
-    note: str,
-    unit: str,
-    scale: tuple[float, float],
-    draw: Callable[[ET.Element, _Plot, int, float, float], str | None],
-) -> _Plot:
-    """A panel: its title, a note under it, a plot and one bar (or stack) per reading,
-    which ``draw(group, plot, reading, left, width)`` draws, returning its value label."""
-    _text(svg, title, x + w / 2, y, "panel-title", text_anchor="middle")
-    svg.append(text_lines(wrap(note, w, NOTE_SIZE, 0.6)[:2], x + w / 2, y + 16, 13, "note"))
-    top_y = y + HEAD
-    plot = _Plot(svg, x + AXIS_W, top_y, w - AXIS_W, PANEL_H - HEAD - FOOT, scale, unit)
-    n = len(series)
-    slot = plot.w / n
-    bar = min(slot * 0.68, 46.0)
-    values = []
-    for i, group in enumerate(series):
-        left = plot.x + slot * i + (slot - bar) / 2
-        values.append(draw(group, plot, i, left, bar))
-        _text(group, str(i + 1), left + bar / 2, plot.y + plot.h + 15, "number")
-    if all(bar + slot * 0.2 >= 7 * len(v or "") for v in values):  # room for every label
-        for i, (group, value) in enumerate(zip(series, values, strict=True)):
-            if value is not None:
-                _text(group, value, plot.x + slot * (i + 0.5), plot.y - 4, "value")
-    return plot
-
-
-def _legend(svg: ET.Element, labels: Sequence[str], y: float) -> float:
-    """The legend in rows from ``y``: a swatch, the reading's number and label; returns
-    the y below it."""
-    x = MARGIN
-    row = y
-    for i, text in enumerate(labels):
-        entry = f"{i + 1}  {text}"
-        width = 22 + text_width(entry, 12.5, 0.62) + 26
-        if x > MARGIN and x + width > WIDTH - MARGIN:
-            x, row = MARGIN, row + 22
-        group = ET.SubElement(svg, "g", {"class": f"legend-entry series-{i + 1}"})
-        group.append(element("rect", x=x, y=row - 11, width=16, height=14, fill=_colour(i)))
-        _text(group, entry, x + 22, row, "legend-label")
-        x += width
-    return row + 14
-
-
 def study_chart(summaries: Sequence[Summary], title: str, labels: Sequence[str]) -> str:
     """The chart of a study's readings (``labels``: each reading's name in the legend)."""
     first = summaries[0]
@@ -210,9 +76,9 @@ def study_chart(summaries: Sequence[Summary], title: str, labels: Sequence[str])
     style = ET.SubElement(svg, "style")
     style.text = CSS
     svg.append(element("rect", "background", x=0, y=0, width=WIDTH, height=1))  # sized below
-    _text(svg, title, MARGIN, 32, "title")
+    add_text(svg, title, MARGIN, 32, "title")
     players = "/".join(first.reading.players)
-    _text(
+    add_text(
         svg,
         f"{games} games per reading, seed {first.seed}, at most {first.max_plies} plies "
         f"a game; players: {players}"
@@ -223,7 +89,7 @@ def study_chart(summaries: Sequence[Summary], title: str, labels: Sequence[str])
         52,
         "subtitle",
     )
-    y = _legend(svg, labels, 80) + 24
+    y = legend(svg, labels, 80) + 24
     # the readings' groups go after the axes and grids (drawn over them)
     series_roots = [
         ET.Element("g", {"class": f"series series-{i + 1}", "data-reading": label})
@@ -242,15 +108,15 @@ def study_chart(summaries: Sequence[Summary], title: str, labels: Sequence[str])
     means = [sum(r.plies for r in s.results) / len(s.results) for s in summaries]
     medians = [float(statistics.median(r.plies for r in s.results)) for s in summaries]
 
-    def length_bar(g: ET.Element, plot: _Plot, i: int, left: float, w: float) -> str:
+    def length_bar(g: ET.Element, plot: Plot, i: int, left: float, w: float) -> str:
         top = plot.at(means[i])
-        g.append(element("rect", x=left, y=top, width=w, height=plot.at(0) - top, fill=_colour(i)))
+        g.append(element("rect", x=left, y=top, width=w, height=plot.at(0) - top, fill=colour(i)))
         my = plot.at(medians[i])
         for cls in ("median-halo", "median"):
             g.append(element("line", cls, x1=left - 3, y1=my, x2=left + w + 3, y2=my))
         return f"{means[i]:.1f}"
 
-    _bar_panel(
+    bar_panel(
         svg,
         groups("length"),
         panel_x(0),
@@ -266,21 +132,21 @@ def study_chart(summaries: Sequence[Summary], title: str, labels: Sequence[str])
     # 2. how games ended
     shares = [s.counts() for s in summaries]
 
-    def outcome_bar(g: ET.Element, plot: _Plot, i: int, left: float, w: float) -> str:
+    def outcome_bar(g: ET.Element, plot: Plot, i: int, left: float, w: float) -> str:
         n = len(summaries[i].results)
         base = 0.0
         for kind in ("decisive", "drawn", "unfinished"):
             share = 100 * shares[i][kind] / n
             if share:
                 top, bottom = plot.at(base + share), plot.at(base)
-                attrs = {"stroke": _colour(i)} if kind == "unfinished" else {"fill": _colour(i)}
+                attrs = {"stroke": colour(i)} if kind == "unfinished" else {"fill": colour(i)}
                 g.append(
                     element("rect", kind, x=left, y=top, width=w, height=bottom - top, **attrs)
                 )
             base += share
         return f"{100 * shares[i]['decisive'] / n:.1f}"
 
-    _bar_panel(
+    bar_panel(
         svg,
         groups("outcomes"),
         panel_x(1),
@@ -296,15 +162,15 @@ def study_chart(summaries: Sequence[Summary], title: str, labels: Sequence[str])
     # 3. the first player's score
     scores = [s.seat_scores()[s.first_seat] for s in summaries]
 
-    def score_bar(g: ET.Element, plot: _Plot, i: int, left: float, w: float) -> str | None:
+    def score_bar(g: ET.Element, plot: Plot, i: int, left: float, w: float) -> str | None:
         value = scores[i]
         if value is None:
             return None
         top = plot.at(value)
-        g.append(element("rect", x=left, y=top, width=w, height=plot.at(0) - top, fill=_colour(i)))
+        g.append(element("rect", x=left, y=top, width=w, height=plot.at(0) - top, fill=colour(i)))
         return f"{value:.2f}"
 
-    plot = _bar_panel(
+    plot = bar_panel(
         svg,
         groups("first-score"),
         panel_x(2),
@@ -322,12 +188,12 @@ def study_chart(summaries: Sequence[Summary], title: str, labels: Sequence[str])
     # 4. captures
     taken = [sum(sum(r.captures) for r in s.results) / len(s.results) for s in summaries]
 
-    def capture_bar(g: ET.Element, plot: _Plot, i: int, left: float, w: float) -> str:
+    def capture_bar(g: ET.Element, plot: Plot, i: int, left: float, w: float) -> str:
         top = plot.at(taken[i])
-        g.append(element("rect", x=left, y=top, width=w, height=plot.at(0) - top, fill=_colour(i)))
+        g.append(element("rect", x=left, y=top, width=w, height=plot.at(0) - top, fill=colour(i)))
         return f"{taken[i]:.1f}"
 
-    _bar_panel(
+    bar_panel(
         svg,
         groups("captures"),
         panel_x(3),
@@ -363,13 +229,13 @@ def _histogram(
         for r in s.results:
             counts[r.plies // size] += 1
         lines.append([100 * c / len(s.results) for c in counts])
-    _text(svg, "Game lengths", WIDTH / 2, y, "panel-title", text_anchor="middle")
+    add_text(svg, "Game lengths", WIDTH / 2, y, "panel-title", text_anchor="middle")
     note = f"share of games in each bin of {size} plies" if size > 1 else "share of games"
     cut = summaries[0].max_plies
     if longest >= cut:
         note += f"; games cut off at {cut} plies make the last bin"
-    _text(svg, note, WIDTH / 2, y + 16, "note", text_anchor="middle")
-    plot = _Plot(
+    add_text(svg, note, WIDTH / 2, y + 16, "note", text_anchor="middle")
+    plot = Plot(
         svg,
         MARGIN + AXIS_W,
         y + 40,
@@ -392,9 +258,9 @@ def _histogram(
         ticks.append(
             element("line", "axis", x1=tx, y1=plot.y + plot.h, x2=tx, y2=plot.y + plot.h + 4)
         )
-        _text(ticks, _short(k), tx, plot.y + plot.h + 16, "tick", text_anchor="middle")
+        add_text(ticks, tick_label(k), tx, plot.y + plot.h + 16, "tick", text_anchor="middle")
         k += step
-    _text(
+    add_text(
         ticks,
         "game length (plies)",
         plot.x + plot.w / 2,
@@ -409,6 +275,6 @@ def _histogram(
             points.append(f"V{num(vy)}H{num(px((b + 1) * size))}")
         points.append(f"V{num(plot.at(0))}")
         group.append(
-            element("path", "length-line", d="".join(points), stroke=_colour(i), **_dash(i))
+            element("path", "length-line", d="".join(points), stroke=colour(i), **dash(i))
         )
     return plot.y + plot.h + 48

@@ -1,6 +1,6 @@
 """Running a study: every reading's games, in one process or several.
 
-The games of each reading are cut into pieces of :data:`PIECE` games; a piece is played
+The games of each reading are cut into pieces of :data:`GAMES_PER_PIECE` games; a piece is played
 by a worker process (``jobs`` above 1) or here, and the pieces are put back in order,
 so the statistics are the same, byte for byte, whatever the number of processes:
 each game plays with its own generator (:func:`zrec.research.study.game_rng`).
@@ -29,10 +29,10 @@ from zrec.research.study import (
 from zrec.rules import find_game
 from zrec.rules.base import GameRules
 
-__all__ = ["PIECE", "check", "run_study"]
+__all__ = ["GAMES_PER_PIECE", "check", "run_study"]
 
 #: games in one piece of work
-PIECE = 100
+GAMES_PER_PIECE = 100
 
 #: what a worker needs to play a piece: the game's name, the reading, the seed, the
 #: first game and the one after the last, the cap of plies and the seats
@@ -71,9 +71,9 @@ def run_study(
     games played).  Raises :class:`~zrec.errors.ZrecError`."""
     check(rules, readings, games, seed, seats)
     tasks: list[Task] = [
-        (rules.name, reading, seed, start, min(start + PIECE, games), max_plies, seats)
+        (rules.name, reading, seed, start, min(start + GAMES_PER_PIECE, games), max_plies, seats)
         for reading in readings
-        for start in range(0, games, PIECE)
+        for start in range(0, games, GAMES_PER_PIECE)
     ]
     if jobs <= 1 or len(tasks) == 1:
         done = []

@@ -1,11 +1,11 @@
-"""An archive's players: listing them, finding likely duplicates, merging two into one.
+"""An archive's players: listing them, finding likely duplicates.
 
 :func:`players` lists each player with its games and aliases.  :func:`suggest_merges`
 finds players that are probably one person under spellings the normal form
-(:mod:`zrec.archive.people.names`) does not join; it never merges anything.  :func:`merge`
-does, when asked: the games, entries and rounds of one player go to another, and the
-old name becomes an alias, so that searches and later imports under either name find
-the one player.
+(:mod:`zrec.archive.people.names`) does not join; it never merges anything.
+:func:`zrec.archive.people.merging.merge` does, when asked: the games, entries and
+rounds of one player go to another, and the old name becomes an alias, so that
+searches and later imports under either name find the one player.
 
 The suggestions stay fast on tens of thousands of players: names are compared only
 within buckets (the same letters, the same words, the same surname and initials, a
@@ -28,16 +28,13 @@ from zrec.archive.people.names import (
     sort_key,
 )
 from zrec.archive.store import Archive
-from zrec.archive.store.db import ArchiveError, Database
+from zrec.archive.store.db import Database
 
 __all__ = [
-    "Merge",
     "Player",
-    "PlayerError",
     "Suggestion",
     "candidates",
     "likely_duplicates",
-    "merge",
     "players",
     "suggest_merges",
 ]
@@ -52,10 +49,6 @@ REASONS = (LETTERS, ORDER, INITIALS, *EDITS)
 SHORT = 8
 
 Pair = tuple[int, int]
-
-
-class PlayerError(ArchiveError):
-    """A merge that cannot be made: the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,25 +83,6 @@ class Suggestion:
         return {
             "names": [{"name": p.name, "games": p.games} for p in self.names],
             "reason": self.reason,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Merge:
-    """What :func:`merge` did: the games moved, and the normal forms that now mean the
-    canonical player because of it."""
-
-    old: str
-    canonical: str
-    games: int
-    aliases: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "old": self.old,
-            "canonical": self.canonical,
-            "games": self.games,
-            "aliases": [*self.aliases],
         }
 
 
@@ -317,91 +291,3 @@ def _met(db: Database, ids: Sequence[int]) -> set[Pair]:
             if int(other) in wanted and int(other) != int(one):
                 met.add((min(int(one), int(other)), max(int(one), int(other))))
     return met
-
-
-# -- merging ---------------------------------------------------------------------------
-
-
-def _lookup(db: Database, name: str) -> tuple[int, str, bool]:
-    """The player a name means: (id, name as kept, whether through an alias)."""
-    norm = normal_name(name)
-    row = db.one(
-        "SELECT p.id, p.name FROM aliases a JOIN players p ON p.id = a.player WHERE a.norm = ?",
-        (norm,),
-    )
-    if row is not None:
-        return int(row[0]), str(row[1]), True
-    rows = db.rows("SELECT id, name FROM players WHERE norm = ? ORDER BY id", (norm,))
-    if not rows:
-        raise PlayerError(f'there is no player "{name}" (zrec archive players lists them)')
-    if len(rows) > 1:
-        names = ", ".join(f'"{r[1]}"' for r in rows)
-        raise PlayerError(f'"{name}" names {len(rows)} players: {names}')
-    return int(rows[0][0]), str(rows[0][1]), False
-
-
-def merge(archive: Archive, old: str, canonical: str) -> Merge:
-    """Make the player ``old`` means one with the player ``canonical`` means, in one
-    transaction: its games, event entries and rounds go to the canonical player (an
-    event both entered keeps the canonical player's entry, a round both have the
-    canonical player's round), its normal form and aliases become the canonical
-    player's aliases, and its row is deleted.  Raises :class:`PlayerError` for a name
-    that is no player, an alias already, the same player, or a player who sat at a
-    game (or was paired in a round) with the other."""
-    db = archive.db
-    with db.transaction(lock=True):
-        pid, name, through = _lookup(db, old)
-        target, target_name, _ = _lookup(db, canonical)
-        if through:
-            raise PlayerError(f'"{old}" is already an alias of "{name}"')
-        if pid == target:
-            raise PlayerError(f'"{old}" and "{canonical}" are the same player ("{name}")')
-        _refuse_opponents(db, pid, name, target, target_name)
-        games = int(
-            db.value("SELECT count(DISTINCT game) FROM game_players WHERE player = ?", (pid,))
-        )
-        norm = str(db.value("SELECT norm FROM players WHERE id = ?", (pid,)))
-        aliases = [str(r[0]) for r in db.rows("SELECT norm FROM aliases WHERE player = ?", (pid,))]
-        db.execute("UPDATE game_players SET player = ? WHERE player = ?", (target, pid))
-        db.execute(
-            "DELETE FROM event_players WHERE player = ? AND event IN "
-            "(SELECT event FROM event_players WHERE player = ?)",
-            (pid, target),
-        )
-        db.execute("UPDATE event_players SET player = ? WHERE player = ?", (target, pid))
-        db.execute(
-            "DELETE FROM event_rounds WHERE player = ? AND EXISTS (SELECT 1 FROM event_rounds r "
-            "WHERE r.event = event_rounds.event AND r.round = event_rounds.round "
-            "AND r.player = ?)",
-            (pid, target),
-        )
-        db.execute("UPDATE event_rounds SET player = ? WHERE player = ?", (target, pid))
-        db.execute("UPDATE event_rounds SET opponent = ? WHERE opponent = ?", (target, pid))
-        db.execute("UPDATE aliases SET player = ? WHERE player = ?", (target, pid))
-        db.execute("INSERT INTO aliases (norm, player) VALUES (?, ?)", (norm, target))
-        db.execute("DELETE FROM players WHERE id = ?", (pid,))
-    return Merge(name, target_name, games, tuple(sorted({norm, *aliases})))
-
-
-def _refuse_opponents(db: Database, pid: int, name: str, target: int, target_name: str) -> None:
-    """Two players who sat at one game, or were paired in a round, are two people."""
-    game = db.value(
-        "SELECT min(a.game) FROM game_players a JOIN game_players b ON b.game = a.game "
-        "WHERE a.player = ? AND b.player = ?",
-        (pid, target),
-    )
-    if game is not None:
-        raise PlayerError(
-            f'"{name}" and "{target_name}" sat at one game (#{game}): they are two players'
-        )
-    row = db.one(
-        "SELECT e.name, r.round FROM event_rounds r JOIN events e ON e.id = r.event "
-        "WHERE (r.player = ? AND r.opponent = ?) OR (r.player = ? AND r.opponent = ?) "
-        "ORDER BY e.name, r.round",
-        (pid, target, target, pid),
-    )
-    if row is not None:
-        raise PlayerError(
-            f'"{name}" and "{target_name}" were paired in round {row[1]} of "{row[0]}": '
-            "they are two players"
-        )

@@ -46,9 +46,10 @@ from zrec.archive.site.pages import (
     round_page,
 )
 from zrec.archive.store import Archive, ArchiveError, StoredGame
-from zrec.archive.tournament.event import Entrant, Event, EventError, Round, load_event
+from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
 from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 from zrec.errors import ZrecError
+from zrec.fileio import mode_for
 from zrec.notation.reader import read_game
 from zrec.render.replay_page import replay_page
 
@@ -93,7 +94,7 @@ def slug(name: str, taken: set[str]) -> str:
 # -- what goes in the site --------------------------------------------------------------
 
 
-def _events(archive: Archive, names: Sequence[str] | None) -> list[Event]:
+def _events(archive: Archive, names: Sequence[str] | None) -> list[Tournament]:
     """The events asked for (``None``: every event with rounds), each once."""
     if names is None:
         rows = archive.db.rows("SELECT name FROM events ORDER BY name")
@@ -103,7 +104,7 @@ def _events(archive: Archive, names: Sequence[str] | None) -> list[Event]:
         return found
     if not names:
         raise SiteError("there is no event to publish")
-    events: dict[int, Event] = {}
+    events: dict[int, Tournament] = {}
     for name in names:
         event = load_event(archive, name)
         if event.rounds == 0:
@@ -122,7 +123,7 @@ def _seat_order(r: Round, entrant: Entrant) -> tuple[int, int]:
     return {"w": 0, "b": 1}.get(r.colour, 2), entrant.number
 
 
-def _plan(archive: Archive, event: Event, taken: set[str]) -> EventPlan:
+def _plan(archive: Archive, event: Tournament, taken: set[str]) -> EventPlan:
     codes = default_tiebreaks(event)
     form = "round robin" if round_robin(event) else "swiss"
     plan = EventPlan(event, slug(event.name, taken), rank(event, codes), codes, form)
@@ -187,17 +188,6 @@ def _check_target(target: Path, shown: str) -> None:
     )
 
 
-def _folder_mode(target: Path) -> int:
-    """The mode of the folder replaced, or the one a new folder gets (mkdtemp makes it
-    private)."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o777 & ~umask
-
-
 class _Writer:
     """Writes the pages of a site under ``root``, counting them."""
 
@@ -220,15 +210,12 @@ def _game_page(
 ) -> str:
     links = game_links(plan, number, *around)
     try:
-        page = replay_page([read_game(stored.text, f"game #{stored.id}")])
+        game = read_game(stored.text, f"game #{stored.id}")
+        return replay_page([game], nav=game_nav(links))
     except ZrecError as exc:
         players = " – ".join(name for _, name in stored.players)
         title = f"{plan.event.name}: game #{stored.id}" + (f", {players}" if players else "")
         return fallback_page(title, links, str(exc), stored.text)
-    head, body, rest = page.partition("<body>")
-    if not body:  # not the page the replay page makes: show it as it is
-        return page
-    return head + body + game_nav(links) + rest
 
 
 def _write_event(archive: Archive, plan: EventPlan, out: _Writer) -> None:
@@ -292,7 +279,7 @@ def publish(
             _write_event(archive, plan, out)
             out.done.events.append(plan.event.name)
         out.write("index.html", index_page(plans))
-        os.chmod(built, _folder_mode(target))
+        os.chmod(built, mode_for(target, 0o777))
         _check_target(target, shown)  # nobody put anything there meanwhile
         _swap(built, target)
     except OSError as exc:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from zrec.archive.tournament import tables
-from zrec.archive.tournament.event import CODES, Entrant, Event, Round
+from zrec.archive.tournament.event import CODES, Entrant, Round, Tournament
 from zrec.archive.tournament.tiebreaks import NAMES, Ranked
 
 __all__ = [
@@ -61,7 +61,7 @@ class Pairing:
 class EventPlan:
     """An event as the site shows it: ranked, and its games in the order of the pages."""
 
-    event: Event
+    event: Tournament
     folder: str
     lines: list[Ranked]
     codes: list[str]
@@ -148,13 +148,13 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str | Link]], klass: str
     return table
 
 
-def dates(event: Event) -> str:
+def dates(event: Tournament) -> str:
     if event.start and event.end and event.start != event.end:
         return f"{event.start} – {event.end}"
     return event.start or event.end
 
 
-def place(event: Event) -> str:
+def place(event: Tournament) -> str:
     """The site, unless unknown (``?``)."""
     return "" if event.site.strip() == "?" else event.site
 
@@ -309,11 +309,12 @@ def game_links(
     return links
 
 
-def game_nav(links: Sequence[Link]) -> str:
-    """The navigation bar as HTML, to go first in a replay page's body."""
+def game_nav(links: Sequence[Link]) -> ET.Element:
+    """The navigation bar of a game's replay page (styled in its own attribute: the
+    replay page has its own stylesheet)."""
     bar = nav(links)
     bar.set("style", NAV_STYLE)
-    return ET.tostring(bar, encoding="unicode", method="html")
+    return bar
 
 
 def fallback_page(title: str, links: Sequence[Link], problem: str, text: str) -> str:

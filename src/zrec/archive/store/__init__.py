@@ -17,10 +17,20 @@ from zrec.archive.people.names import normal_name
 from zrec.archive.store.db import ArchiveError, Database, connect
 from zrec.archive.store.schema import migrate, schema_version
 
-__all__ = ["Archive", "ArchiveError", "StoredGame"]
+__all__ = ["Archive", "ArchiveError", "StoredGame", "split_options"]
 
 #: ids asked for in one statement
 CHUNK = 500
+
+
+def split_options(options: str) -> dict[str, str]:
+    """Stored options (``Tag=value;...``) as a mapping."""
+    out: dict[str, str] = {}
+    for part in options.split(";"):
+        tag, sep, value = part.partition("=")
+        if sep:
+            out[tag] = value
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,15 +52,10 @@ class StoredGame:
     def to_json(self) -> dict[str, Any]:
         """The game as search's JSON shows it: id, game, options, tags, result, plies,
         valid (and the problem of an invalid game), players."""
-        options = {}
-        for part in self.options.split(";"):
-            tag, sep, value = part.partition("=")
-            if sep:
-                options[tag] = value
         out: dict[str, Any] = {
             "id": self.id,
             "game": self.game,
-            "options": options,
+            "options": split_options(self.options),
             "tags": dict(self.tags),
             "result": self.result,
             "plies": self.plies,
@@ -175,6 +180,27 @@ class Archive:
         if alias is not None:
             return [int(alias)]
         return [int(r[0]) for r in self.db.rows("SELECT id FROM players WHERE norm = ?", (norm,))]
+
+    def player_names(self, ids: Iterable[int]) -> dict[int, str]:
+        """The names of the players with these ids (unknown ids are left out)."""
+        out: dict[int, str] = {}
+        wanted = sorted(set(ids))
+        for start in range(0, len(wanted), CHUNK):
+            part = wanted[start : start + CHUNK]
+            marks = ",".join("?" * len(part))
+            for pid, name in self.db.rows(
+                f"SELECT id, name FROM players WHERE id IN ({marks})", part
+            ):
+                out[int(pid)] = str(name)
+        return out
+
+    def add_player(self, name: str) -> int:
+        """Store a new player (white space in the name folded); its id."""
+        name = " ".join(name.split())
+        return self.db.insert(
+            "INSERT INTO players (name, norm) VALUES (?, ?) RETURNING id",
+            (name, normal_name(name)),
+        )
 
     def all_ids(self) -> Iterable[int]:
         return [int(r[0]) for r in self.db.rows("SELECT id FROM games ORDER BY id")]

@@ -23,7 +23,8 @@ from typing import Any
 
 from zrec.archive.store.dates import DateError, date_range
 from zrec.archive.store.schema import OPENING_PLIES
-from zrec.check.validate import GameReport, report_of
+from zrec.check.diagnostics import GameReport
+from zrec.check.validate import report_of
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.reader import Record
 from zrec.notation.writer import write_game

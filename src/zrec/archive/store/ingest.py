@@ -24,100 +24,25 @@ imported before (same SHA-256) is not read again.
 from __future__ import annotations
 
 import datetime
-import hashlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
-from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
+from zrec.archive.people.names import UNKNOWN_NAMES
 from zrec.archive.store import Archive
 from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
 from zrec.archive.store.facts import Facts, facts_of
+from zrec.archive.store.outcome import Counts, FileResult, Notice
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.reader import Record
 
-__all__ = ["Counts", "FileResult", "Importer", "Notice", "sha256_of"]
+__all__ = ["Importer"]
 
 #: games committed in one transaction (larger batches touch each index page fewer
 #: times: at 100,000 games, 20,000 a batch imported in 90.5 s where 5000 took 99.0 s;
 #: a batch of 20,000 games of ~50 plies holds about 0.4 GB until it is committed: peak memory
 #: was 775 MB, against 465 MB with 5000)
 BATCH = 20_000
-
-
-@dataclass
-class Counts:
-    """What an import did.  Every game read is one of added, duplicates, truncated,
-    invalid (refused or, with ``keep_invalid``, added) or already (imported before);
-    conflicts and continuations are among the added."""
-
-    read: int = 0
-    added: int = 0
-    duplicates: int = 0
-    truncated: int = 0
-    conflicts: int = 0
-    continued: int = 0
-    invalid: int = 0
-    already: int = 0
-
-    def add(self, other: Counts) -> None:
-        mine = vars(self)
-        for name, value in vars(other).items():
-            mine[name] += value
-
-    def to_json(self) -> dict[str, int]:
-        return dict(vars(self))
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """One thing an import reports about a game: ``kind`` is ``invalid``,
-    ``duplicate``, ``truncated``, ``continues`` or ``conflict``."""
-
-    kind: str
-    file: str
-    number: int
-    line: int
-    message: str
-    stored: int | None = None  # the id given to this game, when it was stored
-    other: int | None = None  # the stored game it concerns
-
-    def format(self) -> str:
-        return f"{self.file}:{self.line}: {self.kind}: game {self.number}: {self.message}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "file": self.file,
-            "game": self.number,
-            "line": self.line,
-            "message": self.message,
-            "id": self.stored,
-            "other": self.other,
-        }
-
-
-@dataclass(slots=True)
-class FileResult:
-    """One input's part of an import."""
-
-    file: str
-    sha256: str | None
-    status: str  # imported, resumed, already imported
-    counts: Counts = field(default_factory=Counts)
-
-
-def sha256_of(path: str) -> tuple[str, int]:
-    """A file's SHA-256 (hex) and size."""
-    digest = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as stream:
-        while chunk := stream.read(1 << 20):
-            digest.update(chunk)
-            size += len(chunk)
-    return digest.hexdigest(), size
 
 
 def _now() -> str:
@@ -219,7 +144,7 @@ class Importer:
                 )
             if last:
                 self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
-        counts.add(mine)  # only once committed
+        counts.merge(mine)  # only once committed
         for notice in notices:
             self.notify(notice)
 
@@ -441,13 +366,7 @@ class Importer:
         pid = self.players.get(name)
         if pid is None:
             ids = self.archive.player_ids(name)
-            if ids:
-                pid = ids[0]
-            else:
-                pid = self.db.insert(
-                    "INSERT INTO players (name, norm) VALUES (?, ?) RETURNING id",
-                    (name, normal_name(name)),
-                )
+            pid = ids[0] if ids else self.archive.add_player(name)
             self.players[name] = pid
         return pid
 

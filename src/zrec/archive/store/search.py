@@ -29,6 +29,7 @@ from zrec.archive.store.dates import DateError, date_range
 from zrec.archive.store.db import ArchiveError
 from zrec.archive.store.facts import Indexer, hash64
 from zrec.archive.store.schema import OPENING_PLIES
+from zrec.archive.store.starts import stored_starts
 from zrec.archive.store.verify import index_text
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_records
@@ -176,77 +177,9 @@ def _dates(plan: _Plan, q: Query) -> None:
         plan.add("g.date_lo <= ?", high[1])
 
 
-def _variants(archive: Archive, q: Query, name: str | None) -> list[tuple[str, dict[str, str]]]:
-    """The starts the archive holds that the query allows, each as a label (the game
-    and its options) and the tags that make it: the game, its options and setup, and,
-    for a game with setup inputs (a herd's order, a map), each combination of inputs
-    and seats its stored games have."""
-    sql = "SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1"
-    params: list[Any] = []
-    if name is not None:
-        sql += " AND game = ?"
-        params.append(name)
-    found: list[tuple[str, dict[str, str]]] = []
-    for game, options, setup in sorted(archive.db.rows(sql, params)):
-        # as the SQL condition on options: tag and value whatever their case
-        chosen = {t.lower(): v.lower() for t, v in split_options(str(options)).items()}
-        if not all(chosen.get(t.lower(), "") == v.lower() for t, v in q.options):
-            continue
-        tags = _tags(str(game), str(options), str(setup))
-        label = f"{game} ({options or 'no options'})"
-        try:
-            rules = find_game(str(game))
-        except UnknownGameError:
-            continue
-        if not rules.inputs:
-            found.append((label, tags))
-            continue
-        for combination in _inputs(archive, str(game), str(options), str(setup), rules):
-            found.append((label, {**tags, **dict(combination)}))
-    return found
-
-
-def _inputs(
-    archive: Archive, game: str, options: str, setup: str, rules: Any
-) -> list[tuple[tuple[str, str], ...]]:
-    """The setup inputs of the stored games of one start, each with its seats (seat
-    names do not matter to the rules, only which seats are there)."""
-    seats, inputs = set(rules.seats), set(rules.inputs)
-    names = sorted(seats | inputs)
-    marks = ",".join("?" * len(names))
-    rows = archive.db.rows(
-        "SELECT t.game, t.name, t.value FROM game_tags t JOIN games g ON g.id = t.game "
-        "WHERE g.game = ? AND g.options = ? AND g.setup = ? AND g.valid = 1 AND g.checked = 1 "
-        f"AND t.name IN ({marks}) ORDER BY t.game, t.idx",
-        (game, options, setup, *names),
-    )
-    by_game: dict[int, dict[str, str]] = {}
-    for gid, tag, value in rows:
-        held = by_game.setdefault(int(gid), {})
-        held.setdefault(str(tag), "?" if tag in seats else str(value))
-    return sorted({tuple(held.items()) for held in by_game.values()})
-
-
 def _like(text: str) -> str:
     """``text`` matched literally inside a LIKE pattern (escape character ``!``)."""
     return text.replace("!", "!!").replace("%", "!%").replace("_", "!_")
-
-
-def split_options(options: str) -> dict[str, str]:
-    """Stored options (``Tag=value;...``) as a mapping."""
-    out: dict[str, str] = {}
-    for part in options.split(";"):
-        tag, sep, value = part.partition("=")
-        if sep:
-            out[tag] = value
-    return out
-
-
-def _tags(game: str, options: str, setup: str) -> dict[str, str]:
-    tags = {"Game": game, **split_options(options)}
-    if setup:
-        tags["Setup"] = setup
-    return tags
 
 
 def _moves_line(moves: str) -> Line:
@@ -270,7 +203,7 @@ def _moves(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
     paths: list[int] = []
     reasons: list[str] = []
     length = None
-    for label, tags in _variants(archive, q, name):
+    for label, tags in stored_starts(archive, q.options, name):
         game = Game(tuple(tags.items()), line, "*")
         try:
             replay = prepare(game)
@@ -357,7 +290,7 @@ def _position(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None
     if q.position is not None:
         raw: set[bytes] = set()
         reasons = []
-        variants = [tags for _, tags in _variants(archive, q, name)]
+        variants = [tags for _, tags in stored_starts(archive, q.options, name)]
         if not variants and name:
             variants = [{"Game": name}]
         for tags in variants:

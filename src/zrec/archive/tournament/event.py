@@ -28,12 +28,13 @@ __all__ = [
     "CODES",
     "MAX_ROUNDS",
     "Entrant",
-    "Event",
     "EventError",
     "Round",
+    "Tournament",
     "event_row",
     "load_event",
     "round_number",
+    "same_result",
 ]
 
 WIN = Fraction(1)
@@ -59,8 +60,7 @@ CODES: dict[str, tuple[Fraction, bool, str]] = {
 BYES = frozenset("UFHZ")
 #: the most rounds an event may have
 MAX_ROUNDS = 999
-#: results that say the same (a game ended before its first move is still a game)
-_SAME = {"W": "1", "D": "=", "L": "0"}
+
 #: rounds a participant chose not to play (FIDE C.07 art. 16: voluntarily unplayed)
 VOLUNTARY = frozenset("-HZ")
 
@@ -108,7 +108,8 @@ class Round:
 
 @dataclass(slots=True)
 class Entrant:
-    """A player of the event, with a pairing number and a round per round counted."""
+    """A player of the event, with a pairing number and a round per round counted
+    (``player``: the archive's id of the player; 0 for a player read from a TRF file)."""
 
     number: int
     player: int
@@ -129,7 +130,7 @@ class Entrant:
 
 
 @dataclass(slots=True)
-class Event:
+class Tournament:
     """An event's entrants (by pairing number) and its rounds 1 … ``rounds``."""
 
     id: int
@@ -152,7 +153,7 @@ class Event:
     def entrant(self, number: int) -> Entrant:
         return next(e for e in self.entrants if e.number == number)
 
-    def upto(self, last: int) -> Event:
+    def upto(self, last: int) -> Tournament:
         """The event as it stood after round ``last``."""
         if not 1 <= last <= self.rounds:
             raise EventError(
@@ -182,8 +183,11 @@ def round_number(text: str | None) -> int | None:
     return number if number is not None and 1 <= number <= MAX_ROUNDS else None
 
 
-def _forfeit(termination: str | None) -> bool:
-    return " ".join((termination or "").split()).casefold() == "forfeit"
+def same_result(code: str, other: str) -> bool:
+    """Whether two result codes say the same (``W`` and ``1``: a game ended before its
+    first move is still a game)."""
+    same = {"W": "1", "D": "=", "L": "0"}
+    return same.get(code, code) == same.get(other, other)
 
 
 def _codes(scores: tuple[Fraction, ...], forfeit: bool, moved: bool) -> list[str]:
@@ -235,12 +239,12 @@ class _Game:
     moved: bool
 
 
-def load_event(archive: Archive, name: str) -> Event:
+def load_event(archive: Archive, name: str) -> Tournament:
     """The event called ``name`` (see :func:`event_row`), with every round of every
     entrant."""
     db = archive.db
     eid, title, declared = event_row(archive, name)
-    event = Event(eid, title, 0, [])
+    event = Tournament(eid, title, 0, [])
     games, unfinished = _games(archive, event)
     roster = [
         (int(n), int(p), str(c), None if o is None else int(o), str(col or ""))
@@ -262,7 +266,7 @@ def load_event(archive: Archive, name: str) -> Event:
             int(number), int(pid), "", {}, rating, fed or "", fide or "", title_ or "",
             sex or "", birth or "",
         )
-    names = _names(archive, set(entrants) | involved)
+    names = archive.player_names(set(entrants) | involved)
     for pid, entrant in entrants.items():
         entrant.name = names[pid]
     # players the roster does not number come after it, in the order of their names
@@ -298,20 +302,7 @@ def load_event(archive: Archive, name: str) -> Event:
     return event
 
 
-def _names(archive: Archive, ids: set[int]) -> dict[int, str]:
-    out: dict[int, str] = {}
-    wanted = sorted(ids)
-    for start in range(0, len(wanted), 500):
-        part = wanted[start : start + 500]
-        marks = ",".join("?" * len(part))
-        for pid, name in archive.db.rows(
-            f"SELECT id, name FROM players WHERE id IN ({marks})", part
-        ):
-            out[int(pid)] = str(name)
-    return out
-
-
-def _games(archive: Archive, event: Event) -> tuple[list[_Game], list[_Game]]:
+def _games(archive: Archive, event: Tournament) -> tuple[list[_Game], list[_Game]]:
     """The event's games that count, and those not finished yet; the others (and the
     unfinished) go to ``left_out``, with the reason."""
     db = archive.db
@@ -345,11 +336,12 @@ def _games(archive: Archive, event: Event) -> tuple[list[_Game], list[_Game]]:
             event.left_out.append((gid, f"not finished (result {result})"))
             unfinished.append(_Game(gid, number, sat, (), False, False))
             continue
-        out.append(_Game(gid, number, sat, scores, _forfeit(termination), int(plies) > 0))
+        forfeit = " ".join(str(termination or "").split()).casefold() == "forfeit"
+        out.append(_Game(gid, number, sat, scores, forfeit, int(plies) > 0))
     return out, unfinished
 
 
-def _add_game(event: Event, entrants: dict[int, Entrant], game: _Game) -> None:
+def _add_game(event: Tournament, entrants: dict[int, Entrant], game: _Game) -> None:
     event.seats = max(event.seats, len(game.seats))
     codes = _codes(game.scores, game.forfeit, game.moved)
     numbers = [entrants[pid].number for _, pid in game.seats]
@@ -367,7 +359,7 @@ def _add_game(event: Event, entrants: dict[int, Entrant], game: _Game) -> None:
 
 
 def _add_roster(
-    event: Event,
+    event: Tournament,
     entrants: dict[int, Entrant],
     number: int,
     pid: int,
@@ -383,7 +375,7 @@ def _add_roster(
     held = entrant.rounds.get(number)
     if held is not None and held.game is not None:
         # a game stored after the roster was read: it must tell the same story
-        if held.opponents == others and _SAME.get(held.code, held.code) == _SAME.get(code, code):
+        if held.opponents == others and same_result(held.code, code):
             return
         raise EventError(
             f"{event.name!r}, round {number}: the roster gives {entrant.name} a "
@@ -395,7 +387,7 @@ def _add_roster(
     _put(event, entrant, Round(number, code, others, colour), "a roster entry")
 
 
-def _put(event: Event, entrant: Entrant, done: Round, where: str) -> None:
+def _put(event: Tournament, entrant: Entrant, done: Round, where: str) -> None:
     there = entrant.rounds.get(done.number)
     if there is not None:
         first = f"game #{there.game}" if there.game else "a roster entry"

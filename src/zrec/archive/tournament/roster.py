@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zrec.archive.people.names import normal_name
 from zrec.archive.store import Archive
 from zrec.archive.tournament.event import (
     BYES,
     CODES,
     MAX_ROUNDS,
-    Event,
     EventError,
+    Tournament,
     event_row,
     load_event,
+    same_result,
 )
 from zrec.archive.tournament.trf import Trf
 
@@ -29,8 +29,6 @@ __all__ = ["BYE_KINDS", "RosterCounts", "add_bye", "import_roster"]
 
 #: ``--kind`` of ``zrec archive bye`` -> TRF code
 BYE_KINDS = {"pab": "U", "full": "F", "half": "H", "zero": "Z"}
-#: results that say the same (a game played with fewer than two moves is still a game)
-_SAME = {"W": "1", "D": "=", "L": "0"}
 
 
 @dataclass(slots=True)
@@ -58,10 +56,7 @@ def _player(archive: Archive, name: str, counts: RosterCounts, known: dict[int, 
         if len(found) == 1:
             return found[0]
     counts.new_players += 1
-    name = " ".join(name.split())
-    return archive.db.insert(
-        "INSERT INTO players (name, norm) VALUES (?, ?) RETURNING id", (name, normal_name(name))
-    )
+    return archive.add_player(name)
 
 
 def _event_id(archive: Archive, name: str, rounds: int | None) -> int:
@@ -103,19 +98,19 @@ def import_roster(archive: Archive, trf: Trf, event_name: str | None = None) -> 
         by_player = {e.player: e for e in held.entrants}
         for p in trf.players:
             entrant = by_player[ids[p.number]]
-            for r in p.rounds:
-                if r.code == " " and (r.round, entrant.number) in held.pending:
+            for r in p.rounds.values():
+                if r.code == " " and (r.number, entrant.number) in held.pending:
                     continue  # the stored game is not finished either
-                there = entrant.rounds.get(r.round)
+                there = entrant.rounds.get(r.number)
                 if there is not None and there.game is not None:
-                    _agree(held, p.name, r.round, there.code, there.opponent, r.code,
+                    _agree(held, p.name, r.number, there.code, there.opponent, r.code,
                            None if r.opponent is None else ids[r.opponent])
                     counts.games += 1
                     continue
                 db.execute(
                     "INSERT INTO event_rounds (event, round, player, code, opponent, colour) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    (eid, r.round, ids[p.number], r.code,
+                    (eid, r.number, ids[p.number], r.code,
                      None if r.opponent is None else ids[r.opponent], r.colour),
                 )
                 counts.rounds += 1
@@ -124,7 +119,7 @@ def import_roster(archive: Archive, trf: Trf, event_name: str | None = None) -> 
 
 
 def _agree(
-    event: Event,
+    event: Tournament,
     who: str,
     number: int,
     game_code: str,
@@ -133,7 +128,7 @@ def _agree(
     opponent: int | None,
 ) -> None:
     stored = None if game_opponent is None else event.entrant(game_opponent).player
-    if stored != opponent or _SAME.get(game_code, game_code) != _SAME.get(code, code):
+    if stored != opponent or not same_result(game_code, code):
         said = CODES[code][2]
         raise EventError(
             f"{event.name!r}, round {number}: the TRF file gives {who} a {said}"
@@ -176,4 +171,4 @@ def add_bye(archive: Archive, event_name: str, number: int, player: str, kind: s
             (eid, number, pid, code),
         )
         load_event(archive, event_name)
-    return str(db.value("SELECT name FROM players WHERE id = ?", (pid,)))
+    return archive.player_names([pid])[pid]

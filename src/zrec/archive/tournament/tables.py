@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from zrec.archive.tournament.event import Entrant, Event, Round
+from zrec.archive.tournament.event import Entrant, Round, Tournament
 from zrec.archive.tournament.tiebreaks import Ranked
 
 __all__ = [
@@ -47,7 +47,7 @@ def text_number(value: Fraction) -> str:
     return f"{float(value):.2f}"
 
 
-def _title(event: Event) -> str:
+def _title(event: Tournament) -> str:
     return f"{event.name}, after round {event.rounds}"
 
 
@@ -77,7 +77,7 @@ def _aligned(rows: Sequence[Sequence[str]], left: set[int]) -> list[str]:
     ]
 
 
-def standings_text(event: Event, lines: Sequence[Ranked], codes: Sequence[str]) -> str:
+def standings_text(event: Tournament, lines: Sequence[Ranked], codes: Sequence[str]) -> str:
     rows = [_header(codes), *(_cells(line, codes) for line in lines)]
     out = [_title(event), "", *_aligned(rows, {2})]
     if codes:
@@ -175,7 +175,7 @@ def _rr_cell(entrant: Entrant, other: Entrant) -> str:
 
 
 def _crosstable_rows(
-    event: Event, lines: Sequence[Ranked], form: str
+    event: Tournament, lines: Sequence[Ranked], form: str
 ) -> tuple[list[str], list[list[str]]]:
     order = [line.entrant for line in lines]
     if form == "round robin":
@@ -197,7 +197,7 @@ def _crosstable_rows(
     return head, rows
 
 
-def crosstable_text(event: Event, lines: Sequence[Ranked], form: str) -> str:
+def crosstable_text(event: Tournament, lines: Sequence[Ranked], form: str) -> str:
     head, rows = _crosstable_rows(event, lines, form)
     out = [f"{_title(event)} ({form} crosstable)", "", *_aligned([head, *rows], {2})]
     if form == "round robin":
@@ -212,7 +212,7 @@ def crosstable_text(event: Event, lines: Sequence[Ranked], form: str) -> str:
 
 
 def crosstable_html(
-    event: Event, lines: Sequence[Ranked], form: str, link: Link | None = None
+    event: Tournament, lines: Sequence[Ranked], form: str, link: Link | None = None
 ) -> ET.Element:
     head, rows = _crosstable_rows(event, lines, form)
     table, body = _table(head, f"crosstable {form.replace(' ', '-')}")
@@ -229,7 +229,7 @@ def crosstable_html(
     return table
 
 
-def _game_of(event: Event, entrant: Entrant, column: int, form: str) -> int | None:
+def _game_of(event: Tournament, entrant: Entrant, column: int, form: str) -> int | None:
     if form == "round robin" or not 3 <= column < 3 + event.rounds:
         return None
     played = entrant.rounds.get(column - 2)

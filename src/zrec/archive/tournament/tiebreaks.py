@@ -4,7 +4,7 @@ The codes are FIDE's: ``DE`` direct encounter, ``BH`` Buchholz, ``BH-C1`` Buchho
 cut 1, ``BH-M1`` median Buchholz 1, ``SB`` Sonneborn-Berger, ``WIN`` number of wins,
 ``PS`` progressive score.  Unplayed rounds (byes, absences, forfeits) follow the
 regulations' article 16; docs/tournaments.md gives every rule with a worked example.
-Everything here is arithmetic on an :class:`~zrec.archive.tournament.event.Event`: exact
+Everything here is arithmetic on an :class:`~zrec.archive.tournament.event.Tournament`: exact
 fractions, no database.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from zrec.archive.tournament.event import DRAW, WIN, Entrant, Event, EventError, Round
+from zrec.archive.tournament.event import DRAW, WIN, Entrant, EventError, Round, Tournament
 
 __all__ = [
     "NAMES",
@@ -51,7 +51,7 @@ class TiebreakError(EventError):
     """A tie-break that is unknown, or that makes no sense for the event."""
 
 
-def parse_tiebreaks(text: str, event: Event | None = None) -> list[str]:
+def parse_tiebreaks(text: str, event: Tournament | None = None) -> list[str]:
     """The codes of ``--tiebreaks BH,SB,…`` (case does not matter), checked; for an
     event of games of more than two seats, the two-player tie-breaks are refused."""
     codes = []
@@ -78,14 +78,14 @@ def parse_tiebreaks(text: str, event: Event | None = None) -> list[str]:
     return codes
 
 
-def default_tiebreaks(event: Event, robin: bool | None = None) -> list[str]:
+def default_tiebreaks(event: Tournament, robin: bool | None = None) -> list[str]:
     if not event.two_player:
         return list(DEFAULTS["seats"])
     robin = round_robin(event) if robin is None else robin
     return list(DEFAULTS["round robin" if robin else "swiss"])
 
 
-def round_robin(event: Event) -> bool:
+def round_robin(event: Tournament) -> bool:
     """Whether everybody meets everybody the same number of times (once, twice…) over
     the event's rounds (two-player events)."""
     n = len(event.entrants)
@@ -117,7 +117,7 @@ class _Sheet:
     forfeit counts as a game against the scheduled opponent and a round without an
     opponent counts nothing."""
 
-    event: Event
+    event: Tournament
     robin: bool
     #: the regulations in force from 1 March 2026 cap the dummy's score (art. 16.4)
     capped: bool = True
@@ -286,7 +286,7 @@ REGULATIONS = ("2026", "2024")
 
 
 def rank(
-    event: Event, codes: Sequence[str], regulations: str = "2026", robin: bool | None = None
+    event: Tournament, codes: Sequence[str], regulations: str = "2026", robin: bool | None = None
 ) -> list[Ranked]:
     """The standings: by points, then by each tie-break in turn; entrants still tied
     share a rank (and are listed by pairing number).  ``robin``: whether the event is

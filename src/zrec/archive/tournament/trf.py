@@ -15,10 +15,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from zrec.archive.tournament.event import BYES, CODES, MAX_ROUNDS, Event, EventError, digits
+from zrec.archive.tournament.event import (
+    BYES,
+    CODES,
+    MAX_ROUNDS,
+    Entrant,
+    EventError,
+    Round,
+    Tournament,
+    digits,
+)
 from zrec.archive.tournament.tiebreaks import Ranked
 
-__all__ = ["Trf", "TrfError", "TrfPlayer", "TrfRound", "read_trf", "write_trf"]
+__all__ = ["Trf", "TrfError", "read_trf", "write_trf"]
 
 #: the columns (0-based, end excluded) of a player line, before the rounds
 _NUMBER, _SEX, _TITLE, _NAME = (4, 8), (9, 10), (10, 13), (14, 47)
@@ -36,36 +45,18 @@ class TrfError(EventError):
     """A TRF file that cannot be read, with its line number."""
 
 
-@dataclass(frozen=True, slots=True)
-class TrfRound:
-    round: int
-    opponent: int | None  # pairing number; None for a bye or an absence
-    colour: str  # w, b or ''
-    code: str
-
-
-@dataclass(slots=True)
-class TrfPlayer:
-    number: int
-    name: str
-    rating: int | None = None
-    federation: str = ""
-    fide_id: str = ""
-    title: str = ""
-    sex: str = ""
-    birth: str = ""
-    points: Fraction | None = None
-    rounds: list[TrfRound] = field(default_factory=list)
-
-
 @dataclass(slots=True)
 class Trf:
+    """A TRF file's event: its header and its players, each an :class:`Entrant` (no
+    archive id yet: ``player`` is 0) whose rounds are as the file gives them (a round
+    paired and not finished has the code ``" "``)."""
+
     name: str = ""
     site: str = ""
     start: str = ""
     end: str = ""
     rounds: int = 0
-    players: list[TrfPlayer] = field(default_factory=list)
+    players: list[Entrant] = field(default_factory=list)
 
 
 def _put(line: list[str], span: tuple[int, int], text: str, right: bool = False) -> None:
@@ -85,7 +76,7 @@ def _date(text: str) -> str:
     return text.replace("-", "/").replace(".", "/") if text and "?" not in text else ""
 
 
-def write_trf(event: Event, lines: Sequence[Ranked], form: str) -> str:
+def write_trf(event: Tournament, lines: Sequence[Ranked], form: str) -> str:
     """The TRF-16 report of the event (two-player games only)."""
     if not event.two_player:
         raise TrfError(
@@ -137,6 +128,7 @@ def _cut(text: str, span: tuple[int, int]) -> str:
 def read_trf(text: str, source: str = "TRF") -> Trf:
     """A TRF file's event; raises :class:`TrfError` naming the line at fault."""
     trf = Trf()
+    declared: dict[int, Fraction] = {}  # the points each player's line gives
     heads = ("012", "022", "042", "052")
     for at, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         where = f"{source}, line {at}"
@@ -161,14 +153,18 @@ def read_trf(text: str, source: str = "TRF") -> Trf:
                 )
             trf.rounds = rounds
         elif code == "001":
-            trf.players.append(_player(line, where))
+            player, points = _player(line, where)
+            trf.players.append(player)
+            if points is not None:
+                declared[player.number] = points
     if not trf.players:
         raise TrfError(f"{source} has no player line (001)")
-    _check(trf, source)
+    _check(trf, declared, source)
     return trf
 
 
-def _player(line: str, where: str) -> TrfPlayer:
+def _player(line: str, where: str) -> tuple[Entrant, Fraction | None]:
+    """A player line's entrant, and the points it declares (``None``: none)."""
     number = _cut(line, _NUMBER)
     if not digits(number):
         raise TrfError(
@@ -179,9 +175,11 @@ def _player(line: str, where: str) -> TrfPlayer:
         raise TrfError(f"{where}: player {number} has no name (columns 15-47)")
     rating = digits(_cut(line, _RATING))
     points = _cut(line, _POINTS)
-    player = TrfPlayer(
+    player = Entrant(
         int(number),
+        0,
         name,
+        {},
         rating or None,
         _cut(line, _FED),
         _cut(line, _FIDE),
@@ -190,7 +188,7 @@ def _player(line: str, where: str) -> TrfPlayer:
         _cut(line, _BIRTH),
     )
     try:
-        player.points = Fraction(points) if points else None
+        declared = Fraction(points) if points else None
     except ValueError:
         raise TrfError(f"{where}: columns 81-84 must hold points, not {points!r}") from None
     n = 0
@@ -221,41 +219,44 @@ def _player(line: str, where: str) -> TrfPlayer:
                 f"{where}: round {n}: result {code!r} "
                 + ("needs an opponent" if other is None else "cannot have an opponent")
             )
-        player.rounds.append(TrfRound(n, other, colour if colour in "wb" else "", code))
-    return player
+        opponents = () if other is None else (other,)
+        player.rounds[n] = Round(n, code, opponents, colour if colour in "wb" else "")
+    return player, declared
 
 
-def _check(trf: Trf, source: str) -> None:
+def _check(trf: Trf, declared: dict[int, Fraction], source: str) -> None:
     numbers = {p.number: p for p in trf.players}
     if len(numbers) != len(trf.players):
         raise TrfError(f"{source}: two players have the same pairing number")
-    trf.rounds = max([trf.rounds, *(r.round for p in trf.players for r in p.rounds)])
+    trf.rounds = max([trf.rounds, *(n for p in trf.players for n in p.rounds)])
     for p in trf.players:
-        for r in p.rounds:
+        for r in p.rounds.values():
             if r.opponent is None:
                 continue
             other = numbers.get(r.opponent)
             if other is None:
                 raise TrfError(
-                    f"{source}: player {p.number}, round {r.round}: there is no player "
+                    f"{source}: player {p.number}, round {r.number}: there is no player "
                     f"{r.opponent}"
                 )
-            back = next((x for x in other.rounds if x.round == r.round), None)
+            back = other.rounds.get(r.number)
             if back is None or back.opponent != p.number or back.code not in _MIRROR[r.code]:
                 raise TrfError(
-                    f"{source}: round {r.round}: player {p.number} has {r.code!r} against "
+                    f"{source}: round {r.number}: player {p.number} has {r.code!r} against "
                     f"{r.opponent}, who does not have the opposite result against "
                     f"{p.number}"
                 )
             if r.colour and r.colour == back.colour:
                 raise TrfError(
-                    f"{source}: round {r.round}: players {p.number} and {r.opponent} both "
+                    f"{source}: round {r.number}: players {p.number} and {r.opponent} both "
                     f"have {r.colour!r}"
                 )
-        if p.points is not None:
-            total = sum((CODES[r.code][0] for r in p.rounds if r.code != " "), Fraction(0))
-            if total != p.points:
+        points = declared.get(p.number)
+        if points is not None:
+            known = (r for r in p.rounds.values() if r.code != " ")
+            total = sum((CODES[r.code][0] for r in known), Fraction(0))
+            if total != points:
                 raise TrfError(
-                    f"{source}: player {p.number} ({p.name}) has {_points(p.points)} "
+                    f"{source}: player {p.number} ({p.name}) has {_points(points)} "
                     f"points, but the rounds give {_points(total)}"
                 )

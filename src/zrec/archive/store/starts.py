@@ -1,0 +1,78 @@
+"""The starts the archive holds: each game with its options and setup as stored, and
+the setup inputs and seats its games have.
+
+A search by moves or by position replays the moves, or reads the position, from each
+start it allows (:mod:`zrec.archive.store.search`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from zrec.archive.store import Archive, split_options
+from zrec.rules import find_game
+from zrec.rules.base import UnknownGameError
+
+__all__ = ["stored_starts"]
+
+
+def stored_starts(
+    archive: Archive, options: Sequence[tuple[str, str]], name: str | None
+) -> list[tuple[str, dict[str, str]]]:
+    """The starts the archive holds (of the game ``name``, when given) with these
+    options (tag and value, whatever their case), each as a label (the game
+    and its options) and the tags that make it: the game, its options and setup, and,
+    for a game with setup inputs (a herd's order, a map), each combination of inputs
+    and seats its stored games have."""
+    sql = "SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1"
+    params: list[Any] = []
+    if name is not None:
+        sql += " AND game = ?"
+        params.append(name)
+    found: list[tuple[str, dict[str, str]]] = []
+    for game, stored, setup in sorted(archive.db.rows(sql, params)):
+        # as the SQL condition on options: tag and value whatever their case
+        chosen = {t.lower(): v.lower() for t, v in split_options(str(stored)).items()}
+        if not all(chosen.get(t.lower(), "") == v.lower() for t, v in options):
+            continue
+        tags = _tags(str(game), str(stored), str(setup))
+        label = f"{game} ({stored or 'no options'})"
+        try:
+            rules = find_game(str(game))
+        except UnknownGameError:
+            continue
+        if not rules.inputs:
+            found.append((label, tags))
+            continue
+        for combination in _inputs(archive, str(game), str(stored), str(setup), rules):
+            found.append((label, {**tags, **dict(combination)}))
+    return found
+
+
+def _inputs(
+    archive: Archive, game: str, options: str, setup: str, rules: Any
+) -> list[tuple[tuple[str, str], ...]]:
+    """The setup inputs of the stored games of one start, each with its seats (seat
+    names do not matter to the rules, only which seats are there)."""
+    seats, inputs = set(rules.seats), set(rules.inputs)
+    names = sorted(seats | inputs)
+    marks = ",".join("?" * len(names))
+    rows = archive.db.rows(
+        "SELECT t.game, t.name, t.value FROM game_tags t JOIN games g ON g.id = t.game "
+        "WHERE g.game = ? AND g.options = ? AND g.setup = ? AND g.valid = 1 AND g.checked = 1 "
+        f"AND t.name IN ({marks}) ORDER BY t.game, t.idx",
+        (game, options, setup, *names),
+    )
+    by_game: dict[int, dict[str, str]] = {}
+    for gid, tag, value in rows:
+        held = by_game.setdefault(int(gid), {})
+        held.setdefault(str(tag), "?" if tag in seats else str(value))
+    return sorted({tuple(held.items()) for held in by_game.values()})
+
+
+def _tags(game: str, options: str, setup: str) -> dict[str, str]:
+    tags = {"Game": game, **split_options(options)}
+    if setup:
+        tags["Setup"] = setup
+    return tags
