@@ -15,9 +15,9 @@ from lark.exceptions import UnexpectedInput
 
 from lark_reference import reference_parser
 from strategies import games
-from zrec.notation import fastpath, reader
+from zrec.notation import _fast, fastpath, reader
 from zrec.notation.grammar import ParseError, TokenT, parse_tokens
-from zrec.notation.model import Game, Line
+from zrec.notation.model import Game, Line, MoveNode
 from zrec.notation.reader import Record, read_string
 from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_games
@@ -251,3 +251,24 @@ def test_odd_token_orders_read_the_same_both_ways(words: list[str]) -> None:
     with pytest.MonkeyPatch.context() as patch:
         for tokens in _token_lists(text, patch):
             _check(tokens)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["b4-b5", "c1xa3xc5", "P@g14"]),
+    st.one_of(st.none(), st.integers(1, 999_999)),
+    st.sampled_from([1, 3]),
+    st.integers(1, 10**6),
+    st.integers(1, 500),
+)
+def test_the_one_trick_builds_what_the_constructor_builds(
+    text: str, number: int | None, dots: int, line: int, column: int
+) -> None:
+    turn = fastpath._turn(text)
+    assert turn is not None
+    fast = _fast.plain_move(turn, number, dots, line, column)
+    plain = _fast.plain_move_slowly(turn, number, dots, line, column)
+    assert fast == plain and fast.span == plain.span and repr(fast) == repr(plain)
+    assert hash(fast.span) == hash(plain.span)
+    for name in MoveNode.__dataclass_fields__:
+        assert getattr(fast, name) == getattr(plain, name)

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from zrec.moves import Action, Turn
+from zrec.notation import _fast
 from zrec.notation.model import Game, Line, MoveNode, Span
 
 TokenT = tuple[str, str, int, int]  # type, text, line, column (as the grammar's tokens)
@@ -137,7 +138,7 @@ def direct_game(tokens: Sequence[TokenT]) -> Game | None:
             turn = _turn(text)
             if turn is None:
                 return None
-            nodes.append(MoveNode(turn, number, dots, span=Span(line, column)))
+            nodes.append(_fast.plain_move(turn, number, dots, line, column))
             number, dots = None, 1
         elif kind == "MOVE_NUMBER" and number is None:
             number, dots = _number(text)
