@@ -128,7 +128,7 @@ _TAG_LINES = [
 
 def _tag_agrees(text: str) -> bool:
     """A line the fast path takes as one tag pair is one tag pair to Lark."""
-    pair = fastpath.tag_line(text)
+    pair = fastpath.plain_tag(text)
     if pair is None:
         return False
     assert _lark_tokens(text, 7) == [("TAG_PAIR", pair, 7, 1)]
@@ -157,7 +157,7 @@ def test_the_reader_reads_the_same_without_the_fast_path(monkeypatch: pytest.Mon
     texts.append("".join(_TAG_LINES) + "1. b4-b5 *\n" + "".join(_TAG_LINES))
     fast = [_records(t) for t in texts]
     monkeypatch.setattr(fastpath, "plain_line", lambda text, number: None)
-    monkeypatch.setattr(fastpath, "tag_line", lambda text: None)
+    monkeypatch.setattr(fastpath, "plain_tag", lambda text: None)
     monkeypatch.setattr(fastpath, "direct_game", lambda tokens: None)
     slow = [_records(t) for t in texts]
     assert fast == slow

@@ -77,10 +77,10 @@ class _Cutter:
             self.parts.append(raw)
             return None
         done = None
-        tag_line = not self.in_comment and raw[:1] == b"["
-        if tag_line and self.blank_before and self.ended and self.begins():
+        opens_tag = not self.in_comment and raw[:1] == b"["
+        if opens_tag and self.blank_before and self.ended and self.begins():
             done = self.piece(self.number)
-        if tag_line:
+        if opens_tag:
             self.ended = False
             if b"{" in text:  # maybe a comment opened after the tag (or a brace in its
                 self.in_comment = _comment_after(text, False)  # value): unsure, no cut

@@ -4,7 +4,7 @@ Most lines of every file are tag pairs written one a line (``[White "Culin"]``) 
 lines of plain moves and move numbers, the last one ending with the result
 (``17. c7-c8 c3-c4 18. c5xc3 1-0``); most games hold nothing else.  For these the
 reader (:mod:`zrec.notation.reader`) neither lexes a token at a time nor parses with
-Lark: :func:`tag_line` matches a line that is one tag pair, :func:`plain_line` splits
+Lark: :func:`plain_tag` matches a line that is one tag pair, :func:`plain_line` splits
 a line of moves at its spaces and looks each word up, and :func:`direct_game` builds
 the game straight from its tokens.  Anything else (a comment, a variation, dice, a
 suffix, a jump over a point, odd spacing, a character outside ASCII) is left to the
@@ -79,7 +79,7 @@ def plain_line(text: str, number: int) -> tuple[list[TokenT], TokenT | None] | N
     return tokens, result
 
 
-def tag_line(text: str) -> str | None:
+def plain_tag(text: str) -> str | None:
     """The tag pair's token when ``text`` is a line that is one tag pair written plainly
     (then white space only), else ``None``."""
     found = _TAG_LINE.fullmatch(text)
@@ -150,4 +150,4 @@ def direct_game(tokens: Sequence[TokenT]) -> Game | None:
     return Game(tuple(tags), Line(tuple(nodes)), tokens[-1][1], spans)
 
 
-__all__ = ["RESULT", "direct_game", "plain_line", "tag_line", "word_kind"]
+__all__ = ["RESULT", "direct_game", "plain_line", "plain_tag", "word_kind"]

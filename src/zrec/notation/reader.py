@@ -207,7 +207,7 @@ class _Reader:
                     text = self._to_ascii(number, text, pos)
             elif pos == 0:
                 if text[:1] == _TAG_START:
-                    pair = fastpath.tag_line(text)
+                    pair = fastpath.plain_tag(text)
                     if pair is not None:  # one tag pair, the whole line: as below
                         game.lines.setdefault(number, shown)
                         self._feed(("TAG_PAIR", pair, number, 1), done)
