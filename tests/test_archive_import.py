@@ -18,7 +18,7 @@ import pytest
 
 from zrec.archive import Archive
 from zrec.archive.store.ingest import Importer
-from zrec.archive.store.outcome import Counts, FileResult, Notice, sha256_of
+from zrec.archive.store.outcome import FileResult, ImportCounts, Notice, sha256_of
 from zrec.archive.store.upkeep import check, remove
 from zrec.check.validate import validate_record
 from zrec.notation.model import Comment, Game, Line
@@ -146,8 +146,8 @@ class Model:
 
     stored: list[Played] = field(default_factory=list)
 
-    def judge(self, games: Iterable[Game]) -> Counts:
-        counts = Counts()
+    def judge(self, games: Iterable[Game]) -> ImportCounts:
+        counts = ImportCounts()
         for game in games:
             mine = played(game)
             counts.read += 1
@@ -220,7 +220,7 @@ def test_import_counts_match_the_model(db_url: str, corpus: list[Path]) -> None:
     model = Model()
     expected = [model.judge(games_of(path)) for path in corpus]
     # the model sees what the corpus was made to hold
-    total = Counts()
+    total = ImportCounts()
     for counts in expected:
         total.merge(counts)
     assert total.read == 15 + RANDOM_GAMES + 15 + 10 + 12 + 1
@@ -253,7 +253,7 @@ def test_a_second_import_reads_nothing_again(db_url: str, corpus: list[Path]) ->
             games = len(games_of(path))
             result = import_file(archive, path)
             assert result.status == "already imported"
-            assert result.counts == Counts(read=games, already=games)
+            assert result.counts == ImportCounts(read=games, already=games)
         assert stored_texts(archive) == before
         assert archive.db.value("SELECT count(*) FROM game_sources") == sources
 
@@ -354,7 +354,7 @@ def test_each_kind_of_report(db_url: str, tmp_path: Path, batch: int) -> None:
     with Archive.open(db_url, create=True) as archive:
         import_file(archive, SAMPLES / "tournament.zrec")
         result = import_file(archive, path, notices=notices, batch=batch)
-        assert result.counts == Counts(
+        assert result.counts == ImportCounts(
             read=9, added=3, duplicates=2, truncated=3, conflicts=1, continued=1, invalid=1
         )
         assert notice_facts(notices) == [
@@ -422,7 +422,7 @@ def test_keep_invalid_stores_the_game_flagged(db_url: str, tmp_path: Path) -> No
     notices: list[Notice] = []
     with Archive.open(db_url, create=True) as archive:
         result = import_file(archive, path, keep_invalid=True, notices=notices)
-        assert result.counts == Counts(read=3, invalid=3)
+        assert result.counts == ImportCounts(read=3, invalid=3)
         assert [n.message for n in notices] == [
             f"kept, flagged invalid, as #1: {errors[0].format()}",
             f"not stored: {errors[1].format()}",
@@ -448,7 +448,7 @@ def test_keep_invalid_stores_the_game_flagged(db_url: str, tmp_path: Path) -> No
     # without --keep-invalid nothing is stored
     with Archive.open(str(tmp_path / "plain.sqlite"), create=True) as archive:
         result = import_file(archive, path)
-        assert result.counts == Counts(read=3, invalid=3)
+        assert result.counts == ImportCounts(read=3, invalid=3)
         assert archive.count() == 0
 
 
@@ -478,7 +478,7 @@ def test_interrupted_import_goes_on_after_the_last_committed_game(
             read_records(path), str(path), sha, size
         )
         assert result.status == "resumed"
-        assert result.counts == Counts(read=25, added=5, already=20)
+        assert result.counts == ImportCounts(read=25, added=5, already=20)
         assert archive.db.one("SELECT games_done, complete FROM sources") == (25, 1)
         assert stored_texts(archive) == sorted(write_game(g) for g in games)
         assert import_file(archive, path).status == "already imported"
@@ -489,8 +489,8 @@ def test_games_read_from_text_need_no_file(db_url: str) -> None:
     with Archive.open(db_url, create=True) as archive:
         first = Importer(archive).import_records(read_string(text, "<stdin>"), "<stdin>")
         second = Importer(archive).import_records(read_string(text, "<stdin>"), "<stdin>")
-        assert first.counts == Counts(read=5, added=5)
-        assert second.counts == Counts(read=5, duplicates=5)
+        assert first.counts == ImportCounts(read=5, added=5)
+        assert second.counts == ImportCounts(read=5, duplicates=5)
         assert archive.db.rows("SELECT path, sha256, games_done, complete FROM sources") == [
             ("<stdin>", None, 5, 1),
             ("<stdin>", None, 5, 1),
@@ -507,7 +507,7 @@ def test_a_truncated_copy_that_ends_with_a_priests_entry(db_url: str, tmp_path: 
     with Archive.open(db_url, create=True) as archive:
         import_file(archive, SAMPLES / "stone-warriors.zrec")
         result = import_file(archive, path)
-        assert result.counts == Counts(read=1, truncated=1)
+        assert result.counts == ImportCounts(read=1, truncated=1)
 
 
 def test_records_that_differ_in_a_roll_are_two_games(db_url: str, tmp_path: Path) -> None:
@@ -528,4 +528,4 @@ def test_records_that_differ_in_a_roll_are_two_games(db_url: str, tmp_path: Path
     with Archive.open(db_url, create=True) as archive:
         result = import_file(archive, path)
         # two games, and a conflict: the same event, round and players, other moves
-        assert result.counts == Counts(read=2, added=2, conflicts=1)
+        assert result.counts == ImportCounts(read=2, added=2, conflicts=1)

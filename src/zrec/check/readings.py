@@ -32,11 +32,11 @@ from zrec.play.overrides import with_tags
 from zrec.rules import find_game
 from zrec.rules.base import GameRules, OptionError, UnknownGameError, check_options
 
-__all__ = ["GameReadings", "Reading", "combinations", "file_readings", "game_readings"]
+__all__ = ["GameReadings", "ReadingResult", "combinations", "file_readings", "game_readings"]
 
 
 @dataclass(frozen=True, slots=True)
-class Reading:
+class ReadingResult:
     """One combination of rule options and what the record is under it: legal, or its
     first error (``ply``: the ply of the move at fault, ``None`` for an error in the
     tags; ``reason``: the validator's message; ``code``: its diagnostic code)."""
@@ -73,13 +73,13 @@ class GameReadings:
     name: str = ""
     title: str = ""
     heading: str = ""
-    readings: tuple[Reading, ...] = ()
+    readings: tuple[ReadingResult, ...] = ()
     own: dict[str, str] | None = None
     problem: str | None = None
     options: tuple[str, ...] = field(default=())
 
     @property
-    def legal(self) -> tuple[Reading, ...]:
+    def legal(self) -> tuple[ReadingResult, ...]:
         """The readings under which the record is legal."""
         return tuple(r for r in self.readings if r.legal)
 
@@ -134,7 +134,7 @@ def game_readings(
         own: dict[str, str] | None = check_options(rules.options, game.tag_map())
     except OptionError:
         own = None
-    found: list[Reading] = []
+    found: list[ReadingResult] = []
     for options in combinations(rules):
         report = validate_game(with_tags(game, options), file, number, line)
         if not report.checked:
@@ -144,9 +144,9 @@ def game_readings(
             )
         first = _first_error(report.diagnostics)
         if first is None:
-            found.append(Reading(options, True))
+            found.append(ReadingResult(options, True))
         else:
-            found.append(Reading(options, False, first.ply, first.message, first.code))
+            found.append(ReadingResult(options, False, first.ply, first.message, first.code))
     names = tuple(rules.options)
     return GameReadings(
         number, line, rules.name, rules.title, heading, tuple(found), own, None, names

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from zrec.archive import Archive
     from zrec.archive.store.facts import Facts
     from zrec.archive.store.ingest import Importer
-    from zrec.archive.store.outcome import Counts, FileResult, Notice
+    from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
 
 archive_app = typer.Typer(
     name="archive",
@@ -84,7 +84,7 @@ class _Counting(io.RawIOBase):
         return len(data)
 
 
-def _summary(counts: Counts, files: int) -> str:
+def _summary(counts: ImportCounts, files: int) -> str:
     parts = [f"{counts.added} added"]
     for n, word in (
         (counts.duplicates, "duplicate"),
@@ -167,7 +167,7 @@ def import_command(
     when a game was invalid, 2 when a file or the archive cannot be used.
     """
     from zrec.archive.store.ingest import Importer
-    from zrec.archive.store.outcome import Counts, sha256_of
+    from zrec.archive.store.outcome import ImportCounts, sha256_of
 
     check_format(output_format, ("text", "json"))
     as_json = output_format == "json"
@@ -189,7 +189,7 @@ def import_command(
         else:
             typer.echo(line)
 
-    total = Counts()
+    total = ImportCounts()
     results = []
     unreadable = 0
     with opened(db, create=True) as archive:

@@ -49,8 +49,8 @@ def _tty_progress(depth: int) -> Progress | None:
     return show
 
 
-@app.command()
-def perft(
+@app.command("perft")
+def perft_command(
     game: GameNameOpt,
     depth: Annotated[
         str, typer.Option("--depth", help="Count move sequences of 1 to N moves.", metavar="N")

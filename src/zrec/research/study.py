@@ -66,7 +66,7 @@ MAX_PLIES = "max-plies"
 #: (it is unfinished; an engine whose outcome and moves agree never gives one).
 STALLED = "stalled"
 
-Player = Callable[[Any, Any, "Sequence[int] | None", random.Random], Any]
+MoveChooser = Callable[[Any, Any, "Sequence[int] | None", random.Random], Any]
 
 
 class StudyError(ZrecError, ValueError):
@@ -100,7 +100,7 @@ def greedy_move(engine: Any, pos: Any, roll: Sequence[int] | None, rng: random.R
 
 
 #: The players by name, in the order ``--help`` lists them.
-PLAYERS: dict[str, Player] = {"random": random_move, "greedy": greedy_move}
+PLAYERS: dict[str, MoveChooser] = {"random": random_move, "greedy": greedy_move}
 
 
 @dataclass(frozen=True)
@@ -190,7 +190,7 @@ class GameResult:
     captures: tuple[int, ...]
 
 
-def seat_players(engine: Any, players: Sequence[str]) -> tuple[Player, ...]:
+def seat_players(engine: Any, players: Sequence[str]) -> tuple[MoveChooser, ...]:
     """The player of each seat of ``engine``; raises :class:`StudyError`."""
     seats = engine.seats
     if len(players) == 1:
@@ -204,7 +204,7 @@ def seat_players(engine: Any, players: Sequence[str]) -> tuple[Player, ...]:
 
 
 def play_game(
-    replay: Replay, players: Sequence[Player], rng: random.Random, max_plies: int
+    replay: Replay, players: Sequence[MoveChooser], rng: random.Random, max_plies: int
 ) -> GameResult:
     """One game from the replay's start, each seat played by its player."""
     engine = replay.engine
@@ -249,7 +249,7 @@ def play_games(
 ) -> list[GameResult]:
     """Games ``start`` to ``stop - 1`` of a reading."""
     out: list[GameResult] = []
-    last: tuple[dict[str, str], Replay, tuple[Player, ...]] | None = None
+    last: tuple[dict[str, str], Replay, tuple[MoveChooser, ...]] | None = None
     for index in range(start, stop):
         rng = game_rng(seed, index)
         drawn = rules.random_tags(seats, rng)

@@ -30,7 +30,7 @@ from zrec.archive.people.names import UNKNOWN_NAMES
 from zrec.archive.store import Archive
 from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
 from zrec.archive.store.facts import Facts, facts_of
-from zrec.archive.store.outcome import Counts, FileResult, Notice
+from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
 from zrec.notation.json.convert import JsonRecord
@@ -125,12 +125,12 @@ class Importer:
         return result
 
     def _commit(
-        self, batch: list[Facts], sid: int, file: str, counts: Counts, last: bool = False
+        self, batch: list[Facts], sid: int, file: str, counts: ImportCounts, last: bool = False
     ) -> None:
         if not batch and not last:
             return
         rows = Rows()
-        mine = Counts()
+        mine = ImportCounts()
         notices: list[Notice] = []
         with self.db.transaction(lock=True):
             self._prefetch(batch, rows)
@@ -150,7 +150,9 @@ class Importer:
 
     # -- one game ------------------------------------------------------------------
 
-    def _one(self, fact: Facts, sid: int, file: str, rows: Rows, counts: Counts) -> list[Notice]:
+    def _one(
+        self, fact: Facts, sid: int, file: str, rows: Rows, counts: ImportCounts
+    ) -> list[Notice]:
         def notice(
             kind: str, message: str, stored: int | None = None, other: int | None = None
         ) -> Notice:

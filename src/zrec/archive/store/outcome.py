@@ -13,11 +13,11 @@ from typing import Any
 
 from zrec.check.tally import Tally
 
-__all__ = ["Counts", "FileResult", "Notice", "sha256_of"]
+__all__ = ["FileResult", "ImportCounts", "Notice", "sha256_of"]
 
 
 @dataclass(slots=True)
-class Counts(Tally):
+class ImportCounts(Tally):
     """What an import did.  Every game read is one of added, duplicates, truncated,
     invalid (refused or, with ``keep_invalid``, added) or already (imported before);
     conflicts and continuations are among the added."""
@@ -67,7 +67,7 @@ class FileResult:
     file: str
     sha256: str | None
     status: str  # imported, resumed, already imported
-    counts: Counts = field(default_factory=Counts)
+    counts: ImportCounts = field(default_factory=ImportCounts)
 
 
 def sha256_of(path: str) -> tuple[str, int]:
