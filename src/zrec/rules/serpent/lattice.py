@@ -15,7 +15,7 @@ middle and outer lines join bits 3 apart, the diagonals bits 1 or 2 apart.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -68,8 +68,6 @@ class Lattice:
     jump_nn: tuple[Group, ...]
     jump_pn: tuple[Group, ...]
     jump_np: tuple[Group, ...]
-    #: The same test as :meth:`can_capture`, compiled to one expression (for speed).
-    capture_test: Callable[[int, int], bool]
 
     def can_capture(self, own: int, enemy: int) -> bool:
         """Whether a piece of ``own`` can jump a piece of ``enemy``."""
@@ -192,43 +190,6 @@ def _groups(jumps: list[tuple[int, int, int]]) -> dict[str, tuple[Group, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _compile_capture_test(
-    full: int, jumps: list[tuple[int, int, int]]
-) -> Callable[[int, int], bool]:
-    """:meth:`Lattice.can_capture` as one generated expression, about three times as fast
-    as the loop (it matters when an archive is replayed move by move).
-
-    A jump of shape (d1, d2) = (q - p, r - q) is open where ``enemy`` holds q, ``own``
-    holds q - d1 and q + d2 is empty: ``own`` moved d1 bits up and ``empty`` moved d2
-    bits down meet at q.  Each moved copy is made once; the shapes whose jumped points
-    form the same mask are or-ed together before that mask is applied.
-    """
-    shapes: dict[tuple[int, int], int] = {}
-    for p, q, r in jumps:
-        shapes[q - p, r - q] = shapes.get((q - p, r - q), 0) | 1 << q
-    by_mask: dict[int, list[tuple[int, int]]] = {}
-    for shape, mask in sorted(shapes.items()):
-        by_mask.setdefault(mask, []).append(shape)
-
-    def name(prefix: str, d: int) -> str:
-        return f"{prefix}{d}" if d > 0 else f"{prefix}_{-d}"
-
-    def moved(var: str, d: int) -> str:
-        return f"{var} << {d}" if d > 0 else f"{var} >> {-d}"
-
-    lines = ["def capture_test(own, enemy):", f"    empty = {full} & ~(own | enemy)"]
-    lines += [f"    {name('o', d)} = {moved('own', d)}" for d in sorted({d for d, _ in shapes})]
-    lines += [f"    {name('e', d)} = {moved('empty', -d)}" for d in sorted({d for _, d in shapes})]
-    groups = [
-        "(" + " | ".join(f"{name('o', d1)} & {name('e', d2)}" for d1, d2 in group) + f") & {mask}"
-        for mask, group in by_mask.items()
-    ]
-    lines.append(f"    return bool(enemy & ({' | '.join(groups) or '0'}))")
-    namespace: dict[str, Callable[[int, int], bool]] = {}
-    exec("\n".join(lines), namespace)
-    return namespace["capture_test"]
-
-
 @cache
 def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
     """The board with ``n`` points per outer row (8 Mosona, 16 Kolowis), built once."""
@@ -276,7 +237,6 @@ def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
         jump_nn=groups["nn"],
         jump_pn=groups["pn"],
         jump_np=groups["np"],
-        capture_test=_compile_capture_test((1 << size) - 1, jumps),
     )
 
 

@@ -70,9 +70,6 @@ _NO_EVENTS: tuple[Event, ...] = ()
 _TURN = (b"w", b"b")  # the side to move in a key
 
 
-_new_position = tuple.__new__  # SerpentPosition without its Python-level __new__
-
-
 def _plural(k: int) -> str:
     return f"{k} piece" if k == 1 else f"{k} pieces"
 
@@ -144,7 +141,7 @@ class SerpentEngine(WrittenMoves):
         turn = 1 if options["First"] == "Black" else 0
         self._start = SerpentPosition(white, black, turn, 0)
         self._index = lat.index
-        self._capture_test = lat.capture_test
+        self._capture_test = lat.can_capture
         self._over = dict(lat.over)
         self._jumps_from = lat.jumps_from
         self._steps = tuple(
@@ -208,7 +205,7 @@ class SerpentEngine(WrittenMoves):
     def move_number(self, pos: SerpentPosition) -> MoveNumber:
         turn = pos.turn
         dots = 1 if turn == self._start.turn else 3
-        return _new_number(MoveNumber, (pos.ply // 2 + 1, dots, True, turn))
+        return MoveNumber._make((pos.ply // 2 + 1, dots, True, turn))
 
     def chance(self, pos: SerpentPosition) -> Chance | None:
         return None
@@ -248,7 +245,7 @@ class SerpentEngine(WrittenMoves):
                 black = (black & ~moved) | landed
             else:
                 white = (white & ~moved) | landed
-            return _new_position(SerpentPosition, (white, black, 1 - turn, ply + 1)), _NO_EVENTS
+            return SerpentPosition._make((white, black, 1 - turn, ply + 1)), _NO_EVENTS
         gone = 0
         for c in caps:
             gone |= _BIT[c]
@@ -258,7 +255,7 @@ class SerpentEngine(WrittenMoves):
         else:
             white = (white & ~moved) | landed
             black &= ~gone
-        after = _new_position(SerpentPosition, (white, black, 1 - turn, ply + 1))
+        after = SerpentPosition._make((white, black, 1 - turn, ply + 1))
         return after, _removed(turn, caps)
 
     def routes(self, pos: SerpentPosition, move: SerpentMove) -> tuple[tuple[str, ...], ...]:
@@ -392,9 +389,6 @@ class SerpentGame:
     def engine_for(self, setting: Setting) -> SerpentEngine:
         # the setting's options are checked already, every option present
         return _engine(self.title, self.n, tuple(setting.options.items()))
-
-
-_new_number = tuple.__new__  # MoveNumber without its Python-level __new__ (hot path)
 
 
 @cache
