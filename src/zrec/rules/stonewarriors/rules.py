@@ -61,6 +61,7 @@ from zrec.rules.base import (
 )
 from zrec.rules.stonewarriors import end, setup
 from zrec.rules.stonewarriors import view as show
+from zrec.rules.stonewarriors._fast import new_position
 from zrec.rules.stonewarriors.board import (
     BIT,
     BOARD,
@@ -173,7 +174,7 @@ class StoneWarriors(WrittenMoves):
         # An entry is not a turn: it carries no number.
         dots = 1 if pos.to_move == self.first else 3
         turn = not pos.must_enter()
-        return MoveNumber(pos.ply // 2 + 1, dots, turn, pos.to_move)
+        return MoveNumber._make((pos.ply // 2 + 1, dots, turn, pos.to_move))
 
     def chance(self, pos: StonePosition) -> Chance | None:
         return None
@@ -241,16 +242,7 @@ class StoneWarriors(WrittenMoves):
             priests |= target
             to_move, ply, passes = side, pos.ply, pos.passes
             off = (False, off[1]) if side == 0 else (off[0], False)
-        after = StonePosition(
-            None,
-            to_move,
-            off,
-            ply,
-            passes,
-            white=white,
-            black=black,
-            priests=priests,
-        )
+        after = new_position(white, black, priests, to_move, off, ply, passes)
         return after, events
 
     def sample_move(
