@@ -4,14 +4,13 @@ Shepherd players (Shepherd1 ... ShepherdN, N = 1-4) and the Wolves.  Play goes r
 the seats in groups: the seat's herd turn (``3: H``), its shepherds' turn
 (``2413e: a1-a2, ...``) and, once the wolves are awake, one wolf turn (``35: m13-...``
 or ``26: --``).  The board is a map (``[Map "default"]`` or inline) and every herd's
-hidden order is a ``HerdK`` tag.  This module holds the game object and the engine;
-the engine hands each part to a private module: :mod:`._awethi_map` (board, map, herd
-tags), :mod:`._awethi_position` (positions, moves, the herd's walks, catches),
-:mod:`._awethi_turns` (the kind and dice of a written turn, the herd's turn),
-:mod:`._awethi_shepherds` (the shepherds' turn applied and built) and
-:mod:`._awethi_paths` (read), :mod:`._awethi_wolves` (the wolf turn),
-:mod:`._awethi_end` (outcome, scores) and :mod:`._awethi_view` (view, text, key,
-``place``).
+hidden order is a ``HerdK`` tag.  This module holds the game object; the engine
+(:mod:`.engine`, with ``place``) hands each part to a module: :mod:`.board` (board,
+map, herd tags), :mod:`.position` (positions, moves, the herd's walks, catches),
+:mod:`.turns` (the kind and dice of a written turn, the herd's turn),
+:mod:`.shepherds` (the shepherds' turn applied and built) and :mod:`.paths` (read),
+:mod:`.wolves` (the wolf turn), :mod:`.end` (outcome, scores) and :mod:`.view` (view,
+text, key).
 
 Diagnostic codes of a refused turn (``IllegalMoveError.code``), each with an example:
 

@@ -2,7 +2,7 @@
 
 Geometry only, no rule options beyond the board's shape: the points, the lines, the
 jumps, the neighbour and jump tables, the bit operations the rules engine in
-:mod:`zrec.rules.serpent.rules` is built on, the ``Setup`` board string and the text drawing.
+:mod:`zrec.rules.serpent.engine` is built on, the ``Setup`` board string and the text drawing.
 A lattice with ``n`` points in each outer row has the points ``a1``–``a<n>``,
 ``b1``–``b<n+1>`` and ``c1``–``c<n>``; ``a_i`` and ``c_i`` stand between ``b_i`` and
 ``b_i+1``.
