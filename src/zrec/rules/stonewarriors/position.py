@@ -82,8 +82,8 @@ class StonePosition:
     ) -> None:
         if cells is not None:
             white, black, priests = masks(cells)
-        # A frozen dataclass refuses ``self.x = ...``: its fields are set as the
-        # __init__ dataclasses would write does it, through object.__setattr__.
+        # A frozen dataclass refuses ``self.x = ...``: the fields are set through
+        # object.__setattr__, as the __init__ that dataclasses writes sets them.
         object.__setattr__(self, "white", white)
         object.__setattr__(self, "black", black)
         object.__setattr__(self, "priests", priests)
