@@ -24,8 +24,11 @@ from zrec.rules.base import SetupError
 
 ROWS = "bac"  # the row of bit i is ROWS[i % 3]
 
-#: (first shift, second shift, mask of the points a jump of that shape starts from)
-Group = tuple[int, int, int]
+#: A jump shape and its mirror image: (first shift, second shift, mask of the points a
+#: jump of the shape starts from, the same for the mirrored shape).  A shape is the
+#: two shifts from the start to the jumped point and on to the landing point; the
+#: mirrored shape shifts the other way both times.
+Pair = tuple[int, int, int, int]
 
 
 def point_name(i: int) -> str:
@@ -64,25 +67,19 @@ class Lattice:
     over: Mapping[tuple[int, int], tuple[int, ...]]  # (from, to) -> the points jumped
     step_up: tuple[tuple[int, int], ...]  # (shift, mask of sources) for steps to higher bits
     step_down: tuple[tuple[int, int], ...]
-    jump_pp: tuple[Group, ...]  # jump shapes by the signs of their two shifts
-    jump_nn: tuple[Group, ...]
-    jump_pn: tuple[Group, ...]
-    jump_np: tuple[Group, ...]
+    jump_straight: tuple[Pair, ...]  # shapes shifting up twice, mirrored: down twice
+    jump_turning: tuple[Pair, ...]  # shapes shifting up then down, mirrored: down then up
 
     def can_capture(self, own: int, enemy: int) -> bool:
-        """Whether a piece of ``own`` can jump a piece of ``enemy``."""
+        """Whether a piece of ``own`` can jump a piece of ``enemy``: for each jump shape
+        and its mirror image, the pieces that start one move onto the enemy pieces and
+        on to the empty points."""
         empty = self.full & ~(own | enemy)
-        for a, b, m in self.jump_pp:
-            if (((own & m) << a) & enemy) << b & empty:
+        for a, b, up, down in self.jump_straight:
+            if ((((own & up) << a) & enemy) << b | (((own & down) >> a) & enemy) >> b) & empty:
                 return True
-        for a, b, m in self.jump_nn:
-            if (((own & m) >> a) & enemy) >> b & empty:
-                return True
-        for a, b, m in self.jump_pn:
-            if (((own & m) << a) & enemy) >> b & empty:
-                return True
-        for a, b, m in self.jump_np:  # noqa: SIM110 (a loop is faster than any())
-            if (((own & m) >> a) & enemy) << b & empty:
+        for a, b, up, down in self.jump_turning:
+            if ((((own & up) << a) & enemy) >> b | (((own & down) >> a) & enemy) << b) & empty:
                 return True
         return False
 
@@ -179,15 +176,21 @@ def _line_jumps(n: int, lined: bool) -> list[tuple[int, int, int]]:
     return triples + [(r, q, p) for p, q, r in triples]
 
 
-def _groups(jumps: list[tuple[int, int, int]]) -> dict[str, tuple[Group, ...]]:
+def _pairs(jumps: list[tuple[int, int, int]]) -> tuple[tuple[Pair, ...], tuple[Pair, ...]]:
+    """The jump shapes, each with its mirror image: those whose two shifts go the same
+    way, and those that turn back (as :meth:`Lattice.can_capture` tests them)."""
     shapes: dict[tuple[int, int], int] = {}
     for p, q, r in jumps:
         shapes[q - p, r - q] = shapes.get((q - p, r - q), 0) | 1 << p
-    out: dict[str, list[Group]] = {"pp": [], "nn": [], "pn": [], "np": []}
-    for (d1, d2), mask in sorted(shapes.items()):
-        key = ("p" if d1 > 0 else "n") + ("p" if d2 > 0 else "n")
-        out[key].append((abs(d1), abs(d2), mask))
-    return {k: tuple(v) for k, v in out.items()}
+    # each shape by the one of it and its mirror image whose first shift goes up
+    ups = sorted({(d1, d2) if d1 > 0 else (-d1, -d2) for d1, d2 in shapes})
+    straight = tuple(
+        (d1, d2, shapes.get((d1, d2), 0), shapes.get((-d1, -d2), 0)) for d1, d2 in ups if d2 > 0
+    )
+    turning = tuple(
+        (d1, -d2, shapes.get((d1, d2), 0), shapes.get((-d1, -d2), 0)) for d1, d2 in ups if d2 < 0
+    )
+    return straight, turning
 
 
 @cache
@@ -214,7 +217,7 @@ def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
     for x, y in lines:
         up[y - x] = up.get(y - x, 0) | 1 << x
         down[y - x] = down.get(y - x, 0) | 1 << y
-    groups = _groups(jumps)
+    straight, turning = _pairs(jumps)
     rows = [range(1, size, 3), range(0, size, 3), range(2, size, 3)]
     return Lattice(
         n=n,
@@ -233,10 +236,8 @@ def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
         over=MappingProxyType({k: tuple(v) for k, v in over.items()}),
         step_up=tuple(sorted(up.items())),
         step_down=tuple(sorted(down.items())),
-        jump_pp=groups["pp"],
-        jump_nn=groups["nn"],
-        jump_pn=groups["pn"],
-        jump_np=groups["np"],
+        jump_straight=straight,
+        jump_turning=turning,
     )
 
 
