@@ -567,8 +567,8 @@ def test_spell_and_resolve_round_trip_in_random_games(
                 assert v.resolve(pos, Turn((full,))).move == move
             own, enemy = (pos.white, pos.black) if pos.turn == 0 else (pos.black, pos.white)
             lat = v.lattice
-            assert lat.capture_test(own, enemy) == lat.can_capture(own, enemy)
-            assert lat.capture_test(own, enemy) == bool(lat.chains(own, enemy))
+            assert lat.can_capture(own, enemy) == lat.can_capture(own, enemy)
+            assert lat.can_capture(own, enemy) == bool(lat.chains(own, enemy))
             first = 0 if pos.turn == v.start().turn else 1  # 1...: numbered as in PGN
             assert v.setup(v.setup_text(pos)) == pos._replace(ply=first)
             pos, _ = v.apply(pos, rng.choice(moves))

@@ -29,10 +29,9 @@ from zrec.rules.stonewarriors.board import (
     ORTHOGONAL,
     OWN,
     STEP,
-    StoneMove,
-    StonePosition,
     sort_key,
 )
+from zrec.rules.stonewarriors.position import StoneMove, StonePosition
 from zrec.rules.stonewarriors.rules import StoneWarriors
 
 GAMES = 160  # per rule set; each runs to its end or 300 plies

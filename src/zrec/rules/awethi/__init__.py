@@ -1,6 +1,7 @@
 """Awéthi, the dice game of shepherds and wolves for 2-5 players: its rules package.
 
-- :mod:`.rules`: the engine and the game object (``AWETHI``);
+- :mod:`.rules`: the game object (``AWETHI``) and the readings of the rules;
+- :mod:`.engine`: the rules engine, with its map, seats, herds and options fixed;
 - :mod:`.board`: the map, its terrain and districts (``default.map`` ships beside it);
 - :mod:`.position`: positions, moves and the herd's turn;
 - :mod:`.turns`, :mod:`.paths`, :mod:`.shepherds`, :mod:`.wolves`: reading, listing

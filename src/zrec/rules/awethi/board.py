@@ -69,16 +69,7 @@ AROUND = tuple(tuple(STEP[d][i] for d in range(8) if STEP[d][i] >= 0) for i in r
 LAIR = INDEX["m13"]
 #: The shelter square of each seat, Shepherd1 to Shepherd4 (a1, y25, y1, a25).
 CORNERS = (INDEX["a1"], INDEX["y25"], INDEX["y1"], INDEX["a25"])
-CORNER_WORDS = ("south-west", "north-east", "south-east", "north-west")
 FOREST_DISTRICT = "i9-q17"
-
-
-def rank_of(i: int) -> int:
-    return i // SIZE + 1
-
-
-def file_of(i: int) -> int:
-    return i % SIZE
 
 
 def reading_key(i: int) -> tuple[int, int]:

@@ -112,12 +112,7 @@ def _read_path(
                 )
             raise IllegalMoveError(reason, _alternatives(board, start, amount), "forced-move")
         if example is not None:
-            raise IllegalMoveError(
-                f"{label}: the shepherd on {NAME[start]} can move {amount} (e.g. "
-                f"{path_text(example)}), so it must",
-                _alternatives(board, start, amount),
-                "forced-move",
-            )
+            raise _can_move(board, label, start, amount, example, "so it must")
         return squares, False
     if ">" in action.seps:
         if len(squares) != 2:
@@ -141,12 +136,7 @@ def _read_path(
             )
         example = next(board.walks(start, amount, water), None)
         if example is not None:
-            raise IllegalMoveError(
-                f"{label}: the shepherd on {NAME[start]} can move {amount} (e.g. "
-                f"{path_text(example)}), so it may not go back",
-                _alternatives(board, start, amount),
-                "forced-move",
-            )
+            raise _can_move(board, label, start, amount, example, "so it may not go back")
         return squares, True
     if any(sep != "-" for sep in action.seps):
         raise IllegalMoveError(
@@ -156,6 +146,24 @@ def _read_path(
         )
     _check_walk(t, board, label, squares, amount, dice, option)
     return squares, False
+
+
+def _can_move(
+    board: ShepherdsBoard,
+    label: str,
+    start: int,
+    amount: int,
+    example: tuple[int, ...],
+    consequence: str,
+) -> IllegalMoveError:
+    """The error for a stay or a jump back written while the shepherd on ``start`` has
+    a path of ``amount`` (``example``): ``consequence`` says what that obliges."""
+    return IllegalMoveError(
+        f"{label}: the shepherd on {NAME[start]} can move {amount} (e.g. "
+        f"{path_text(example)}), {consequence}",
+        _alternatives(board, start, amount),
+        "forced-move",
+    )
 
 
 def _check_walk(

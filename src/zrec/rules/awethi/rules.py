@@ -4,14 +4,13 @@ Shepherd players (Shepherd1 ... ShepherdN, N = 1-4) and the Wolves.  Play goes r
 the seats in groups: the seat's herd turn (``3: H``), its shepherds' turn
 (``2413e: a1-a2, ...``) and, once the wolves are awake, one wolf turn (``35: m13-...``
 or ``26: --``).  The board is a map (``[Map "default"]`` or inline) and every herd's
-hidden order is a ``HerdK`` tag.  This module holds the game object and the engine;
-the engine hands each part to a private module: :mod:`._awethi_map` (board, map, herd
-tags), :mod:`._awethi_position` (positions, moves, the herd's walks, catches),
-:mod:`._awethi_turns` (the kind and dice of a written turn, the herd's turn),
-:mod:`._awethi_shepherds` (the shepherds' turn applied and built) and
-:mod:`._awethi_paths` (read), :mod:`._awethi_wolves` (the wolf turn),
-:mod:`._awethi_end` (outcome, scores) and :mod:`._awethi_view` (view, text, key,
-``place``).
+hidden order is a ``HerdK`` tag.  This module holds the game object; the engine
+(:mod:`.engine`, with ``place``) hands each part to a module: :mod:`.board` (board,
+map, herd tags), :mod:`.position` (positions, moves, the herd's walks, catches),
+:mod:`.turns` (the kind and dice of a written turn, the herd's turn),
+:mod:`.shepherds` (the shepherds' turn applied and built) and :mod:`.paths` (read),
+:mod:`.wolves` (the wolf turn), :mod:`.end` (outcome, scores) and :mod:`.view` (view,
+text, key).
 
 Diagnostic codes of a refused turn (``IllegalMoveError.code``), each with an example:
 
@@ -94,233 +93,16 @@ Readings fixed here where the rulings leave a choice:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
-from zrec.moves import Turn
-from zrec.rules.awethi import end
-from zrec.rules.awethi import view as show
-from zrec.rules.awethi.board import NAME, AwethiMap, default_map, parse_herd, parse_map
-from zrec.rules.awethi.paths import read_shepherds
-from zrec.rules.awethi.position import (
-    HERD_TURN,
-    SHEPHERDS_TURN,
-    WOLF_TURN,
-    AwethiMove,
-    AwethiPosition,
-    HerdMove,
-    ShepherdsMove,
-    Table,
-)
-from zrec.rules.awethi.shepherds import (
-    apply_shepherds,
-    build_shepherds,
-    sample_shepherds,
-    spell_shepherds,
-)
-from zrec.rules.awethi.turns import (
-    apply_herd,
-    check_dice,
-    herd_routes,
-    order_reason,
-    read_herd,
-    spell_herd,
-    written_kind,
-)
-from zrec.rules.awethi.wolves import apply_wolf, read_wolf, sample_wolf, spell_wolf, wolf_moves
-from zrec.rules.base import (
-    Chance,
-    Event,
-    Finding,
-    IllegalMoveError,
-    InputError,
-    InputSpec,
-    MoveNumber,
-    OptionSpec,
-    Outcome,
-    Resolved,
-    Setting,
-    SetupError,
-    View,
-)
+from zrec.rules.awethi.board import AwethiMap, default_map, parse_herd, parse_map
+from zrec.rules.awethi.engine import TITLE, AwethiEngine
+from zrec.rules.awethi.position import AwethiMove, AwethiPosition
+from zrec.rules.base import InputError, InputSpec, OptionSpec, Setting
 
 __all__ = ["AWETHI", "Awethi", "AwethiEngine", "AwethiMap", "AwethiMove", "AwethiPosition"]
-
-TITLE = "Awéthi"
-_CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
-
-
-class AwethiEngine:
-    """Awéthi with its map, seats, herds and options fixed: the rules engine."""
-
-    title: str = TITLE
-
-    def __init__(
-        self,
-        amap: AwethiMap,
-        seats: int,
-        herds: tuple[str, ...],
-        points: str = "basic",
-        catch: str = "owner",
-    ) -> None:
-        if not 1 <= seats <= 4 or len(herds) != seats:
-            raise ValueError(f"{seats} seats need {seats} herds, not {len(herds)}")
-        self.table = Table(amap, seats, tuple(parse_herd(h) for h in herds), points, catch)
-        self.map = amap
-        self.seats: tuple[str, ...] = self.table.names
-        self.options: Mapping[str, str] = MappingProxyType({"Points": points, "Catch": catch})
-
-    # -- positions ---------------------------------------------------------------------
-
-    def start(self) -> AwethiPosition:
-        return self.table.start()
-
-    def setup(self, text: str) -> AwethiPosition:
-        raise SetupError("Awéthi has no Setup tag: the Map and Herd tags are its setup")
-
-    def setup_text(self, pos: AwethiPosition) -> str:
-        return show.setup_text(self.table, pos)
-
-    def key(self, pos: AwethiPosition) -> bytes:
-        return show.key(pos)
-
-    def view(self, pos: AwethiPosition) -> View:
-        return show.view(self.table, pos)
-
-    def render(self, pos: AwethiPosition) -> str:
-        return show.render(self.table, pos)
-
-    def material(self, pos: AwethiPosition) -> tuple[int, ...]:
-        counts = [0] * len(self.seats)
-        for piece in self.view(pos).pieces:
-            if piece.owner is not None:
-                counts[piece.owner] += piece.count
-        return tuple(counts)
-
-    def standing(self, pos: AwethiPosition) -> str:
-        return end.standing(self.table, pos)
-
-    def place(
-        self,
-        pieces: Mapping[str, str],
-        *,
-        seat: int = 1,
-        turn: str = "herd",
-        group: int = 1,
-        awake: bool = False,
-        revealed: str = "all",
-        sheltered: Mapping[int, str] | None = None,
-        eaten: Mapping[int, str] | None = None,
-    ) -> AwethiPosition:
-        """A position from piece codes, for tests and examples: ``{"c5": "S1", "c6":
-        "w2/1", "m13": "X X"}`` (see :func:`zrec.rules.awethi.view.place`)."""
-        return show.place(
-            self.table,
-            pieces,
-            seat=seat,
-            turn=turn,
-            group=group,
-            awake=awake,
-            revealed=revealed,
-            sheltered=sheltered,
-            eaten=eaten,
-        )
-
-    # -- turns -------------------------------------------------------------------------
-
-    def _mover(self, pos: AwethiPosition) -> int:
-        return self.table.wolves_seat if pos.stage == WOLF_TURN else pos.seat
-
-    def to_move(self, pos: AwethiPosition) -> int | None:
-        return None if end.gone_seats(self.table, pos) else self._mover(pos)
-
-    def move_number(self, pos: AwethiPosition) -> MoveNumber:
-        dots = 1 if pos.stage == HERD_TURN else 3
-        return MoveNumber(pos.group, dots, True, self._mover(pos))
-
-    def chance(self, pos: AwethiPosition) -> Chance | None:
-        return None if end.gone_seats(self.table, pos) else _CHANCES[pos.stage]
-
-    def _roll(self, pos: AwethiPosition, roll: Sequence[int]) -> tuple[int, ...]:
-        faces = _CHANCES[pos.stage].faces
-        dice = tuple(roll)
-        if len(dice) != len(faces) or not all(
-            1 <= d <= f for d, f in zip(dice, faces, strict=True)
-        ):
-            raise ValueError(f"{dice} is not a roll of {_CHANCES[pos.stage].text()}")
-        return dice
-
-    def legal_moves(
-        self, pos: AwethiPosition, roll: Sequence[int] | None = None
-    ) -> Sequence[AwethiMove]:
-        if roll is None or end.gone_seats(self.table, pos):
-            return ()
-        dice = self._roll(pos, roll)
-        if pos.stage == HERD_TURN:
-            return (HerdMove(dice[0]),)
-        if pos.stage == SHEPHERDS_TURN:
-            return tuple(build_shepherds(self.table, pos, dice, o, None) for o in "es")
-        return tuple(wolf_moves(self.table, pos, (dice[0], dice[1])))
-
-    def sample_move(
-        self, pos: AwethiPosition, roll: Sequence[int] | None, rng: random.Random
-    ) -> AwethiMove | None:
-        if roll is None or end.gone_seats(self.table, pos):
-            return None
-        dice = self._roll(pos, roll)
-        if pos.stage == HERD_TURN:
-            return HerdMove(dice[0])
-        if pos.stage == SHEPHERDS_TURN:
-            return sample_shepherds(self.table, pos, dice, rng)
-        return sample_wolf(self.table, pos, (dice[0], dice[1]), rng)
-
-    def resolve(self, pos: AwethiPosition, turn: Turn) -> Resolved[AwethiMove]:
-        over = end.outcome(self.table, pos)
-        if over is not None:
-            raise IllegalMoveError(f"the game is over: {over.reason}", (), "game-over")
-        written = written_kind(turn, pos.stage)
-        if written != pos.stage:
-            raise IllegalMoveError(order_reason(self.table, pos, written), (), "turn-order")
-        check_dice(pos.stage, turn.dice)
-        if pos.stage == HERD_TURN:
-            return Resolved(read_herd(turn))
-        if pos.stage == SHEPHERDS_TURN:
-            return Resolved(read_shepherds(self.table, pos, turn))
-        return Resolved(read_wolf(self.table, pos, turn))
-
-    def apply(
-        self, pos: AwethiPosition, move: AwethiMove
-    ) -> tuple[AwethiPosition, tuple[Event, ...]]:
-        if isinstance(move, HerdMove):
-            return apply_herd(self.table, pos, move)
-        if isinstance(move, ShepherdsMove):
-            return apply_shepherds(self.table, pos, move)
-        return apply_wolf(self.table, pos, move)
-
-    def spell(self, pos: AwethiPosition, move: AwethiMove) -> Turn:
-        if isinstance(move, HerdMove):
-            return spell_herd(move)
-        if isinstance(move, ShepherdsMove):
-            return spell_shepherds(move)
-        return spell_wolf(move)
-
-    def routes(self, pos: AwethiPosition, move: AwethiMove) -> tuple[tuple[str, ...], ...]:
-        if isinstance(move, HerdMove):
-            return herd_routes(self.table, pos, move)
-        if isinstance(move, ShepherdsMove):
-            return tuple(tuple(NAME[s] for s in path) for path in move.paths)
-        return (tuple(NAME[s] for s in move.path),) if move.path else ()
-
-    # -- the end -----------------------------------------------------------------------
-
-    def outcome(self, pos: AwethiPosition) -> Outcome | None:
-        return end.outcome(self.table, pos)
-
-    def judge_end(
-        self, pos: AwethiPosition, result: str, tags: Mapping[str, str]
-    ) -> list[Finding]:
-        return end.judge_end(self.table, pos, result, tags)
 
 
 # -- the game ------------------------------------------------------------------------------

@@ -229,7 +229,7 @@ def sample_shepherds(
     """A random legal shepherds' turn for self-play: one built under each option
     (:func:`build_shepherds`), usually (:data:`~zrec.rules.base.DRIVE`) the one that
     catches more (then flanks more animals with two shepherds), else either."""
-    built = [_build(t, pos, roll, option, rng) for option in "es"]
+    built = [build_shepherds(t, pos, roll, option, rng) for option in "es"]
     scores = [_score(board) for _, board in built]
     chosen = choose(built, rng, [s - min(scores) for s in scores])
     assert chosen is not None
@@ -255,23 +255,14 @@ def build_shepherds(
     roll: tuple[int, ...],
     option: str,
     rng: random.Random | None,
-) -> ShepherdsMove:
+) -> tuple[ShepherdsMove, ShepherdsBoard]:
     """A legal shepherds' turn built path by path.  With ``rng``: the shepherds in a
     random order, each a random legal path leaning towards the animals not caught (an
     end next to an animal, the more so where other shepherds flank it), or, with none, a
     stay (in water: the jump back) or now and then the jump back.  Without ``rng``: the
     shepherds in order of their squares, each its first path in search order, else its
-    stay (in water: the jump back)."""
-    return _build(t, pos, roll, option, rng)[0]
-
-
-def _build(
-    t: Table,
-    pos: AwethiPosition,
-    roll: tuple[int, ...],
-    option: str,
-    rng: random.Random | None,
-) -> tuple[ShepherdsMove, ShepherdsBoard]:
+    stay (in water: the jump back).  Also gives the board as the turn leaves it (to
+    score the turn)."""
     amts = amounts(roll, option)
     board = ShepherdsBoard(t, pos)
     order = sorted(board.own)

@@ -1,4 +1,4 @@
-"""An Awéthi position for people and drawings: view, text rendering, key and ``place``.
+"""An Awéthi position for people and drawings: view, text rendering and key.
 
 Piece codes (the view's ``Piece.code``; ``k`` is the seat number, 1-4):
 
@@ -19,12 +19,10 @@ holds and what the wolves ate.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 
 from zrec.rules.awethi.board import (
     CORNERS,
     FILES,
-    INDEX,
     KIND_LETTERS,
     KIND_WORDS,
     LAIR,
@@ -41,9 +39,9 @@ from zrec.rules.awethi.position import (
     Counts,
     Table,
 )
-from zrec.rules.base import Piece, SetupError, View
+from zrec.rules.base import Piece, View
 
-__all__ = ["key", "place", "render", "setup_text", "view"]
+__all__ = ["key", "render", "setup_text", "view"]
 
 _ROLLS = ("one d4 (1 north, 2 east, 3 south, 4 west)", "4×d4 (option e or s)", "d4+d6")
 
@@ -155,79 +153,3 @@ def setup_text(t: Table, pos: AwethiPosition) -> str:
 
 def _letters(counts: Counts) -> str:
     return "".join(KIND_LETTERS[k] * n for k, n in enumerate(counts)) or "-"
-
-
-def _counts(text: str) -> Counts:
-    for ch in text:
-        if ch not in KIND_LETTERS:
-            raise SetupError(f"{ch!r} is not an animal letter (c, w, b)")
-    return (text.count("c"), text.count("w"), text.count("b"))
-
-
-def place(
-    t: Table,
-    pieces: Mapping[str, str],
-    *,
-    seat: int = 1,
-    turn: str = "herd",
-    group: int = 1,
-    awake: bool = False,
-    revealed: str = "all",
-    sheltered: Mapping[int, str] | None = None,
-    eaten: Mapping[int, str] | None = None,
-) -> AwethiPosition:
-    """A position for tests and examples.  ``pieces`` maps a square to codes joined by
-    spaces: ``S1`` a shepherd of Shepherd1, ``c1`` ``w1`` ``b1`` an animal of
-    Shepherd1's herd (``w1/2``: caught by Shepherd2), ``X`` a wolf.  Shepherds and wolves
-    not placed stay in their shelter and the Lair.  ``seat`` (1-N) and ``turn`` (``herd``,
-    ``shepherds``, ``wolf``) say what is due; ``revealed`` is ``all`` or the seat numbers
-    whose herds are face up (``"12"``); ``sheltered`` and ``eaten`` map a seat number to
-    animal letters (``{1: "cw"}``).  Raises :class:`SetupError`."""
-    shepherds: list[list[int]] = [[] for _ in range(t.n)]
-    animals = []
-    wolves: list[int] = []
-    for name, codes in pieces.items():
-        if name not in INDEX:
-            raise SetupError(f"{name} is not a square of the board")
-        square = INDEX[name]
-        for code in codes.split():
-            head, digits = code[0], code[1:]
-            if code == "X":
-                wolves.append(square)
-                continue
-            owner_text, _, catcher_text = digits.partition("/")
-            if not owner_text.isdigit() or not 1 <= int(owner_text) <= t.n:
-                raise SetupError(f"{code!r} on {name}: no such piece in a game of {t.n} seats")
-            owner = int(owner_text) - 1
-            if head == "S":
-                shepherds[owner].append(square)
-            elif head in KIND_LETTERS:
-                catcher = int(catcher_text) - 1 if catcher_text else NOT_CAUGHT
-                animals.append((square, owner, KIND_LETTERS.index(head), catcher))
-            else:
-                raise SetupError(f"{code!r} on {name}: codes are S1, c1, w1, b1, w1/2 and X")
-    for k, squares in enumerate(shepherds):
-        if len(squares) > 4:
-            raise SetupError(f"Shepherd{k + 1} has 4 shepherds, not {len(squares)}")
-        squares += [t.shelters[k]] * (4 - len(squares))
-    if len(wolves) > t.n:
-        raise SetupError(f"there are {t.n} wolves, not {len(wolves)}")
-    wolves += [LAIR] * (t.n - len(wolves))
-    if len({a[0] for a in animals}) != len(animals):
-        raise SetupError("two animals on one square")
-    stage = ("herd", "shepherds", "wolf").index(turn)
-    bits = (1 << t.n) - 1 if revealed == "all" else sum(1 << (int(c) - 1) for c in revealed)
-    shelters = sheltered or {}
-    eats = eaten or {}
-    return AwethiPosition(
-        seat=seat - 1,
-        stage=stage,
-        group=group,
-        awake=awake or stage == WOLF_TURN,
-        revealed=bits,
-        shepherds=tuple(tuple(sorted(s)) for s in shepherds),
-        animals=tuple(sorted(animals)),
-        wolves=tuple(sorted(wolves)),
-        sheltered=tuple(_counts(shelters.get(k + 1, "")) for k in range(t.n)),
-        eaten=tuple(_counts(eats.get(k + 1, "")) for k in range(t.n)),
-    )

@@ -1,7 +1,8 @@
 """The Zuni serpent games, Awithlaknannai Mosona and Kolowis Awithlaknannai: one rules
 package for both, on the three-row lattice.
 
-- :mod:`.rules`: the engine and the two games (``MOSONA``, ``KOLOWIS``);
+- :mod:`.rules`: the two games (``MOSONA``, ``KOLOWIS``) and their rule options;
+- :mod:`.engine`: the rules engine with one choice of options fixed;
 - :mod:`.written`: positions and moves as values, and their written form;
 - :mod:`.lattice`: the board's geometry, bit masks and ``Setup`` text.
 

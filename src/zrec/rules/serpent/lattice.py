@@ -2,7 +2,7 @@
 
 Geometry only, no rule options beyond the board's shape: the points, the lines, the
 jumps, the neighbour and jump tables, the bit operations the rules engine in
-:mod:`zrec.rules.serpent.rules` is built on, the ``Setup`` board string and the text drawing.
+:mod:`zrec.rules.serpent.engine` is built on, the ``Setup`` board string and the text drawing.
 A lattice with ``n`` points in each outer row has the points ``a1``–``a<n>``,
 ``b1``–``b<n+1>`` and ``c1``–``c<n>``; ``a_i`` and ``c_i`` stand between ``b_i`` and
 ``b_i+1``.
@@ -15,7 +15,7 @@ middle and outer lines join bits 3 apart, the diagonals bits 1 or 2 apart.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -24,8 +24,11 @@ from zrec.rules.base import SetupError
 
 ROWS = "bac"  # the row of bit i is ROWS[i % 3]
 
-#: (first shift, second shift, mask of the points a jump of that shape starts from)
-Group = tuple[int, int, int]
+#: A jump shape and its mirror image: (first shift, second shift, mask of the points a
+#: jump of the shape starts from, the same for the mirrored shape).  A shape is the
+#: two shifts from the start to the jumped point and on to the landing point; the
+#: mirrored shape shifts the other way both times.
+Pair = tuple[int, int, int, int]
 
 
 def point_name(i: int) -> str:
@@ -64,27 +67,19 @@ class Lattice:
     over: Mapping[tuple[int, int], tuple[int, ...]]  # (from, to) -> the points jumped
     step_up: tuple[tuple[int, int], ...]  # (shift, mask of sources) for steps to higher bits
     step_down: tuple[tuple[int, int], ...]
-    jump_pp: tuple[Group, ...]  # jump shapes by the signs of their two shifts
-    jump_nn: tuple[Group, ...]
-    jump_pn: tuple[Group, ...]
-    jump_np: tuple[Group, ...]
-    #: The same test as :meth:`can_capture`, compiled to one expression (for speed).
-    capture_test: Callable[[int, int], bool]
+    jump_straight: tuple[Pair, ...]  # shapes shifting up twice, mirrored: down twice
+    jump_turning: tuple[Pair, ...]  # shapes shifting up then down, mirrored: down then up
 
     def can_capture(self, own: int, enemy: int) -> bool:
-        """Whether a piece of ``own`` can jump a piece of ``enemy``."""
+        """Whether a piece of ``own`` can jump a piece of ``enemy``: for each jump shape
+        and its mirror image, the pieces that start one move onto the enemy pieces and
+        on to the empty points."""
         empty = self.full & ~(own | enemy)
-        for a, b, m in self.jump_pp:
-            if (((own & m) << a) & enemy) << b & empty:
+        for a, b, up, down in self.jump_straight:
+            if ((((own & up) << a) & enemy) << b | (((own & down) >> a) & enemy) >> b) & empty:
                 return True
-        for a, b, m in self.jump_nn:
-            if (((own & m) >> a) & enemy) >> b & empty:
-                return True
-        for a, b, m in self.jump_pn:
-            if (((own & m) << a) & enemy) >> b & empty:
-                return True
-        for a, b, m in self.jump_np:  # noqa: SIM110 (a loop is faster than any())
-            if (((own & m) >> a) & enemy) << b & empty:
+        for a, b, up, down in self.jump_turning:
+            if ((((own & up) << a) & enemy) >> b | (((own & down) >> a) & enemy) << b) & empty:
                 return True
         return False
 
@@ -181,52 +176,21 @@ def _line_jumps(n: int, lined: bool) -> list[tuple[int, int, int]]:
     return triples + [(r, q, p) for p, q, r in triples]
 
 
-def _groups(jumps: list[tuple[int, int, int]]) -> dict[str, tuple[Group, ...]]:
+def _pairs(jumps: list[tuple[int, int, int]]) -> tuple[tuple[Pair, ...], tuple[Pair, ...]]:
+    """The jump shapes, each with its mirror image: those whose two shifts go the same
+    way, and those that turn back (as :meth:`Lattice.can_capture` tests them)."""
     shapes: dict[tuple[int, int], int] = {}
     for p, q, r in jumps:
         shapes[q - p, r - q] = shapes.get((q - p, r - q), 0) | 1 << p
-    out: dict[str, list[Group]] = {"pp": [], "nn": [], "pn": [], "np": []}
-    for (d1, d2), mask in sorted(shapes.items()):
-        key = ("p" if d1 > 0 else "n") + ("p" if d2 > 0 else "n")
-        out[key].append((abs(d1), abs(d2), mask))
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def _compile_capture_test(
-    full: int, jumps: list[tuple[int, int, int]]
-) -> Callable[[int, int], bool]:
-    """:meth:`Lattice.can_capture` as one generated expression, about three times as fast
-    as the loop (it matters when an archive is replayed move by move).
-
-    A jump of shape (d1, d2) = (q - p, r - q) is open where ``enemy`` holds q, ``own``
-    holds q - d1 and q + d2 is empty: ``own`` moved d1 bits up and ``empty`` moved d2
-    bits down meet at q.  Each moved copy is made once; the shapes whose jumped points
-    form the same mask are or-ed together before that mask is applied.
-    """
-    shapes: dict[tuple[int, int], int] = {}
-    for p, q, r in jumps:
-        shapes[q - p, r - q] = shapes.get((q - p, r - q), 0) | 1 << q
-    by_mask: dict[int, list[tuple[int, int]]] = {}
-    for shape, mask in sorted(shapes.items()):
-        by_mask.setdefault(mask, []).append(shape)
-
-    def name(prefix: str, d: int) -> str:
-        return f"{prefix}{d}" if d > 0 else f"{prefix}_{-d}"
-
-    def moved(var: str, d: int) -> str:
-        return f"{var} << {d}" if d > 0 else f"{var} >> {-d}"
-
-    lines = ["def capture_test(own, enemy):", f"    empty = {full} & ~(own | enemy)"]
-    lines += [f"    {name('o', d)} = {moved('own', d)}" for d in sorted({d for d, _ in shapes})]
-    lines += [f"    {name('e', d)} = {moved('empty', -d)}" for d in sorted({d for _, d in shapes})]
-    groups = [
-        "(" + " | ".join(f"{name('o', d1)} & {name('e', d2)}" for d1, d2 in group) + f") & {mask}"
-        for mask, group in by_mask.items()
-    ]
-    lines.append(f"    return bool(enemy & ({' | '.join(groups) or '0'}))")
-    namespace: dict[str, Callable[[int, int], bool]] = {}
-    exec("\n".join(lines), namespace)
-    return namespace["capture_test"]
+    # each shape by the one of it and its mirror image whose first shift goes up
+    ups = sorted({(d1, d2) if d1 > 0 else (-d1, -d2) for d1, d2 in shapes})
+    straight = tuple(
+        (d1, d2, shapes.get((d1, d2), 0), shapes.get((-d1, -d2), 0)) for d1, d2 in ups if d2 > 0
+    )
+    turning = tuple(
+        (d1, -d2, shapes.get((d1, d2), 0), shapes.get((-d1, -d2), 0)) for d1, d2 in ups if d2 < 0
+    )
+    return straight, turning
 
 
 @cache
@@ -253,7 +217,7 @@ def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
     for x, y in lines:
         up[y - x] = up.get(y - x, 0) | 1 << x
         down[y - x] = down.get(y - x, 0) | 1 << y
-    groups = _groups(jumps)
+    straight, turning = _pairs(jumps)
     rows = [range(1, size, 3), range(0, size, 3), range(2, size, 3)]
     return Lattice(
         n=n,
@@ -272,11 +236,8 @@ def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
         over=MappingProxyType({k: tuple(v) for k, v in over.items()}),
         step_up=tuple(sorted(up.items())),
         step_down=tuple(sorted(down.items())),
-        jump_pp=groups["pp"],
-        jump_nn=groups["nn"],
-        jump_pn=groups["pn"],
-        jump_np=groups["np"],
-        capture_test=_compile_capture_test((1 << size) - 1, jumps),
+        jump_straight=straight,
+        jump_turning=turning,
     )
 
 

@@ -2,7 +2,7 @@
 
 :class:`SerpentPosition` and :class:`SerpentMove` are a position and a move as the
 engine keeps them (lattice bits); a move knows its written form.  :class:`WrittenMoves`
-is the part of the engine (:class:`zrec.rules.serpent.rules.SerpentEngine`) that reads a
+is the part of the engine (:class:`zrec.rules.serpent.engine.SerpentEngine`) that reads a
 written move (``resolve``: a fast path for a well-formed legal step or chain, then a
 checked path that says what is wrong, reads short chains and asks for a jumped point
 where one is needed) and writes one (``spell``: the shortest unambiguous full form).

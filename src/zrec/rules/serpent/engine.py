@@ -1,0 +1,303 @@
+"""The serpent games' rules engine: one lattice and one choice of rule options fixed.
+
+:class:`SerpentEngine` generates moves (steps, and whole capture chains when a capture
+is open, as the rules of :mod:`.rules` read them), applies them with their events,
+judges the end and gives keys, views and the text drawing.  The board itself (points,
+lines, jumps and the bitmask tests) lives in :mod:`.lattice`; the position and move
+values and the reading and writing of moves live in :mod:`.written`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from types import MappingProxyType
+
+from zrec.rules.base import (
+    REMOVED,
+    BoardSpec,
+    Chance,
+    Event,
+    Finding,
+    MoveNumber,
+    Outcome,
+    Piece,
+    Resolved,
+    View,
+    choose,
+)
+from zrec.rules.serpent.lattice import (
+    Lattice,
+    coordinates,
+    drawing,
+    lattice,
+    point_name,
+    read_setup,
+    setup_string,
+)
+from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition, WrittenMoves
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+_BIT = tuple(1 << i for i in range(64))
+_ONE, _NIL, _HALF = Fraction(1), Fraction(0), Fraction(1, 2)
+_SCORES = {"1-0": (_ONE, _NIL), "0-1": (_NIL, _ONE), "1/2-1/2": (_HALF, _HALF)}  # per seat
+_NO_EVENTS: tuple[Event, ...] = ()
+_TURN = (b"w", b"b")  # the side to move in a key
+
+
+def _plural(k: int) -> str:
+    return f"{k} piece" if k == 1 else f"{k} pieces"
+
+
+def _listing(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+@lru_cache(maxsize=4096)
+def _removed(turn: int, caps: tuple[int, ...]) -> tuple[Event]:
+    """The events of a chain by ``turn``'s side that takes ``caps`` (made once: replaying
+    an archive applies the same captures again and again)."""
+    names = (point_name(c) for c in caps)
+    squares = tuple(sorted(names, key=lambda p: (p[0], int(p[1:]))))  # row, then number
+    return (Event(REMOVED, f"{SIDES[1 - turn]} loses {_listing(squares)}", squares),)
+
+
+class SerpentEngine(WrittenMoves):
+    """One serpent game with its rule options fixed: the rules engine."""
+
+    seats: tuple[str, ...] = SIDES
+
+    def __init__(self, title: str, n: int, options: Mapping[str, str]):
+        self.title = title
+        self.options: Mapping[str, str] = MappingProxyType(dict(options))
+        lat = lattice(n, options["Board"] == "lined", options["Jumps"] == "bent")
+        self.lattice: Lattice = lat
+        self.max_pieces = 3 * n // 2
+        self.end_rule = options["EndRule"]
+        self.centre = point_name(lat.centre)
+        #: Every point name, rows a, b, c, west to east.
+        self.points: tuple[str, ...] = tuple(point_name(i) for i in lat.points)
+        order = {p: k for k, p in enumerate(lat.points)}
+        lines = [(x, y) if order[x] < order[y] else (y, x) for x, y in lat.lines]
+        lines.sort(key=lambda line: (order[line[0]], order[line[1]]))
+        #: Every line as a pair of point names, in the order of ``points``.
+        self.lines: tuple[tuple[str, str], ...] = tuple(
+            (point_name(x), point_name(y)) for x, y in lines
+        )
+        jumps = sorted(lat.jumps, key=lambda j: (order[j[0]], order[j[1]], order[j[2]]))
+        #: Every jump as (from, over, to) point names, both directions.
+        self.jumps: tuple[tuple[str, str, str], ...] = tuple(
+            (point_name(p), point_name(q), point_name(r)) for p, q, r in jumps
+        )
+        #: Drawing coordinates (x east, y north): b_k (2k-2, 0), a_k (2k-1, -1), c_k (2k-1, 1).
+        self.coordinates: Mapping[str, tuple[int, int]] = MappingProxyType(
+            {point_name(i): coordinates(i) for i in lat.points}
+        )
+        #: The board for drawing (one object for every view).
+        self.board = BoardSpec("lattice", cells=self.points, lines=self.lines, jumps=self.jumps)
+        # (bit, White's man there, Black's man there) for every point, in board order
+        self._men = tuple(
+            (i, Piece(point_name(i), 0, "", "W"), Piece(point_name(i), 1, "", "B"))
+            for i in lat.points
+        )
+        self._key_bytes = (lat.size + 7) // 8
+        half = range(0, 3 * (n // 2), 3)  # b1 .. b(n/2), west of the centre
+        west = sum(_BIT[i] for i in half)
+        east = sum(_BIT[lat.size - 1 - i] for i in half)
+        a_row = sum(_BIT[i] for i in range(1, lat.size, 3))
+        c_row = sum(_BIT[i] for i in range(2, lat.size, 3))
+        if options["Middle"] == "left":
+            west, east = east, west
+        white, black = a_row | east, c_row | west
+        self._first_to_centre = options.get("Pieces") == "23"
+        if self._first_to_centre:
+            ends = _BIT[0] | _BIT[lat.size - 1]
+            white, black = white & ~ends, black & ~ends
+        turn = 1 if options["First"] == "Black" else 0
+        self._start = SerpentPosition(white, black, turn, 0)
+        self._index = lat.index
+        self._capture_test = lat.can_capture
+        self._over = dict(lat.over)
+        self._jumps_from = lat.jumps_from
+        self._steps = tuple(
+            {point_name(r): Resolved(SerpentMove((p, r))) for r in lat.neighbours[p]}
+            for p in range(lat.size)
+        )
+
+    # -- positions -------------------------------------------------------------
+
+    def start(self) -> SerpentPosition:
+        return self._start
+
+    def setup(self, text: str) -> SerpentPosition:
+        white, black, turn = read_setup(self.lattice, text, self.title, self.max_pieces)
+        # Numbering as in PGN: when the side that moves second is to move, the
+        # record starts with "1..." and the next move is number 2.
+        return SerpentPosition(white, black, turn, 0 if turn == self._start.turn else 1)
+
+    def setup_text(self, pos: SerpentPosition) -> str:
+        return setup_string(self.lattice, pos.white, pos.black, pos.turn)
+
+    def key(self, pos: SerpentPosition) -> bytes:
+        # The pieces and the side to move; not the ply.  (The ply matters to play only
+        # for the Pieces-23 first move, from the start, which no game comes back to:
+        # the step into the centre opens a compulsory capture.)
+        n = self._key_bytes
+        return pos.white.to_bytes(n, "little") + pos.black.to_bytes(n, "little") + _TURN[pos.turn]
+
+    def view(self, pos: SerpentPosition) -> View:
+        white, black = pos.white, pos.black
+        men = [w if white >> i & 1 else b for i, w, b in self._men if (white | black) >> i & 1]
+        return View(self.board, self.seats, tuple(men))
+
+    def pieces(self, pos: SerpentPosition) -> dict[str, str]:
+        """Occupied points: point name -> ``W`` or ``B``, in board order."""
+        return self.view(pos).codes()
+
+    def sample_move(
+        self, pos: SerpentPosition, roll: Sequence[int] | None, rng: random.Random
+    ) -> SerpentMove | None:
+        # uniform: captures are compulsory, and random games end by themselves
+        return choose(self.legal_moves(pos), rng)
+
+    def material(self, pos: SerpentPosition) -> tuple[int, ...]:
+        return pos.white.bit_count(), pos.black.bit_count()
+
+    def standing(self, pos: SerpentPosition) -> str:
+        w, b = pos.white.bit_count(), pos.black.bit_count()
+        return f"White {_plural(w)}, Black {b}"
+
+    def render(self, pos: SerpentPosition) -> str:
+        w, b = pos.white.bit_count(), pos.black.bit_count()
+        status = f"{SIDES[pos.turn]} to move (White {w}, Black {b})"
+        return drawing(self.lattice, pos.white, pos.black) + "\n" + status
+
+    # -- turns -----------------------------------------------------------------
+
+    def to_move(self, pos: SerpentPosition) -> int | None:
+        return None if self.outcome(pos) is not None else pos.turn
+
+    def move_number(self, pos: SerpentPosition) -> MoveNumber:
+        turn = pos.turn
+        dots = 1 if turn == self._start.turn else 3
+        return MoveNumber._make((pos.ply // 2 + 1, dots, True, turn))
+
+    def chance(self, pos: SerpentPosition) -> Chance | None:
+        return None
+
+    def legal_moves(
+        self, pos: SerpentPosition, roll: Sequence[int] | None = None
+    ) -> list[SerpentMove]:
+        lat = self.lattice
+        own, enemy = self._sides(pos)
+        if self._first_rule(pos):
+            c = lat.centre
+            return [SerpentMove((p, c)) for p in lat.neighbours[c] if own >> p & 1]
+        seen: dict[tuple[tuple[int, ...], tuple[int, ...]], None] = {}
+        for path, caps in lat.chains(own, enemy):
+            seen.setdefault((path, tuple(sorted(caps))), None)
+        if seen:
+            return [SerpentMove(path, caps) for path, caps in seen]
+        empty = lat.full & ~(own | enemy)
+        moves = []
+        rest = own
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            p = low.bit_length() - 1
+            moves += [SerpentMove((p, r)) for r in lat.neighbours[p] if empty >> r & 1]
+        return moves
+
+    def apply(
+        self, pos: SerpentPosition, move: SerpentMove
+    ) -> tuple[SerpentPosition, tuple[Event, ...]]:
+        white, black, turn, ply = pos
+        path, caps = move
+        moved = _BIT[path[0]]
+        landed = _BIT[path[-1]]
+        if not caps:
+            if turn:
+                black = (black & ~moved) | landed
+            else:
+                white = (white & ~moved) | landed
+            return SerpentPosition._make((white, black, 1 - turn, ply + 1)), _NO_EVENTS
+        gone = 0
+        for c in caps:
+            gone |= _BIT[c]
+        if turn:
+            white &= ~gone
+            black = (black & ~moved) | landed
+        else:
+            white = (white & ~moved) | landed
+            black &= ~gone
+        after = SerpentPosition._make((white, black, 1 - turn, ply + 1))
+        return after, _removed(turn, caps)
+
+    def routes(self, pos: SerpentPosition, move: SerpentMove) -> tuple[tuple[str, ...], ...]:
+        return (tuple(point_name(p) for p in move.path),)
+
+    # -- the end ---------------------------------------------------------------
+
+    def outcome(self, pos: SerpentPosition) -> Outcome | None:
+        w, b = pos.white.bit_count(), pos.black.bit_count()
+        if not w or not b:
+            if not w and not b:
+                return Outcome("no-pieces", _SCORES["1/2-1/2"], "neither side has a piece left")
+            loser, winner = ("White", "Black") if not w else ("Black", "White")
+            result = "0-1" if not w else "1-0"
+            reason = f"{loser} has no pieces left, so {winner} wins ({result})"
+            return Outcome("no-pieces", _SCORES[result], reason)
+        own, enemy = self._sides(pos)
+        lat = self.lattice
+        if lat.can_step(own, enemy) or lat.can_capture(own, enemy):
+            return None
+        result = self._rule_result(w, b)
+        return Outcome(
+            "no-move",
+            _SCORES[result],
+            f'{SIDES[pos.turn]} has no legal move and the end rule "{self.end_rule}" '
+            f"gives {result} (White {_plural(w)}, Black {b})",
+        )
+
+    def _rule_result(self, w: int, b: int) -> str:
+        if self.end_rule == "draw" or w == b:
+            return "1/2-1/2"
+        return "1-0" if w > b else "0-1"
+
+    def judge_end(
+        self, pos: SerpentPosition, result: str, tags: Mapping[str, str]
+    ) -> list[Finding]:
+        if result not in RESULTS:
+            return [Finding("wrong-result", "error", f'"{result}" is not a result')]
+        end = self.outcome(pos)
+        if end is not None:
+            if result == end.result:
+                return []
+            return [Finding("wrong-result", "error", f"the result is {result} but {end.reason}")]
+        if result == "*":
+            return []
+        findings = []
+        w, b = pos.white.bit_count(), pos.black.bit_count()
+        expected = self._rule_result(w, b)
+        if result != expected:
+            if self.end_rule == "draw":
+                why = 'the end rule "draw" makes it 1/2-1/2'
+            else:
+                why = f'the end rule "majority" gives {expected} (White {_plural(w)}, Black {b})'
+            message = f"the result is {result} but the game ends by agreement and {why}"
+            findings.append(Finding("wrong-result", "error", message))
+        own, enemy = self._sides(pos)
+        if self.lattice.can_capture(own, enemy) and not self._first_rule(pos):
+            caps = self._legal_texts(pos)
+            noun = "a capture" if len(caps) == 1 else "captures"
+            findings.append(
+                Finding(
+                    "capture-open",
+                    "warning",
+                    f"the game ends by agreement while {SIDES[pos.turn]} still has "
+                    f"{noun}: {', '.join(caps)}",
+                )
+            )
+        return findings
