@@ -1,11 +1,15 @@
-"""Does each speed trick of ``_fast.py`` still earn its place?
+"""Does each speed trick still earn its place?
 
-A trick stays only if it buys at least 10% of whole-process ``zrec validate``.  For
-each benchmark archive (made once by ``benchmarks/throughput.py``'s builder, kept in
-benchmarks/data/), this times, interleaved, ``zrec validate FILE`` as a whole process
-as shipped, and the same process with the trick replaced by the plain code it stands
-for (``zrec.notation._fast.plain_move`` by ``plain_move_slowly``: the record model's own
-constructor).  The reports of both must be the same, byte for byte.
+zrec keeps two: the reader's (``zrec.notation._fast.plain_move``: a move of the record
+model made with slot setters) and the Stone Warriors engine's
+(``zrec.rules.stonewarriors._fast.new_position``: a position made the same way), each in
+its layer's one ``_fast.py``.  A trick stays only if it buys at least 10% of
+whole-process ``zrec validate``.  For each benchmark archive (made once by
+``benchmarks/throughput.py``'s builder, kept in benchmarks/data/), this times,
+interleaved, ``zrec validate FILE`` as a whole process as shipped, and the same
+process with each trick replaced by the plain code it stands for (its
+``..._slowly`` twin: the class's own constructor).  The reports must be the same,
+byte for byte.
 
 With ``--callgrind`` it counts instructions under valgrind instead of seconds (on the
 first ``--kb`` kilobytes of each archive): the same count on every run, whatever else
@@ -28,12 +32,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-#: the ``zrec`` command, with the trick replaced by its plain code when asked
+#: the ``zrec`` command, with a trick replaced by its plain code when asked (before the
+#: modules that use it are imported)
 RUN = """
 import sys
-if sys.argv[1] == "plain":
+if sys.argv[1] == "no-move-trick":
     import zrec.notation._fast as fast
     fast.plain_move = fast.plain_move_slowly
+if sys.argv[1] == "no-position-trick":
+    import zrec.rules.stonewarriors._fast as fast
+    fast.new_position = fast.new_position_slowly
 from zrec.cli import main
 sys.argv = ["zrec", "validate", sys.argv[2]]
 main()
@@ -86,28 +94,33 @@ def main() -> None:
 
     for game in args.game or ["mosona", "kolowis", "stone-warriors"]:
         path = build_archive(game, int(args.mb * 1e6), 1)
+        tricks = ["no-move-trick", *(["no-position-trick"] if game == "stone-warriors" else [])]
         if args.callgrind:
             part = head(path, args.kb)
-            counted, plain_count = instructions("shipped", part), instructions("plain", part)
-            print(
-                f"{game} ({args.kb} KB): {counted:,} instructions as shipped, {plain_count:,} "
-                f"with the plain constructor: the trick saves {1 - counted / plain_count:.1%}"
-            )
+            counted = instructions("shipped", part)
+            for trick in tricks:
+                more = instructions(trick, part)
+                print(
+                    f"{game} ({args.kb} KB): {counted:,} instructions as shipped, {more:,} "
+                    f"{trick}: the trick saves {1 - counted / more:.1%}"
+                )
             continue
-        times: dict[str, list[float]] = {"shipped": [], "plain": []}
+        times: dict[str, list[float]] = {w: [] for w in ("shipped", *tricks)}
         outputs: dict[str, str] = {}
         for _ in range(args.rounds):
             for which in times:
                 took, out = seconds(which, path)
                 times[which].append(took)
                 outputs.setdefault(which, out)
-        if outputs["shipped"] != outputs["plain"]:
+        if len(set(outputs.values())) != 1:
             raise SystemExit(f"{game}: the reports differ")
-        shipped, plain = (statistics.median(times[w]) for w in ("shipped", "plain"))
-        print(
-            f"{game} ({args.mb:g} MB, median of {args.rounds}): {shipped:.2f} s as shipped, "
-            f"{plain:.2f} s with the plain constructor: the trick saves {1 - shipped / plain:.1%}"
-        )
+        shipped = statistics.median(times["shipped"])
+        for trick in tricks:
+            without = statistics.median(times[trick])
+            print(
+                f"{game} ({args.mb:g} MB, median of {args.rounds}): {shipped:.2f} s as shipped, "
+                f"{without:.2f} s {trick}: the trick saves {1 - shipped / without:.1%}"
+            )
 
 
 if __name__ == "__main__":

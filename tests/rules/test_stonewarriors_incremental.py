@@ -15,6 +15,8 @@ import random
 from dataclasses import dataclass, replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from written import turn
 
 from zrec.moves import Action, Turn
@@ -273,3 +275,25 @@ def test_positions_stay_values() -> None:
     assert repr(after).startswith("StonePosition('wwwwww/12/")
     with pytest.raises(AttributeError):
         after.white = 0  # type: ignore[misc]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10_000))
+def test_the_engine_s_one_trick_makes_what_the_constructor_makes(seed: int) -> None:
+    """``_fast.new_position`` (slot setters, no ``__init__``) and the constructor give
+    equal positions, with equal hashes, keys and text, at every ply of a random game."""
+    from zrec.rules.stonewarriors import _fast
+
+    engine = ENGINES[("default", "White")]
+    rng = random.Random(seed)
+    pos = engine.start()
+    for _ in range(60):
+        values = (pos.white, pos.black, pos.priests, pos.to_move, pos.priests_off, pos.ply,
+                  pos.passes)
+        fast, slow = _fast.new_position(*values), _fast.new_position_slowly(*values)
+        assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+        assert engine.key(fast) == engine.key(slow) and fast.cells == slow.cells
+        move = engine.sample_move(pos, None, rng)
+        if move is None:
+            break
+        pos, _ = engine.apply(pos, move)

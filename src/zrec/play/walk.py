@@ -44,10 +44,6 @@ class Step(NamedTuple):
     error: IllegalMoveError | None = None
 
 
-#: ``Step`` made without its Python-level ``__new__`` (this runs once per ply).
-_new_step = tuple.__new__
-
-
 class LineEnd(NamedTuple):
     """Where a line stopped: its last position (``None`` after an illegal move) and the
     ply reached."""
@@ -106,7 +102,7 @@ class _Walker:
         engine = self.engine
         resolve, apply, number_of = engine.resolve, engine.apply, engine.move_number
         visit = self.visitor.step
-        new = _new_step
+        make = Step._make  # NamedTuple's own maker from a tuple: once per ply, no keywords
         every = self.visitor.every_step
         upto = self.upto if depth == 0 else None
         for node in moves:
@@ -125,7 +121,7 @@ class _Walker:
             notes = resolved.notes
             if every or notes or (node.number is not None and not _fits(node, number_of(pos))):
                 move = resolved.move
-                visit(new(Step, (ply, node, pos, move, after, events, notes, depth, None)))
+                visit(make((ply, node, pos, move, after, events, notes, depth, None)))
             if node.variations:
                 self.branches(node, pos, ply - 1 if resolved.turn else ply, depth)
             pos = after

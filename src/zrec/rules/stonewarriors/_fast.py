@@ -1,4 +1,5 @@
-"""The one shortcut the Stone Warriors engine keeps for speed: making a position.
+"""The one shortcut the Stone Warriors engine keeps for speed: making a position
+(benchmarks/fast.py measures it against :func:`new_position_slowly`).
 
 :meth:`.rules.StoneWarriors.apply` makes a new :class:`.position.StonePosition` on
 every ply.  Through its ``__init__`` (a frozen dataclass's fields are set with
@@ -43,3 +44,18 @@ def new_position(
     _set_ply(pos, ply)
     _set_passes(pos, passes)
     return pos
+
+
+def new_position_slowly(
+    white: int,
+    black: int,
+    priests: int,
+    to_move: int,
+    priests_off: tuple[bool, bool],
+    ply: int,
+    passes: int,
+) -> StonePosition:
+    """The same through ``__init__``: what benchmarks/fast.py and the tests compare with."""
+    return StonePosition(
+        None, to_move, priests_off, ply, passes, white=white, black=black, priests=priests
+    )
