@@ -45,7 +45,7 @@ def _random_text(per_game: int = 3) -> str:
 
 def _agrees(text: str) -> bool:
     """The fast path agrees with Lark's lexer on ``text``; returns whether it took it."""
-    plain = fastpath.plain_line(text, 7)
+    plain = fastpath.CommonPath().plain_line(text, 7)
     if plain is None:
         return False
     moves, result = plain
@@ -66,7 +66,7 @@ def test_every_line_of_the_samples_and_of_random_games() -> None:
 
 
 def test_lines_of_moves_take_the_fast_path() -> None:
-    assert fastpath.plain_line("12. b4-b5 c3xb5 13. a1-a2\n", 3) == (
+    assert fastpath.CommonPath().plain_line("12. b4-b5 c3xb5 13. a1-a2\n", 3) == (
         [
             ("MOVE_NUMBER", "12.", 3, 1),
             ("ACTION", "b4-b5", 3, 5),
@@ -76,11 +76,11 @@ def test_lines_of_moves_take_the_fast_path() -> None:
         ],
         None,
     )
-    assert fastpath.plain_line("  4...  b2-b3 1/2-1/2\r\n", 1) == (
+    assert fastpath.CommonPath().plain_line("  4...  b2-b3 1/2-1/2\r\n", 1) == (
         [("MOVE_NUMBER", "4...", 1, 3), ("ACTION", "b2-b3", 1, 9)],
         ("RESULT", "1/2-1/2", 1, 15),
     )
-    assert fastpath.plain_line("\n", 1) == ([], None)
+    assert fastpath.CommonPath().plain_line("\n", 1) == ([], None)
     # words after the result, a comment, a suffix, a tab, a glued number, a jump over a
     # point, dice, a bad word: the grammar reads these
     for text in (
@@ -93,7 +93,7 @@ def test_lines_of_moves_take_the_fast_path() -> None:
         "12: a1-a2\n",
         "b444\n",
     ):
-        assert fastpath.plain_line(text, 1) is None, text
+        assert fastpath.CommonPath().plain_line(text, 1) is None, text
 
 
 # words made of what moves, numbers, results and their neighbours are made of
@@ -156,9 +156,9 @@ def test_the_reader_reads_the_same_without_the_fast_path(monkeypatch: pytest.Mon
     texts.append(_random_text())
     texts.append("".join(_TAG_LINES) + "1. b4-b5 *\n" + "".join(_TAG_LINES))
     fast = [_records(t) for t in texts]
-    monkeypatch.setattr(fastpath, "plain_line", lambda text, number: None)
+    monkeypatch.setattr(fastpath.CommonPath, "plain_line", lambda self, text, number: None)
     monkeypatch.setattr(fastpath, "plain_tag", lambda text: None)
-    monkeypatch.setattr(fastpath, "direct_game", lambda tokens: None)
+    monkeypatch.setattr(fastpath.CommonPath, "direct_game", lambda self, tokens: None)
     slow = [_records(t) for t in texts]
     assert fast == slow
     assert sum(len(f) for f in fast) > 30
@@ -186,22 +186,22 @@ def _same(one: Game, two: Game) -> bool:
 def _token_lists(text: str, monkeypatch: pytest.MonkeyPatch) -> list[list[TokenT]]:
     """The tokens of every game the reader hands to the parser."""
     found: list[list[TokenT]] = []
-    real = fastpath.direct_game
+    real = fastpath.CommonPath.direct_game
 
-    def keep(tokens: list[TokenT]) -> Game | None:
+    def keep(self: fastpath.CommonPath, tokens: list[TokenT]) -> Game | None:
         found.append(list(tokens))
-        return real(tokens)
+        return real(self, tokens)
 
-    monkeypatch.setattr(fastpath, "direct_game", keep)
+    monkeypatch.setattr(fastpath.CommonPath, "direct_game", keep)
     list(reader.read_string(text))
-    monkeypatch.setattr(fastpath, "direct_game", real)
+    monkeypatch.setattr(fastpath.CommonPath, "direct_game", real)
     return found
 
 
 def _check(tokens: list[TokenT]) -> bool:
     """The fast path and Lark agree on these tokens; returns whether the fast path
     took them."""
-    direct = fastpath.direct_game(tokens)
+    direct = fastpath.CommonPath().direct_game(tokens)
     try:
         parsed = parse_tokens(tokens)
     except ParseError:
@@ -264,7 +264,7 @@ def test_odd_token_orders_read_the_same_both_ways(words: list[str]) -> None:
 def test_the_one_trick_builds_what_the_constructor_builds(
     text: str, number: int | None, dots: int, line: int, column: int
 ) -> None:
-    turn = fastpath._turn(text)
+    turn = fastpath.plain_turn(text)
     assert turn is not None
     fast = _fast.plain_move(turn, number, dots, line, column)
     plain = _fast.plain_move_slowly(turn, number, dots, line, column)

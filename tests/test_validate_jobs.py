@@ -22,6 +22,7 @@ from typer.testing import CliRunner, Result
 from zrec.check import parallel
 from zrec.cli import app
 from zrec.notation import chunks
+from zrec.notation.fastpath import RESULT
 from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_games
 from zrec.rules import find_game
@@ -64,7 +65,8 @@ def _mixed(tmp_path: Path, name: str, seed: int) -> Path:
 
 # -- the cutter ------------------------------------------------------------------------
 
-_RESULT = re.compile(rb"(?:^|\s)(?:\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+|\*)\s*$")
+#: a line ending with a result token, as the grammar's RESULT has it
+_RESULT = re.compile(rb"(?:^|\s)(?:" + RESULT.encode("ascii") + rb")\s*$")
 
 
 def _reference_cut(stream: io.BytesIO, games: int) -> Iterator[tuple[int, bytes]]:

@@ -17,18 +17,20 @@ __all__ = ["checked"]
 
 
 def checked(
-    stream: BinaryIO, file: str, validators: Validators
-) -> Iterator[tuple[Totals, list[ShownProblem], int]]:
-    """The counts and the problems of one input, a game at a time (with ``--jobs``, a
-    piece of zrec text at a time, checked by the workers), each with the number of the
-    input's games before it: the problems' game numbers count from there."""
+    stream: BinaryIO, file: str, validators: Validators, totals: Totals
+) -> Iterator[tuple[list[ShownProblem], int]]:
+    """The problems of one input, a game at a time (with ``--jobs``, a piece of zrec
+    text at a time, checked by the workers), each with the number of the input's games
+    before it: the problems' game numbers count from there.  Each game is counted in
+    ``totals`` before its problems are given."""
     name = display_name(file)
     if validators.jobs > 1 and not is_json_name(file):
         looks_json, stream = sniff(stream)
         if not looks_json:
             games = 0
             for part, shown in validators.pieces(stream, name):
-                yield part, shown, games
+                totals.merge(part)
+                yield shown, games
                 games += part.games
             return
     for record in records_of(stream, file, name):
@@ -37,6 +39,5 @@ def checked(
         elif validators.reading and record.game is not None:
             record = replace(record, game=with_tags(record.game, validators.reading))
         report = report_of(record, name)
-        part = Totals()
-        part.add(report)
-        yield part, shown_of(report, validators.as_json, validators.errors_only), 0
+        totals.add(report)
+        yield shown_of(report, validators.as_json, validators.errors_only), 0

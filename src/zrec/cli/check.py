@@ -113,8 +113,7 @@ def validate(
                 continue
             # standard input is left open
             with contextlib.nullcontext(stream) if file == "-" else stream:
-                for part, shown, games_before in checked(stream, file, validators):
-                    summary.merge(part)
+                for shown, games_before in checked(stream, file, validators, summary):
                     writer.problems(shown, games_before)
     writer.end(summary)  # the problems are written as they are found; the summary last
     if unreadable:

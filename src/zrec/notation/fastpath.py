@@ -4,10 +4,11 @@ Most lines of every file are tag pairs written one a line (``[White "Culin"]``) 
 lines of plain moves and move numbers, the last one ending with the result
 (``17. c7-c8 c3-c4 18. c5xc3 1-0``); most games hold nothing else.  For these the
 reader (:mod:`zrec.notation.reader`) neither lexes a token at a time nor parses with
-Lark: :func:`plain_tag` matches a line that is one tag pair, :func:`plain_line` splits
-a line of moves at its spaces and looks each word up, and :func:`direct_game` builds
-the game straight from its tokens.  Anything else (a comment, a variation, dice, a
-suffix, a jump over a point, odd spacing, a character outside ASCII) is left to the
+Lark: :func:`plain_tag` matches a line that is one tag pair,
+:meth:`CommonPath.plain_line` splits a line of moves at its spaces and looks each word
+up, and :meth:`CommonPath.direct_game` builds the game straight from its tokens.
+Anything else (a comment, a variation, dice, a suffix, a jump over a point, odd
+spacing, a character outside ASCII) is left to the
 grammar: these functions then answer ``None``.
 
 The patterns below are a subset of the grammar's terminals, written out by hand so
@@ -45,7 +46,6 @@ _UNESCAPE = re.compile(r"\\(.)")
 _SPLIT = re.compile(r"[-x]")
 
 
-@lru_cache(maxsize=65_536)
 def word_kind(word: str) -> str:
     """The kind of token the grammar makes of ``word`` standing alone between spaces,
     when it is a plain move, a move number or a result; ``""`` for anything else."""
@@ -58,25 +58,16 @@ def word_kind(word: str) -> str:
     return ""
 
 
-def plain_line(text: str, number: int) -> tuple[list[TokenT], TokenT | None] | None:
-    """The tokens of an ASCII line of plain moves and move numbers between spaces, and
-    its result token if the line ends with one; ``None`` for any other line."""
-    tokens: list[TokenT] = []
-    column = 1
-    result: TokenT | None = None
-    for word in text.rstrip("\r\n").split(" "):
-        if word:
-            if result is not None:  # something after the result
-                return None
-            kind = word_kind(word)
-            if not kind:
-                return None
-            if kind == "RESULT":
-                result = (kind, word, number, column)
-            else:
-                tokens.append((kind, word, number, column))
-        column += len(word) + 1
-    return tokens, result
+def plain_turn(text: str) -> Turn | None:
+    """The turn of a plain move or drop, ``None`` for any other move."""
+    if not _PLAIN_ACTION.fullmatch(text):
+        return None
+    if "@" in text:
+        piece, square = text.split("@")
+        return Turn((Action("drop", (square,), piece=piece),))
+    squares = tuple(_SPLIT.split(text))
+    seps = tuple(_SPLIT.findall(text))
+    return Turn((Action("path", squares, seps, (None,) * len(seps)),))
 
 
 def plain_tag(text: str) -> str | None:
@@ -94,60 +85,91 @@ def _tag(text: str) -> tuple[str, str] | None:
     return found.group(2), _UNESCAPE.sub(r"\1", found.group(3))
 
 
-@lru_cache(maxsize=65_536)
-def _turn(text: str) -> Turn | None:
-    """The turn of a plain move or drop, ``None`` for any other move."""
-    if not _PLAIN_ACTION.fullmatch(text):
-        return None
-    if "@" in text:
-        piece, square = text.split("@")
-        return Turn((Action("drop", (square,), piece=piece),))
-    squares = tuple(_SPLIT.split(text))
-    seps = tuple(_SPLIT.findall(text))
-    return Turn((Action("path", squares, seps, (None,) * len(seps)),))
-
-
 @lru_cache(maxsize=4096)
 def _number(text: str) -> tuple[int, int]:
     """A MOVE_NUMBER token's number and dots (``12...`` is ``(12, 3)``)."""
     return int(text.rstrip(".")), 3 if text.endswith("...") else 1
 
 
-def direct_game(tokens: Sequence[TokenT]) -> Game | None:
-    """The common game (tag pairs, then plain moves each with or without its number,
-    then the result) built straight from its tokens, exactly as the grammar would
-    build it; ``None`` for any other game, which the grammar then reads."""
-    count = len(tokens)
-    first = 0
-    while first < count and tokens[first][0] == "TAG_PAIR":
-        first += 1
-    if first == count or tokens[-1][0] != "RESULT":
-        return None
-    tags: list[tuple[str, str]] = []
-    for token in tokens[:first]:
-        pair = _tag(token[1])
-        if pair is None:
+#: the most words a reader's fast path keeps before it forgets them
+WORDS = 65_536
+
+
+class CommonPath:
+    """The fast path of one reader, with what it has learnt of the file's words: each
+    word's kind and each move's turn, looked up, not matched again (a file repeats the
+    same moves in every game)."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, str] = {}
+        self.turns: dict[str, Turn | None] = {}
+
+    def plain_line(self, text: str, number: int) -> tuple[list[TokenT], TokenT | None] | None:
+        """The tokens of an ASCII line of plain moves and move numbers between spaces,
+        and its result token if the line ends with one; ``None`` for any other line."""
+        tokens: list[TokenT] = []
+        column = 1
+        result: TokenT | None = None
+        kinds = self.kinds
+        for word in text.rstrip("\r\n").split(" "):
+            if word:
+                if result is not None:  # something after the result
+                    return None
+                kind = kinds.get(word)
+                if kind is None:
+                    if len(kinds) >= WORDS:
+                        kinds.clear()
+                    kind = kinds[word] = word_kind(word)
+                if not kind:
+                    return None
+                if kind == "RESULT":
+                    result = (kind, word, number, column)
+                else:
+                    tokens.append((kind, word, number, column))
+            column += len(word) + 1
+        return tokens, result
+
+    def direct_game(self, tokens: Sequence[TokenT]) -> Game | None:
+        """The common game (tag pairs, then plain moves each with or without its number,
+        then the result) built straight from its tokens, exactly as the grammar would
+        build it; ``None`` for any other game, which the grammar then reads."""
+        count = len(tokens)
+        first = 0
+        while first < count and tokens[first][0] == "TAG_PAIR":
+            first += 1
+        if first == count or tokens[-1][0] != "RESULT":
             return None
-        tags.append(pair)
-    nodes: list[MoveNode] = []
-    number: int | None = None
-    dots = 1
-    for index in range(first, count - 1):
-        kind, text, line, column = tokens[index]
-        if kind == "ACTION":
-            turn = _turn(text)
-            if turn is None:
+        tags: list[tuple[str, str]] = []
+        for token in tokens[:first]:
+            pair = _tag(token[1])
+            if pair is None:
                 return None
-            nodes.append(_fast.plain_move(turn, number, dots, line, column))
-            number, dots = None, 1
-        elif kind == "MOVE_NUMBER" and number is None:
-            number, dots = _number(text)
-        else:
+            tags.append(pair)
+        turns = self.turns
+        make = _fast.plain_move
+        nodes: list[MoveNode] = []
+        number: int | None = None
+        dots = 1
+        for index in range(first, count - 1):
+            kind, text, line, column = tokens[index]
+            if kind == "ACTION":
+                turn = turns.get(text)
+                if turn is None:
+                    if len(turns) >= WORDS:
+                        turns.clear()
+                    turn = turns[text] = plain_turn(text)
+                    if turn is None:
+                        return None
+                nodes.append(make(turn, number, dots, line, column))
+                number, dots = None, 1
+            elif kind == "MOVE_NUMBER" and number is None:
+                number, dots = _number(text)
+            else:
+                return None
+        if number is not None:  # a number with no move after it
             return None
-    if number is not None:  # a number with no move after it
-        return None
-    spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
-    return Game(tuple(tags), Line(tuple(nodes)), tokens[-1][1], spans)
+        spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
+        return Game(tuple(tags), Line(tuple(nodes)), tokens[-1][1], spans)
 
 
-__all__ = ["RESULT", "direct_game", "plain_line", "plain_tag", "word_kind"]
+__all__ = ["RESULT", "WORDS", "CommonPath", "plain_tag", "plain_turn", "word_kind"]

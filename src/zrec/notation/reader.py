@@ -122,6 +122,7 @@ class _Reader:
         self.replay: deque[tuple[int, bytes]] = deque()
         self.line_number = first_line - 1
         self.marks: list[Mark] = []  # characters read as ASCII, not yet given to a game
+        self.common = fastpath.CommonPath()  # the fast path, with what it learns
 
     # ------------------------------------------------------------ line source
 
@@ -159,6 +160,7 @@ class _Reader:
 
     def records(self) -> Iterator[Record]:
         match = None  # the lexer's, made when a line first needs it (Lark builds it)
+        common = self.common
         in_comment: tuple[int, int, list[str]] | None = None  # start line, column, parts
         saved: list[tuple[int, bytes]] = []  # lines to read again if a comment never closes
         stream_lines = iter(self.stream)
@@ -216,7 +218,7 @@ class _Reader:
                             done.clear()
                             self.game.lines.setdefault(number, shown)
                         continue
-                plain = fastpath.plain_line(text, number)
+                plain = common.plain_line(text, number)
                 if plain is not None:  # moves and move numbers, maybe the result
                     moves, result = plain
                     if moves:  # nothing in them can end or split the game
@@ -340,7 +342,7 @@ class _Reader:
         notes = self._notes(upto) if self.marks else ()
         if game.problem is None:
             try:
-                parsed = fastpath.direct_game(game.tokens) or parse_tokens(game.tokens)
+                parsed = self.common.direct_game(game.tokens) or parse_tokens(game.tokens)
             except ParseError as exc:
                 game.problem = explain(exc, game.tokens, game.lines, game.start_line, self.name)
             else:

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Generic, Literal, NamedTuple, TypeVar
 
 from zrec.errors import ZrecError
@@ -177,6 +178,13 @@ class MoveNumber(NamedTuple):
 
     def __str__(self) -> str:
         return self.text()
+
+
+@lru_cache(maxsize=8192)
+def numbered(number: int, dots: int, turn: bool, seat: int) -> MoveNumber:
+    """``MoveNumber(number, dots, turn, seat)``, made once: an engine is asked for the
+    same numbers in every game (the validator asks at every numbered move)."""
+    return MoveNumber(number, dots, turn, seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from zrec.rules.serpent.lattice import (
     setup_string,
 )
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition, WrittenMoves
+from zrec.rules.values import numbered
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _BIT = tuple(1 << i for i in range(64))
@@ -182,7 +183,7 @@ class SerpentEngine(WrittenMoves):
     def move_number(self, pos: SerpentPosition) -> MoveNumber:
         turn = pos.turn
         dots = 1 if turn == self._start.turn else 3
-        return MoveNumber._make((pos.ply // 2 + 1, dots, True, turn))
+        return numbered(pos.ply // 2 + 1, dots, True, turn)
 
     def chance(self, pos: SerpentPosition) -> Chance | None:
         return None

@@ -80,6 +80,7 @@ from zrec.rules.stonewarriors.board import (
 from zrec.rules.stonewarriors.position import PASS_MOVE, StoneMove, StonePosition, key
 from zrec.rules.stonewarriors.tables import move_dirs, tables
 from zrec.rules.stonewarriors.written import WrittenMoves
+from zrec.rules.values import numbered
 
 __all__ = ["STONE_WARRIORS", "StoneMove", "StonePosition", "StoneWarriors", "StoneWarriorsGame"]
 
@@ -174,7 +175,7 @@ class StoneWarriors(WrittenMoves):
         # An entry is not a turn: it carries no number.
         dots = 1 if pos.to_move == self.first else 3
         turn = not pos.must_enter()
-        return MoveNumber._make((pos.ply // 2 + 1, dots, turn, pos.to_move))
+        return numbered(pos.ply // 2 + 1, dots, turn, pos.to_move)
 
     def chance(self, pos: StonePosition) -> Chance | None:
         return None
