@@ -1,5 +1,7 @@
 """Fixtures for the tests that need a database: a fresh PostgreSQL database per test, and
-``db_url``, which runs a test once on SQLite and once on PostgreSQL.
+``db_url``, which runs a test once on SQLite and once on PostgreSQL.  The tests keep
+zrec's cache (Lark's analysis of the grammar) in a folder of their own, never in the
+user's home (``XDG_CACHE_HOME``, set for the whole run and the processes it starts).
 
 The PostgreSQL server is named by ``ZREC_TEST_PG`` (a ``postgresql://`` URL of a user
 that may create databases).  ``scripts/test`` starts a throwaway server with
@@ -10,6 +12,7 @@ that may create databases).  ``scripts/test`` starts a throwaway server with
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +21,11 @@ from urllib.parse import urlsplit
 import psycopg
 import pytest
 from psycopg import sql
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """zrec's cache for this run (each xdist worker its own): not the user's home."""
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="zrec-test-cache-")
 
 
 def _with_database(url: str, name: str) -> str:

@@ -16,7 +16,7 @@ from lark.exceptions import UnexpectedInput
 from lark_reference import reference_parser
 from strategies import games
 from zrec.notation import _fast, fastpath, reader
-from zrec.notation.grammar import ParseError, TokenT, parse_tokens
+from zrec.notation.grammar import ParseError, TokenT, parse_tokens, parse_turn_text
 from zrec.notation.model import Game, Line, MoveNode
 from zrec.notation.reader import Record, read_string
 from zrec.notation.writer import write_game
@@ -272,3 +272,35 @@ def test_the_one_trick_builds_what_the_constructor_builds(
     assert hash(fast.span) == hash(plain.span)
     for name in MoveNode.__dataclass_fields__:
         assert getattr(fast, name) == getattr(plain, name)
+
+
+_SQUARE_WORD = st.builds(
+    lambda f, r: f + str(r), st.sampled_from("abcwxy"), st.integers(1, 25)
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_SQUARE_WORD, min_size=1, max_size=4), st.lists(st.sampled_from("-x"), min_size=3))
+def test_a_plain_move_is_taken_apart_as_the_grammar_takes_it(
+    squares: list[str], seps: list[str]
+) -> None:
+    """``x`` is a file letter as well as a capture: ``x1-x2``, ``a1xx2``."""
+    text = squares[0] + "".join(s + q for s, q in zip(seps, squares[1:], strict=False))
+    turn = fastpath.plain_turn(text)
+    assert turn is not None and turn == parse_turn_text(text)
+    game = '[Game "awethi"]\n1. ' + text + " *\n"
+    with pytest.MonkeyPatch.context() as patch:
+        (tokens,) = _token_lists(game, patch)
+    assert _check(tokens)
+
+
+def test_moves_on_the_x_file_read_as_written() -> None:
+    for text, squares, seps in (
+        ("x1-x2", ("x1", "x2"), ("-",)),
+        ("a1xx2", ("a1", "x2"), ("x",)),
+        ("x10xa3-y25", ("x10", "a3", "y25"), ("x", "-")),
+    ):
+        turn = fastpath.plain_turn(text)
+        assert turn is not None
+        (action,) = turn.actions
+        assert (action.squares, action.seps) == (squares, seps), text

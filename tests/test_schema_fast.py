@@ -146,8 +146,8 @@ def test_a_broken_game_gets_the_whole_checks_error(value: Any, path: str, messag
 
 
 def test_a_tuple_is_not_taken_for_the_list_seen_before() -> None:
-    """The parts seen are kept by ``repr``: a tuple (not an array to the schema) or a
-    surrogate pair does not pass as the list or the character checked before."""
+    """The parts seen are kept by an exact, type-tagged form: a tuple (not an array to the
+    schema) or a surrogate pair does not pass as the list or the character checked before."""
     good = {"tags": [["Game", "mosona"], ["Event", "e"]], "moves": [], "result": "*"}
     assert _same_answer(good)
     assert not _same_answer({**good, "tags": [["Game", "mosona"], ("Event", "e")]})

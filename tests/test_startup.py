@@ -183,19 +183,25 @@ print(zrec.write_game(games[0]))
 
 def test_the_grammar_is_analysed_once_then_read_from_the_cache(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
+    old_reader = cache / "zrec" / "grammar-tables-0123456789abcdef.json"
+    old_reader.parent.mkdir(parents=True)
+    old_reader.write_text("{}", encoding="utf-8")
     cold = probe(tmp_path, cache, code=_READ_ALL, count=True)
+    assert not old_reader.exists()  # the reader before Lark's cache left these
     assert cold["built"] == ["game"]  # one Lark construction: lexer and parser both
     assert "Saving grammar to cache" in cold["logged"]
-    (written,) = (cache / "zrec").iterdir()
+    (written,) = (cache / "zrec").glob("*.lark-cache")
     path = grammar.cache_path(grammar_text())
     assert path is not None and written.name == path.name
+    kept = sorted((cache / "zrec").iterdir())  # the cache and its lock file
 
     warm = probe(tmp_path, cache, code=_READ_ALL, count=True)
     assert warm["built"] == ["game"]
     assert "Loading grammar from cache" in warm["logged"]
     assert "Saving grammar to cache" not in warm["logged"]
     assert warm["stdout"] == cold["stdout"]
-    assert list((cache / "zrec").iterdir()) == [written]  # nothing new
+    assert sorted((cache / "zrec").iterdir()) == kept  # nothing new
+    assert written.stat().st_size > 0
 
 
 @pytest.mark.parametrize(
@@ -212,12 +218,38 @@ def test_a_damaged_or_stale_cache_file_is_ignored_and_replaced(
     damaged = cache / "zrec" / path.name
     damaged.parent.mkdir(parents=True)
     damaged.write_bytes(content)
+    old_reader = cache / "zrec" / "grammar-tables-0123456789abcdef.json"
+    old_reader.write_text("{}", encoding="utf-8")
     expected = probe(tmp_path, tmp_path / "fine", code=_READ_ALL)["stdout"]
     result = probe(tmp_path, cache, code=_READ_ALL, count=True)
     assert result["stdout"] == expected and result["stderr"] == ""
     assert "Saving grammar to cache" in result["logged"]
     again = probe(tmp_path, cache, code=_READ_ALL, count=True)
     assert "Loading grammar from cache" in again["logged"]
+    assert old_reader.exists()  # only a cache made anew clears the old reader's files
+
+
+def test_processes_started_at_once_share_one_whole_cache(tmp_path: Path) -> None:
+    """Lark writes its cache in place: a lock keeps a second process from reading half
+    of it while the first writes it."""
+    cache = tmp_path / "cache"
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-m", "zrec", "validate", str(SAMPLE)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(6)
+    ]
+    for process in started:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0 and err == b"", err
+        assert out.endswith(b"1 game read, 1 valid, 0 invalid, 0 warnings\n")
+    again = probe(tmp_path, cache, code=_READ_ALL, count=True)
+    assert "Loading grammar from cache" in again["logged"]
+    assert "Saving grammar to cache" not in again["logged"]
 
 
 def test_a_cache_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:

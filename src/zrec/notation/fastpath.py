@@ -27,9 +27,8 @@ from functools import lru_cache
 
 from zrec.moves import Action, Turn
 from zrec.notation import _fast
+from zrec.notation.grammar import TokenT
 from zrec.notation.model import Game, Line, MoveNode, Span
-
-TokenT = tuple[str, str, int, int]  # type, text, line, column (as the grammar's tokens)
 
 _SQUARE = r"[a-z][1-9][0-9]?"
 #: a move along squares joined by ``-`` or ``x``, or a piece dropped on a square (the
@@ -43,7 +42,8 @@ _RESULT = re.compile(RESULT)
 #: a line that is one tag pair, ``[Name "value"]`` with one space, and nothing after it
 _TAG_LINE = re.compile(r'(\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\\r\n]|\\["\\])*)"\])[ \t\r\n]*')
 _UNESCAPE = re.compile(r"\\(.)")
-_SPLIT = re.compile(r"[-x]")
+#: the squares of a plain move, in order (``x`` is a file letter as well as a capture)
+_SQUARES = re.compile(_SQUARE)
 
 
 def word_kind(word: str) -> str:
@@ -65,8 +65,11 @@ def plain_turn(text: str) -> Turn | None:
     if "@" in text:
         piece, square = text.split("@")
         return Turn((Action("drop", (square,), piece=piece),))
-    squares = tuple(_SPLIT.split(text))
-    seps = tuple(_SPLIT.findall(text))
+    # the word matched square (separator square)*: each separator is the one character
+    # after a square
+    found = list(_SQUARES.finditer(text))
+    squares = tuple(m.group() for m in found)
+    seps = tuple(text[m.end()] for m in found[:-1])
     return Turn((Action("path", squares, seps, (None,) * len(seps)),))
 
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext, suppress
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -87,13 +89,49 @@ def cache_dir() -> Path | None:
 
 
 def cache_path(grammar: str) -> Path | None:
-    """The file in which Lark keeps its analysis of this grammar (named by a checksum of
-    the grammar's text; Lark itself checks, on loading it, that the grammar, its options
-    and its own version are those it was made from, and otherwise makes it anew)."""
+    """The file in which Lark keeps its analysis of this grammar: named by a checksum of
+    the grammar's text, Lark's version and Python's, so that two installations sharing a
+    home keep a file each.  (Lark itself checks, on loading it, that the grammar, its
+    options and its own version are those it was made from, else makes it anew.)"""
+    import lark
+
     directory = cache_dir()
     if directory is None:
         return None
-    return directory / f"grammar-{zlib.crc32(grammar.encode('utf-8')):08x}.lark-cache"
+    crc = zlib.crc32(grammar.encode("utf-8"))
+    python = "".join(str(n) for n in sys.version_info[:2])
+    return directory / f"grammar-{crc:08x}-lark{lark.__version__}-py{python}.lark-cache"
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[bool]:
+    """Hold an exclusive lock (``path`` with ``.lock``) while Lark reads or writes the
+    cache: Lark writes it in place, so two processes starting at once must not see
+    half of it.  Yields whether the cache can be used at all (its folder can be made)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield path.exists()  # read it if it is there; Lark cannot write here either
+        return
+    try:
+        try:
+            import fcntl
+        except ImportError:  # no POSIX locks on this system: go on without
+            pass
+        else:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield True
+    finally:
+        os.close(handle)  # which releases the lock
+
+
+def _forget_old_caches(directory: Path) -> None:
+    """Remove the cache files of zrec's readers before this one (``grammar-tables-*.json``,
+    which nothing reads any more)."""
+    for old in directory.glob("grammar-tables-*.json"):
+        with suppress(OSError):
+            old.unlink()
 
 
 class _KeepParts:
@@ -125,22 +163,21 @@ def _built() -> tuple[Lark, Builder]:
 
     text = grammar_text()
     path = cache_path(text)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            path = None
     builder = Builder()
-    lark = Lark(
-        text,
-        parser="lalr",
-        lexer="basic",
-        start="game",
-        maybe_placeholders=False,
-        transformer=builder,
-        postlex=_KeepParts(),
-        cache=str(path) if path is not None else False,
-    )
+    with nullcontext(False) if path is None else _locked(path) as usable:
+        new = usable and path is not None and not path.exists()
+        lark = Lark(
+            text,
+            parser="lalr",
+            lexer="basic",
+            start="game",
+            maybe_placeholders=False,
+            transformer=builder,
+            postlex=_KeepParts(),
+            cache=str(path) if usable and path is not None else False,
+        )
+    if new and path is not None:
+        _forget_old_caches(path.parent)
     builder.parts = Parts({t.name: t.pattern.to_regexp() for t in lark.terminals})
     return lark, builder
 
