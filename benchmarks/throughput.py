@@ -15,6 +15,10 @@ The figures are medians over ``--rounds`` rounds (at least 5), per MB and per pl
 Usage::
 
     python benchmarks/throughput.py [--mb 15] [--rounds 5] [--game mosona ...] [--jobs 2]
+        [--baseline OLD/src]
+
+``--baseline`` also times another version of zrec (``git worktree add OLD REV``, then
+its ``src``), interleaved, and says whether both print the same report.
 
 python-chess is a benchmark-only extra: ``pip install .[bench]``.
 """
@@ -78,10 +82,10 @@ def build_pgn(size: int, seed: int) -> Path:
     return make(size, seed)
 
 
-def whole(command: Sequence[str]) -> tuple[float, str]:
+def whole(command: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, str]:
     """Seconds of one run of ``command`` as a process, and what it printed."""
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}{done.stderr}")
@@ -141,12 +145,23 @@ def run_game(game: str, args: argparse.Namespace, pgn: Path) -> list[str]:
     chess_work = chess_in_process(pgn_bytes)
     # the console script a user runs, beside this interpreter
     zrec = [str(Path(sys.executable).with_name("zrec")), "validate", str(archive)]
+    # another version of zrec, from its source folder, run by this same interpreter
+    baseline = [sys.executable, "-m", "zrec", "validate", str(archive)]
+    baseline_env = {**os.environ, "PYTHONPATH": str(args.baseline)} if args.baseline else None
     times: dict[str, list[float]] = {k: [] for k in (
         "chess process", "zrec process", "chess in", "zrec read in", "zrec validate in",
-        *(f"zrec process jobs {n}" for n in args.jobs))}
+        *(f"zrec process jobs {n}" for n in args.jobs),
+        *(["baseline process"] if args.baseline else []))}
+    reports: set[str] = set()
     for _ in range(args.rounds):
         times["chess process"].append(whole([sys.executable, "-c", CHESS_READER, str(pgn)])[0])
-        times["zrec process"].append(whole(zrec)[0])
+        took, report = whole(zrec)
+        times["zrec process"].append(took)
+        reports.add(report)
+        if baseline_env is not None:
+            took, report = whole(baseline, baseline_env)
+            times["baseline process"].append(took)
+            reports.add(report)
         for n in args.jobs:
             times[f"zrec process jobs {n}"].append(whole([*zrec, "--jobs", str(n)])[0])
         if not args.whole_only:
@@ -177,6 +192,12 @@ def run_game(game: str, args: argparse.Namespace, pgn: Path) -> list[str]:
     line("python-chess read_game, whole process", med["chess process"], chess_mb,
          chess_plies, None)
     line("zrec validate, whole process", med["zrec process"], mb, plies, "chess process")
+    if args.baseline:
+        line(f"baseline ({args.baseline}) validate, whole process", med["baseline process"],
+             mb, plies, "chess process")
+        same = "the same" if len(reports) == 1 else "DIFFERENT"
+        out.append(f"\nzrec / baseline: {med['zrec process'] / med['baseline process']:.3f} "
+                   f"of the time; reports {same}")
     for n in args.jobs:
         line(f"zrec validate --jobs {n}, whole process", med[f"zrec process jobs {n}"], mb,
              plies, "chess process")
@@ -197,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time zrec validate --jobs N (repeatable)")
     parser.add_argument("--whole-only", action="store_true", help="skip in-process runs")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--baseline", type=Path, metavar="SRC",
+                        help="also time the zrec whose package is in SRC (e.g. a worktree's "
+                        "src/ at an older commit), interleaved, and compare the reports")
     args = parser.parse_args(argv)
     if args.rounds < 5:
         parser.error("--rounds: medians need at least 5 rounds")
