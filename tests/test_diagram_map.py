@@ -43,8 +43,8 @@ from zrec.rules.stonewarriors.rules import StoneWarriors
 SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
-#: The default map (RULINGS 3.1), rank 25 first: ``.`` open, ``h`` herding point,
-#: ``f`` forest, ``w`` water, ``L`` the Lair, ``s`` a shelter.
+#: The default map (docs/rules.md, Awéthi: the board), rank 25 first: ``.`` open, ``h``
+#: herding point, ``f`` forest, ``w`` water, ``L`` the Lair, ``s`` a shelter.
 MAP = """\
 s...........w...........s
 ............w............

@@ -1,5 +1,5 @@
-"""Awéthi end and results (RULINGS 3.7, 3.9 "Results"), and the position as the outputs
-see it: view, text rendering, standing, key."""
+"""Awéthi end and results (docs/rules.md, Awéthi: the end and the result), and the
+position as the outputs see it: view, text rendering, standing, key."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Helpers for the Awéthi rules tests (RULINGS §3): engines, written turns, positions.
+"""Helpers for the Awéthi rules tests (docs/rules.md, Awéthi): engines, written turns, positions.
 
 Also checks the helpers themselves and the engine against the protocol, with mypy."""
 

@@ -1,5 +1,6 @@
-"""Awéthi board and setup (RULINGS 3.1, 3.2, 3.8, 3.9 "Tags"): the default map, the Map
-string, every bad-map reason, the Herd tags, seats from the tags, engines and the start."""
+"""Awéthi board and setup (docs/rules.md, Awéthi: the board, seats and pieces, options):
+the default map, the Map string, every bad-map reason, the Herd tags, seats from the
+tags, engines and the start."""
 
 from __future__ import annotations
 
@@ -291,7 +292,7 @@ def test_random_tags() -> None:
         )
 
 
-# -- the start (RULINGS 3.2) ------------------------------------------------------------
+# -- the start (docs/rules.md, Awéthi: seats and pieces) --------------------------------
 
 
 CODES1 = ["c1", "w1", "c1", "b1", "w1", "c1"]

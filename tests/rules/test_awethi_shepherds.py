@@ -1,5 +1,6 @@
-"""Awéthi shepherds' turn (RULINGS 3.5, 3.9): amounts, paths, forced moves, the order of
-the paths, which shepherd, catching, and completing or lapsing catches."""
+"""Awéthi shepherds' turn (docs/rules.md, Awéthi: the shepherds' turn, catching):
+amounts, paths, forced moves, the order of the paths, which shepherd, catching, and
+completing or lapsing catches."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Awéthi order of play, dice and the herd's turn (RULINGS 3.3, 3.4, 3.9 "Herd order",
-"Waking", "Where a structural mistake is reported")."""
+"""Awéthi order of play, dice and the herd's turn (docs/rules.md, Awéthi: order of play,
+waking and dice; the herd's turn), and where a structural mistake is reported."""
 
 from __future__ import annotations
 
@@ -236,7 +236,7 @@ def test_a_herd_turn_is_its_die_and_h_alone() -> None:
         )
 
 
-# -- the herd's turn (RULINGS 3.4) -------------------------------------------------------
+# -- the herd's turn (docs/rules.md, Awéthi: the herd's turn) ----------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Awéthi wolf turn (RULINGS 3.6, 3.9 "Wolves"): distance, direction, circles, barriers,
+"""Awéthi wolf turn (docs/rules.md, Awéthi: the wolf turn): distance, direction, circles, barriers,
 eating, the 8 squares around a shepherd, the Lair, other wolves and the pass."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The serpent games (RULINGS §1): board, start, jumps, captures, the end, the written
-moves (resolve/spell), Setup strings and the drawing.  Perft is in test_serpent_perft."""
+"""The serpent games (docs/rules.md, Awithlaknannai Mosona and Kolowis Awithlaknannai):
+board, start, jumps, captures, the end, the written moves (resolve/spell), Setup strings
+and the drawing.  Perft is in test_serpent_perft."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Perft for the serpent games: the engine against tests/data/perft-serpent.json and
-against a second, deliberately naive move generator written here from RULINGS §1.
+against a second, deliberately naive move generator written here from docs/rules.md
+(Awithlaknannai Mosona).
 
 The naive generator shares nothing with the engine: it names points by strings, lists
 the lines with plain loops, finds the straight jumps as collinear triples of drawing
@@ -23,7 +24,7 @@ Board = dict[str, str]  # point -> "W", "B" or "" (empty)
 
 
 class Naive:
-    """The rules of RULINGS §1 in the plainest form."""
+    """The rules of docs/rules.md (Awithlaknannai Mosona) in the plainest form."""
 
     def __init__(self, n: int, lined: bool, bent: bool):
         self.n = n

@@ -1,4 +1,5 @@
-"""Stone Warriors rules (RULINGS §2): board, moves, captures, priest entry, passes, end."""
+"""Stone Warriors rules (docs/rules.md, Stone Warriors): board, moves, captures, priest
+entry, passes, end."""
 
 from __future__ import annotations
 

@@ -45,7 +45,8 @@ ENGINES = {(r, f): StoneWarriors(r, f) for r in ("default", "culin") for f in ("
 
 
 def dirs_of(culin: bool, side: int, priest: bool) -> tuple[int, ...]:
-    """The directions a piece steps in (RULINGS §2 and the Culin option)."""
+    """The directions a piece steps in (docs/rules.md, Stone Warriors: moves, the Culin rule
+    set)."""
     forward, diagonals = (0, (7, 1)) if side == 0 else (4, (5, 3))  # N (NW, NE) / S (SW, SE)
     if culin:
         return (forward, 2, 6, *diagonals) if priest else diagonals

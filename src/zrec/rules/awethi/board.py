@@ -1,16 +1,17 @@
 """The Awéthi board: squares, terrain, the map string, the districts and the herd tags.
 
 The board is a 25×25 grid, files ``a``-``y`` (west to east), ranks ``1``-``25`` (south
-to north).  Squares are numbered ``index = (rank - 1) * 25 + file`` with files ``a``-``y``
-as 0-24, so rank 1 comes first.  *Map reading order* (RULINGS 3.2) is rank 25 first,
-each rank west to east.
+to north).  Squares are numbered ``index = (rank - 1) * 25 + file`` with files
+``a``-``y`` as 0-24, so rank 1 comes first.  *Map reading order* is rank 25 first, each
+rank west to east.
 
-A map is data (RULINGS 3.1): the default map ships as ``default.map`` (25 lines,
-rank 25 first), and a record may carry its own in the ``Map`` string form of
-``docs/notation.md`` section 5.4 (25 rows, rank 25 first, joined by ``/``; a number
-before a letter repeats it).  :func:`parse_map` checks every structural condition of
-RULINGS 3.1 and raises :class:`~zrec.rules.base.InputError` (code ``bad-map``) with the
-reason; :func:`parse_herd` reads a ``HerdK`` tag (code ``bad-herd``).
+A map is data (docs/rules.md, Awéthi: the board): the default map ships as
+``default.map`` (25 lines, rank 25 first), and a record may carry its own in the ``Map``
+string form of ``docs/notation.md`` section 5.4 (25 rows, rank 25 first, joined by
+``/``; a number before a letter repeats it).  :func:`parse_map` checks every structural
+condition a map must meet (docs/rules.md, Awéthi: the board) and raises
+:class:`~zrec.rules.base.InputError` (code ``bad-map``) with the reason;
+:func:`parse_herd` reads a ``HerdK`` tag (code ``bad-herd``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""How an Awéthi game ends and what each side scores (RULINGS 3.7, 3.9).
+"""How an Awéthi game ends and what each side scores (docs/rules.md, Awéthi: the end and
+the result).
 
 The game ends after any turn that leaves some seat in play with no animal of its own
 herd on the board (sheltered anywhere, or eaten), also under ``[Catch "catcher"]``.

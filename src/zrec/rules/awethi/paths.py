@@ -1,4 +1,5 @@
-"""Reading a written Awéthi shepherds' turn (RULINGS 3.5, 3.9), path by path.
+"""Reading a written Awéthi shepherds' turn (docs/rules.md, Awéthi: the shepherds' turn),
+path by path.
 
 Each written path is checked directly against the board as the earlier paths left it
 (:class:`~zrec.rules.awethi.shepherds.ShepherdsBoard`): its shape, its first square

@@ -8,8 +8,8 @@ animals on the board (sorted by square, each ``(square, owner, kind, catcher)`` 
 shelter holds and what the wolves have eaten (counts of calves, cows and bulls).
 
 :class:`Table` holds what one engine fixes: the map's terrain as flat tuples, the
-seats in play, the herds' orders and the rule options.  The herd's turn (RULINGS 3.4)
-and the catch rules shared by the shepherds' turn (3.5, 3.9) live here too.
+seats in play, the herds' orders and the rule options.  The herd's turn and the catch
+rules shared by the shepherds' turn (docs/rules.md, Awéthi) live here too.
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ class Table:
         """(seat, stage, group) of the herd turn that opens the next group."""
         return (pos.seat + 1) % self.n, HERD_TURN, pos.group + 1
 
-    # -- the herd's turn (RULINGS 3.4) ---------------------------------------------------
+    # -- the herd's turn (docs/rules.md, Awéthi: the herd's turn) ------------------------
 
     def herd_walks(
         self, pos: AwethiPosition, die: int
@@ -241,7 +241,7 @@ class Table:
         found.difference_update(CORNERS)
         return found
 
-    # -- catches (RULINGS 3.5, 3.9) -------------------------------------------------------
+    # -- catches (docs/rules.md, Awéthi: catching) ----------------------------------------
 
     @staticmethod
     def shepherd_squares(shepherds: Iterable[Iterable[int]]) -> set[int]:

@@ -1,4 +1,4 @@
-"""Rules of Awéthi (seed 004), exactly as RULINGS.md section 3 reads it.
+"""Rules of Awéthi, exactly as docs/rules.md (Awéthi) reads the Awéthi rules text.
 
 Shepherd players (Shepherd1 ... ShepherdN, N = 1-4) and the Wolves.  Play goes round
 the seats in groups: the seat's herd turn (``3: H``), its shepherds' turn
@@ -49,13 +49,13 @@ Setup codes (``InputError.code``): ``bad-seats`` (no ``Shepherd`` tag, or a gap)
 ``missing-herd`` (a seat in play without its ``HerdK``), ``bad-herd``, ``bad-map``;
 the result's code is ``wrong-result``.
 
-Readings fixed here where the rulings leave a choice:
+Readings fixed here where docs/rules.md leaves a choice:
 
 - **Herding points of a map**: each ``h`` square belongs to the corner shelter nearest
   to it in orthogonal steps; an ``h`` square as near to two shelters is an error, and
   each corner needs exactly six (they need not touch).  A shelter ``s`` stands only on
   a corner, ``L`` only on ``m13``; forest outside the centre district is allowed; the
-  water counts per district are not checked (the rulings give them for the default
+  water counts per district are not checked (docs/rules.md gives them for the default
   map only).  ``[Map "default"]`` is read case-insensitively.
 - **Herd tags**: a ``HerdK`` tag is checked whenever it is present (the tags are read
   before the seats); a valid one for a seat not in play is ignored.  ``Shepherd5`` and

@@ -1,5 +1,5 @@
-"""The Awéthi shepherds' turn (RULINGS 3.5, 3.9): the board it sees, applying it,
-spelling it and building one for self-play.
+"""The Awéthi shepherds' turn (docs/rules.md, Awéthi: the shepherds' turn, catching): the
+board it sees, applying it, spelling it and building one for self-play.
 
 A turn first completes (or lapses) the catches the seat made at its previous
 shepherds' turn, then applies one path per shepherd in the order written, each seeing

@@ -1,12 +1,12 @@
 """Reading the kind and dice of a written Awéthi turn, and the herd's turn as a move.
 
-Every turn rolls dice (RULINGS 3.3): the herd its direction (d4), the shepherds four d4
-and an option letter, the wolves a direction (d4) and a distance (d6).  The engine
-first decides which kind of turn was written (:func:`written_kind`) and refuses it when
-another is due (``turn-order``, :func:`order_reason`), then checks its roll
-(:func:`check_dice`, code ``dice``).  The herd's turn is decided by its die alone
-(:func:`read_herd`, :func:`apply_herd`; the walks are
-:meth:`~zrec.rules.awethi.position.Table.herd_walks`).
+Every turn rolls dice (docs/rules.md, Awéthi: order of play, waking and dice): the herd
+its direction (d4), the shepherds four d4 and an option letter, the wolves a direction
+(d4) and a distance (d6).  The engine first decides which kind of turn was written
+(:func:`written_kind`) and refuses it when another is due (``turn-order``,
+:func:`order_reason`), then checks its roll (:func:`check_dice`, code ``dice``).  The
+herd's turn is decided by its die alone (:func:`read_herd`, :func:`apply_herd`; the
+walks are :meth:`~zrec.rules.awethi.position.Table.herd_walks`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The Awéthi wolf turn (RULINGS 3.6, 3.9): reading, listing, sampling and applying it.
+"""The Awéthi wolf turn (docs/rules.md, Awéthi: the wolf turn): reading, listing, sampling
+and applying it.
 
 A wolf walks exactly its distance in orthogonal steps, coming back over squares as it
 likes, never on water, a shelter or a shepherd; it ends further in the rolled direction,

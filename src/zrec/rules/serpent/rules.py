@@ -1,9 +1,10 @@
 """Rules of the Zuni serpent games, Awithlaknannai Mosona and Kolowis Awithlaknannai.
 
-The readings follow RULINGS §1: pieces step along the lines of a three-row lattice or
-jump an adjacent enemy piece; capturing is compulsory and a capturing piece jumps on
-while it can (the whole chain is one move); a side with no pieces loses, a side to move
-with no legal move ends the game by the end rule.  This module holds the two games and
+The readings are those of docs/rules.md (Awithlaknannai Mosona; Kolowis Awithlaknannai):
+pieces step along the lines of a three-row lattice or jump an adjacent enemy piece;
+capturing is compulsory and a capturing piece jumps on while it can (the whole chain is
+one move); a side with no pieces loses, a side to move with no legal move ends the game
+by the end rule.  This module holds the two games and
 their rule options; the engine (move generation, events, the end, keys and the view)
 is in :mod:`.engine`, the board itself (points, lines, jumps and the bitmask tests) in
 :mod:`.lattice`, the position and move values and the reading and writing of moves in

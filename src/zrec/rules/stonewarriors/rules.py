@@ -1,4 +1,4 @@
-"""Rules of Awithlaknakwe (Stone Warriors), as RULINGS.md section 2 reads seed 003.
+"""Rules of Awithlaknakwe (Stone Warriors), as docs/rules.md (Stone Warriors) reads them.
 
 White (south) owns the home arm ``e1``-``j1`` and moves towards rank 14; Black (north)
 owns ``e14``-``j14``.  Each side has 6 warriors, on its home arm at the start, and a
@@ -13,7 +13,7 @@ in :mod:`.position`, the Setup string in :mod:`.setup`, the move tables of a rul
 in :mod:`.tables`, the reading and writing of moves in :mod:`.written`, the score and
 the end in :mod:`.end`, the pictures in :mod:`.view`.
 
-Readings fixed here where the rulings leave a detail open:
+Readings fixed here where docs/rules.md leaves a detail open:
 
 - The priest's entry is a move of its own, ``P@g14`` (a drop), made by the side that
   lost its first piece; it is not a turn: the side to move, the move number and the
@@ -285,10 +285,11 @@ OPTIONS: Mapping[str, OptionSpec] = MappingProxyType(
         "Ruleset": OptionSpec(
             "default",
             ("default", "culin"),
-            "default: seed 003 (warriors step forward or sideways, the priest to any "
-            "neighbour, custodian capture along ranks and files); culin: Culin 1907 as "
-            "Wikipedia summarises it (warriors step diagonally forward, the priest sideways, "
-            "forward or diagonally forward, custodian capture along diagonals)",
+            "default: the modern rules summary (warriors step forward or sideways, the "
+            "priest to any neighbour, custodian capture along ranks and files); culin: "
+            "Culin 1907 as Wikipedia summarises it (warriors step diagonally forward, the "
+            "priest sideways, forward or diagonally forward, custodian capture along "
+            "diagonals)",
         ),
         "First": OptionSpec("White", ("White", "Black"), "the side that makes the first move"),
     }
