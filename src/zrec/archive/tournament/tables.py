@@ -7,13 +7,12 @@ Numbers are written as FIDE lists show them: ``2.5``, ``11``, thirds to two plac
 
 from __future__ import annotations
 
-import csv
-import io
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from zrec.archive.tournament.csvtext import csv_text
 from zrec.archive.tournament.event import Entrant, Round, Tournament
 from zrec.archive.tournament.tiebreaks import Ranked
 
@@ -86,12 +85,9 @@ def standings_text(event: Tournament, lines: Sequence[Ranked], codes: Sequence[s
 
 
 def standings_csv(lines: Sequence[Ranked], codes: Sequence[str]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(_header(codes))
-    for line in lines:
-        writer.writerow(_cells(line, codes))
-    return buffer.getvalue()
+    """The standings as CSV; a cell a spreadsheet would take for a formula is made
+    text (:mod:`zrec.archive.tournament.csvtext`)."""
+    return csv_text([_header(codes), *(_cells(line, codes) for line in lines)])
 
 
 def standings_json(lines: Sequence[Ranked], codes: Sequence[str]) -> list[dict[str, Any]]:
