@@ -161,3 +161,18 @@ def test_a_roster_with_results_past_its_own_rounds_is_refused(tmp_path: Path) ->
     result = invoke("roster", "--db", db, str(trf))
     assert (result.exit_code, result.stderr) == (
         2, f"zrec: {trf}, line 3: round 2 is past the 1 rounds that XXR declares (line 2)\n")
+
+
+def test_byes_on_either_database(db_url: str) -> None:
+    """The refusal, --extend-rounds, --remove and the stored game named, on SQLite and
+    PostgreSQL."""
+    run("import", "--db", db_url, "-q", str(EVENTS / "forfeit-swiss.zrec"))
+    before = table(db_url)
+    refused = invoke("bye", "--db", db_url, FIXTURE, "4", "Brown, Bea", "--kind", "zero")
+    assert refused.exit_code == 2 and "--extend-rounds adds it" in refused.stderr
+    run("bye", "--db", db_url, FIXTURE, "4", "Brown, Bea", "--kind", "zero", "--extend-rounds")
+    assert table(db_url) != before
+    run("bye", "--db", db_url, FIXTURE, "4", "Brown, Bea", "--remove")
+    assert table(db_url) == before
+    game = invoke("bye", "--db", db_url, FIXTURE, "3", "Adams, Ada", "--kind", "half")
+    assert "has a stored game in that round, game #5" in game.stderr
