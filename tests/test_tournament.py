@@ -304,8 +304,8 @@ def test_refusals(tmp_path: Path) -> None:
             "--kind is one of pab, full, half, zero, not 'double'")
     # a bye for a player who has a game in that round
     refused(invoke("bye", "--db", db, FIXTURE, "3", "Adams, Ada", "--kind", "half"),
-            "'zrec forfeit fixture', round 3: the roster gives Adams, Ada a half-point bye, "
-            "and game #5 a win against another opponent")
+            "'zrec forfeit fixture', round 3: Adams, Ada has a stored game in that round, "
+            "game #5 (a win against Dunn, Dov); zrec archive remove 5 takes it out")
     # nothing was written: Adams still won in round 3
     adams = standings(db, FIXTURE, "--tiebreaks", "WIN")[1]
     assert (adams["player"], adams["points"], adams["WIN"]) == ("Adams, Ada", 2, 2)

@@ -197,21 +197,42 @@ def bye(
     number: Annotated[int, typer.Argument(help="The round.", metavar="ROUND", min=1)],
     player: Annotated[str, typer.Argument(help="The player.", metavar="PLAYER")],
     kind: Annotated[
-        str,
+        Optional[str],  # noqa: UP045
         typer.Option(
             "--kind",
             metavar="pab|full|half|zero",
             help="pab: the pairing-allocated bye (a win's points); full, half, zero: a "
             "requested bye of 1, 1/2 or 0 points (zero: also an absence).",
         ),
-    ],
+    ] = None,
+    remove: Annotated[
+        bool, typer.Option("--remove", help="Take back the player's bye in that round.")
+    ] = False,
+    extend: Annotated[
+        bool,
+        typer.Option(
+            "--extend-rounds",
+            help="Allow a round past the event's last round (its roster's rounds, else "
+            "the last round of its games and byes): the event gets longer.",
+        ),
+    ] = False,
     db: DbOpt = DEFAULT_DB,
 ) -> None:
-    """Record a bye: a round a player has no opponent in."""
-    from zrec.archive.tournament.roster import BYE_KINDS, add_bye
+    """Record a bye: a round a player has no opponent in (or take one back)."""
+    from zrec.archive.tournament.byes import BYE_KINDS, add_bye, remove_bye
 
+    if remove:
+        if kind is not None:
+            fail("--remove takes back whatever bye the player has: give no --kind")
+        with opened(db) as archive:
+            name, was = remove_bye(archive, event_name, number, player)
+        typer.echo(f"{event_name}, round {number}: {name}'s {was} bye is taken back")
+        return
+    if kind is None:
+        fail(f"--kind is one of {', '.join(BYE_KINDS)} (or --remove takes a bye back)")
     if kind not in BYE_KINDS:
         fail(f"--kind is one of {', '.join(BYE_KINDS)}, not {kind!r}")
     with opened(db) as archive:
-        name = add_bye(archive, event_name, number, player, kind)
-    typer.echo(f"{event_name}, round {number}: {name} has a {kind} bye")
+        added = add_bye(archive, event_name, number, player, kind, extend)
+    longer = f" (the event now has {added.rounds} rounds)" if added.rounds else ""
+    typer.echo(f"{event_name}, round {number}: {added.name} has a {kind} bye{longer}")

@@ -211,17 +211,23 @@ def _write(archive: "Archive", ids: Iterator[int], kind: str, export: bool, out:
         for i, game in enumerate(games()):
             out.write(("\n" if i else "") + game.text)
     elif kind == "table":
-        out.write(
-            f"{'id':>7}  {'game':<14} {'date':<10}  {'event':<24} {'round':<5} "
-            f"{'result':<9} {'plies':>5}  players\n"
+        from zrec.cli._table import fit
+
+        rows = (
+            [
+                str(game.id),
+                game.game,
+                game.tag("Date", "?"),
+                game.tag("Event", "?"),
+                game.tag("Round", "?"),
+                game.result,
+                str(game.plies),
+                " - ".join(name for _, name in game.players) or "?",
+            ]
+            for game in games()
         )
-        for game in games():
-            players = " - ".join(name for _, name in game.players) or "?"
-            out.write(
-                f"{game.id:>7}  {game.game[:14]:<14} {game.tag('Date', '?')[:10]:<10}  "
-                f"{game.tag('Event', '?')[:24]:<24} {game.tag('Round', '?')[:5]:<5} "
-                f"{game.result[:9]:<9} {game.plies:>5}  {players}\n"
-            )
+        for line in fit(rows):
+            out.write(line + "\n")
     elif kind == "jsonl" or (kind == "json" and export):
         if kind == "json":
             out.write("[")

@@ -10,19 +10,24 @@
 - per stored game, ``<folder>/game-ID.html``: the replay page of that one game, with a
   navigation bar at the top (the site, the event, the round, the games either side).
 
-Each game has a page of its own, so no page grows with the number of games.  Links
+Each game has a page of its own, so no page grows with the number of games; the
+standings, crosstable and rounds of a large event are cut into pages of a bounded size
+(:mod:`zrec.archive.site.paged`), so none grows with the number of players.  Links
 are relative and nothing is loaded from the network: the folder can be copied
 anywhere and read offline.
 
 The site is built in a temporary folder beside the target and renamed into place
 at the end, so a failure leaves the old site as it was and nothing behind.  An
-existing folder is replaced only when it is a site (it has a :data:`MARKER` file) or
-empty; any other folder is refused.
+existing folder is replaced only when it is empty or a site zrec made: its
+:data:`MARKER` file is the manifest zrec writes (JSON: every page of the site), and the
+pages it lists are there.  Any other folder is refused, even with a planted
+:data:`MARKER` file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -32,18 +37,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zrec.archive.site.paged import event_pages, game_home, page_count
 from zrec.archive.site.pages import (
     EventPlan,
     Pairing,
-    event_page,
     fallback_page,
     game_href,
     game_links,
     game_nav,
     index_page,
     neighbours,
-    round_href,
-    round_page,
 )
 from zrec.archive.store import Archive, ArchiveError, StoredGame
 from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
@@ -55,8 +58,10 @@ from zrec.render.replay_page import replay_page
 
 __all__ = ["MARKER", "Progress", "Published", "SiteError", "publish", "slug"]
 
-#: the file that makes a folder a site zrec may replace
+#: the file that makes a folder a site zrec may replace: the site's manifest
 MARKER = ".zrec-site"
+#: what the manifest says it is
+ABOUT = "A site zrec archive publish made: publishing again replaces this folder."
 #: (pages written, pages in all), after each page
 Progress = Callable[[int, int], None]
 #: the board of a game whose Round tag names none (after every numbered board)
@@ -172,6 +177,32 @@ def _plan(archive: Archive, event: Tournament, taken: set[str]) -> EventPlan:
 # -- writing ------------------------------------------------------------------------------
 
 
+def _manifest(pages: Sequence[str]) -> str:
+    """The text of the :data:`MARKER` file: what it is, and every page of the site."""
+    document = {"zrec-site": 1, "about": ABOUT, "pages": sorted(pages)}
+    return json.dumps(document, ensure_ascii=False, indent=0) + "\n"
+
+
+def _is_site(folder: Path) -> bool:
+    """Whether the folder is a site zrec made: its :data:`MARKER` file is the manifest
+    zrec writes, and the pages it lists are there."""
+    try:
+        document = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    if not isinstance(document, dict) or document.get("zrec-site") != 1:
+        return False
+    listed = document.get("pages")
+    if not isinstance(listed, list) or "index.html" not in listed:
+        return False
+    for name in listed:
+        if not isinstance(name, str) or name.startswith("/") or ".." in name.split("/"):
+            return False
+        if not (folder / name).is_file():
+            return False
+    return True
+
+
 def _check_target(target: Path, shown: str) -> None:
     """Refuse a target that is a file, or a folder with things in it that is no site."""
     if not target.exists():
@@ -180,11 +211,17 @@ def _check_target(target: Path, shown: str) -> None:
         return
     if not target.is_dir():
         raise SiteError(f"cannot write {shown}: it is a file, not a folder")
-    if (target / MARKER).is_file() or not any(target.iterdir()):
+    if not any(target.iterdir()) or _is_site(target):
         return
+    why = (
+        f"its {MARKER} file is not the manifest zrec writes, or the pages it lists are not "
+        "there"
+        if (target / MARKER).exists()
+        else f"it has no {MARKER} file"
+    )
     raise SiteError(
-        f"{shown} is a folder that is not a site zrec made (it has no {MARKER} file), "
-        "and publish replaces the whole folder: give a new or empty folder"
+        f"{shown} is a folder that is not a site zrec made ({why}), and publish replaces "
+        "the whole folder: give a new or empty folder"
     )
 
 
@@ -194,10 +231,12 @@ class _Writer:
     def __init__(self, root: Path, total: int, progress: Progress | None) -> None:
         self.root, self.total, self.progress = root, total, progress
         self.done = Published()
+        self.names: list[str] = []
 
     def write(self, relative: str, text: str) -> None:
         data = text.encode("utf-8")
         (self.root / relative).write_bytes(data)
+        self.names.append(relative)
         self.done.pages += 1
         if len(data) > self.done.largest:
             self.done.largest, self.done.largest_page = len(data), relative
@@ -208,7 +247,7 @@ class _Writer:
 def _game_page(
     plan: EventPlan, stored: StoredGame, number: int | None, around: tuple[int | None, int | None]
 ) -> str:
-    links = game_links(plan, number, *around)
+    links = game_links(plan, number, game_home(plan, stored.id, number), *around)
     try:
         game = read_game(stored.text, f"game #{stored.id}")
         return replay_page([game], nav=game_nav(links))
@@ -221,9 +260,8 @@ def _game_page(
 def _write_event(archive: Archive, plan: EventPlan, out: _Writer) -> None:
     folder = plan.folder
     (out.root / folder).mkdir()
-    out.write(f"{folder}/index.html", event_page(plan, set(plan.games)))
-    for n in range(1, plan.event.rounds + 1):
-        out.write(f"{folder}/{round_href(n)}", round_page(plan, n))
+    for name, text in event_pages(plan, set(plan.games)):
+        out.write(f"{folder}/{name}", text)
     rounds = {p.game: n for n, ps in plan.pairings.items() for p in ps if p.game is not None}
     around = neighbours(plan)
     for stored in archive.games(plan.games):
@@ -264,21 +302,18 @@ def publish(
     _check_target(target, shown)
     taken: set[str] = set()
     plans = [_plan(archive, event, taken) for event in _events(archive, events)]
-    total = 1 + sum(1 + p.event.rounds + len(p.games) for p in plans)
+    total = 1 + sum(page_count(p) + len(p.games) for p in plans)
     try:
         built = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     except OSError as exc:
         raise SiteError(f"cannot write {shown}: {exc.strerror or exc}") from None
     try:
         out = _Writer(built, total, progress)
-        (built / MARKER).write_text(
-            "A site zrec archive publish made: publishing again replaces this folder.\n",
-            encoding="utf-8",
-        )
         for plan in plans:
             _write_event(archive, plan, out)
             out.done.events.append(plan.event.name)
         out.write("index.html", index_page(plans))
+        (built / MARKER).write_text(_manifest(out.names), encoding="utf-8")
         os.chmod(built, mode_for(target, 0o777))
         _check_target(target, shown)  # nobody put anything there meanwhile
         _swap(built, target)

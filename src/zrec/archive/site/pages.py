@@ -1,6 +1,8 @@
-"""The pages of a published site (see :mod:`zrec.archive.site`): the index of events, an
-event's page, a round's pairings, and the navigation bar put at the top of a game's
-replay page.
+"""The parts of a published site's pages (see :mod:`zrec.archive.site`): what an event
+is as the site shows it, a page with its bar of links, tables, the index of events, and
+the navigation bar put at the top of a game's replay page.  The event's own pages
+(standings, crosstable, rounds, cut into pages of a bounded size) are
+:mod:`zrec.archive.site.paged`.
 
 Pages are built as :mod:`xml.etree` elements, so every text from the archive is escaped
 when it is written out; every link is relative, and no page loads anything (no
@@ -12,21 +14,23 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from zrec.archive.tournament import tables
-from zrec.archive.tournament.event import CODES, Entrant, Round, Tournament
-from zrec.archive.tournament.tiebreaks import NAMES, Ranked
+from zrec.archive.tournament.event import Entrant, Round, Tournament
+from zrec.archive.tournament.tiebreaks import Ranked
 
 __all__ = [
     "EventPlan",
     "Pairing",
-    "event_page",
     "fallback_page",
     "game_nav",
+    "heading",
     "index_page",
     "neighbours",
-    "round_page",
+    "page",
+    "para",
+    "plural",
+    "table",
 ]
 
 CSS = (
@@ -118,19 +122,19 @@ def page(title: str, links: Sequence[Link], *parts: ET.Element) -> str:
     return "<!DOCTYPE html>\n" + ET.tostring(html, encoding="unicode", method="html") + "\n"
 
 
-def _para(text: str, klass: str = "") -> ET.Element:
+def para(text: str, klass: str = "") -> ET.Element:
     p = ET.Element("p", {"class": klass} if klass else {})
     p.text = text
     return p
 
 
-def _heading(text: str, ident: str = "") -> ET.Element:
+def heading(text: str, ident: str = "") -> ET.Element:
     h2 = ET.Element("h2", {"id": ident} if ident else {})
     h2.text = text
     return h2
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[str | Link]], klass: str) -> ET.Element:
+def table(head: Sequence[str], rows: Sequence[Sequence[str | Link]], klass: str) -> ET.Element:
     table = ET.Element("table", {"class": klass})
     row = ET.SubElement(ET.SubElement(table, "thead"), "tr")
     for title in head:
@@ -159,7 +163,7 @@ def place(event: Tournament) -> str:
     return "" if event.site.strip() == "?" else event.site
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
@@ -168,9 +172,9 @@ def summary(plan: EventPlan) -> str:
     parts = [
         place(event),
         dates(event),
-        _plural(event.rounds, "round"),
-        _plural(len(event.entrants), "player"),
-        _plural(len(plan.games), "game"),
+        plural(event.rounds, "round"),
+        plural(len(event.entrants), "player"),
+        plural(len(plan.games), "game"),
     ]
     return " · ".join(p for p in parts if p)
 
@@ -191,95 +195,7 @@ def index_page(plans: Sequence[EventPlan]) -> str:
         for p in plans
     ]
     head = ["Event", "Dates", "Site", "Rounds", "Players", "Games"]
-    return page("Events", [], _table(head, rows, "events"))
-
-
-def event_page(plan: EventPlan, pages: set[int]) -> str:
-    """The standings, the crosstable, the rounds and the games that do not count."""
-    event = plan.event
-    parts = [_para(summary(plan), "meta"), _heading("Rounds", "rounds")]
-    rounds = ET.Element("ul", {"class": "rounds"})
-    for n in range(1, event.rounds + 1):
-        item = ET.SubElement(rounds, "li")
-        ET.SubElement(item, "a", {"href": round_href(n)}).text = f"Round {n}"
-        count = len(plan.round_games(n))
-        ET.SubElement(item, "span").text = f" ({_plural(count, 'game')})"
-    parts.append(rounds)
-    parts.append(_heading(f"Standings after round {event.rounds}", "standings"))
-    parts.append(tables.standings_html(plan.lines, plan.codes))
-    if plan.codes:
-        words = ", ".join(f"{c} ({NAMES[c]})" for c in plan.codes)
-        parts.append(_para(f"Tie-breaks, in order: {words}."))
-    parts.append(_heading(f"Crosstable ({plan.form})", "crosstable"))
-
-    def link(gid: int) -> str | None:
-        return game_href(gid) if gid in pages else None
-
-    parts.append(tables.crosstable_html(event, plan.lines, plan.form, link))
-    if event.left_out:
-        parts.append(_heading("Other games", "other"))
-        parts.append(_para("Stored games of the event that do not count in the standings."))
-        rows: list[list[str | Link]] = [
-            [(f"#{gid}", game_href(gid)), why] for gid, why in event.left_out
-        ]
-        parts.append(_table(["Game", "Why it does not count"], rows, "other"))
-    return page(event.name, [("All events", "../index.html")], *parts)
-
-
-def _mark(r: Round) -> str:
-    points = r.points
-    if points == Fraction(1, 2):
-        return "½"
-    return tables.text_number(points)
-
-
-def _note(seats: Sequence[tuple[Entrant, Round]], game: int | None) -> str:
-    notes = []
-    if any(not r.played for _, r in seats):
-        notes.append("forfeit")
-    if game is None:
-        notes.append("no record")
-    return ", ".join(notes)
-
-
-def _who(entrant: Entrant) -> str:
-    return f"{entrant.name} ({entrant.number})"
-
-
-def round_page(plan: EventPlan, number: int) -> str:
-    """A round's boards (players, result, the game's page), then its byes and absences."""
-    event = plan.event
-    rows: list[list[str | Link]] = []
-    for board, pairing in enumerate(plan.pairings.get(number, []), 1):
-        game: Link = (f"#{pairing.game}", game_href(pairing.game)) if pairing.game else ("", None)
-        note = _note(pairing.seats, pairing.game)
-        if event.two_player and len(pairing.seats) == 2:
-            (white, w), (black, b) = pairing.seats
-            rows.append(
-                [str(board), _who(white), f"{_mark(w)}–{_mark(b)}", _who(black), note, game]
-            )
-            continue
-        players = ", ".join(f"{_who(e)} {_mark(r)}" for e, r in pairing.seats)
-        if event.two_player:  # a roster whose two sides do not agree
-            rows.append([str(board), players, "", "", note, game])
-        else:
-            rows.append([str(board), players, note, game])
-    if event.two_player:
-        head = ["Board", "White", "Result", "Black", "Note", "Game"]
-    else:
-        head = ["Board", "Players and scores", "Note", "Game"]
-    parts = [_table(head, rows, "pairings")] if rows else [_para("No game in this round.")]
-    byes = plan.byes.get(number, [])
-    if byes:
-        parts.append(_heading("Byes and absences", "byes"))
-        items = ET.Element("ul", {"class": "byes"})
-        for entrant, r in byes:
-            ET.SubElement(items, "li").text = f"{_who(entrant)}: {CODES[r.code][2]} ({_mark(r)})"
-        parts.append(items)
-    links: list[Link] = [("All events", "../index.html"), (event.name, "index.html")]
-    links.append(("← previous round", round_href(number - 1) if number > 1 else None))
-    links.append(("next round →", round_href(number + 1) if number < event.rounds else None))
-    return page(f"{event.name}: round {number}", links, *parts)
+    return page("Events", [], table(head, rows, "events"))
 
 
 def neighbours(plan: EventPlan) -> dict[int, tuple[int | None, int | None]]:
@@ -295,15 +211,13 @@ def neighbours(plan: EventPlan) -> dict[int, tuple[int | None, int | None]]:
 
 
 def game_links(
-    plan: EventPlan, number: int | None, before: int | None, after: int | None
+    plan: EventPlan, number: int | None, home: str, before: int | None, after: int | None
 ) -> list[Link]:
     """The bar of a game's page: the site, the event, the game's round (``number``;
-    ``None`` for a game that does not count), the games before and after it."""
+    ``None`` for a game that does not count) or the other games, on the page ``home``,
+    and the games before and after it."""
     links: list[Link] = [("All events", "../index.html"), (plan.event.name, "index.html")]
-    if number is not None:
-        links.append((f"Round {number}", round_href(number)))
-    else:
-        links.append(("Other games", "index.html#other"))
+    links.append((f"Round {number}" if number is not None else "Other games", home))
     links.append(("← previous game", game_href(before) if before is not None else None))
     links.append(("next game →", game_href(after) if after is not None else None))
     return links
@@ -321,4 +235,4 @@ def fallback_page(title: str, links: Sequence[Link], problem: str, text: str) ->
     """The page of a stored game the replay page cannot show: why, and its record."""
     record = ET.Element("pre", {"class": "record"})
     record.text = text
-    return page(title, links, _para(f"This game cannot be replayed: {problem}"), record)
+    return page(title, links, para(f"This game cannot be replayed: {problem}"), record)

@@ -4,8 +4,8 @@
 the like) into an event, and every round of theirs that no stored game holds: byes,
 absences, forfeits and results known without a record.  A round that a stored game
 holds is checked against the game instead (same opponent, same result), and a
-disagreement is refused with nothing written.  :func:`add_bye` records one bye.
-Both replace what they replace in one transaction.
+disagreement is refused with nothing written, in one transaction.  Byes are
+:mod:`zrec.archive.tournament.byes`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ from dataclasses import dataclass
 
 from zrec.archive.store import Archive
 from zrec.archive.tournament.event import (
-    BYES,
     CODES,
-    MAX_ROUNDS,
     EventError,
     Tournament,
     event_row,
@@ -25,10 +23,7 @@ from zrec.archive.tournament.event import (
 )
 from zrec.archive.tournament.trf import Trf
 
-__all__ = ["BYE_KINDS", "RosterCounts", "add_bye", "import_roster"]
-
-#: ``--kind`` of ``zrec archive bye`` -> TRF code
-BYE_KINDS = {"pab": "U", "full": "F", "half": "H", "zero": "Z"}
+__all__ = ["RosterCounts", "import_roster"]
 
 
 @dataclass(slots=True)
@@ -136,39 +131,3 @@ def _agree(
             + f", but the stored game gives a {CODES[game_code][2]}"
             + ("" if stored == opponent else " against another opponent")
         )
-
-
-def add_bye(archive: Archive, event_name: str, number: int, player: str, kind: str) -> str:
-    """Record a bye (``kind``: pab, full, half, zero) for a player in a round; returns
-    the player's name as the archive keeps it."""
-    code = BYE_KINDS[kind]
-    db = archive.db
-    if not 1 <= number <= MAX_ROUNDS:
-        raise EventError(f"rounds are 1 to {MAX_ROUNDS}, not {number}")
-    ids = archive.player_ids(player)
-    if not ids:
-        raise EventError(f"there is no player {player!r} in {db.target}")
-    pid = ids[0]
-    eid, event_name, _ = event_row(archive, event_name)
-    with db.transaction():
-        held = db.value(
-            "SELECT code FROM event_rounds WHERE event = ? AND round = ? AND player = ?",
-            (eid, number, pid),
-        )
-        if held is not None and str(held) not in BYES:
-            raise EventError(
-                f"{event_name!r}, round {number}: the roster gives {player} a "
-                f"{CODES.get(str(held), (0, 0, 'game not finished'))[2]}; zrec archive "
-                "roster reads a corrected roster"
-            )
-        db.execute(
-            "DELETE FROM event_rounds WHERE event = ? AND round = ? AND player = ?",
-            (eid, number, pid),
-        )
-        db.execute(
-            "INSERT INTO event_rounds (event, round, player, code, opponent, colour) "
-            "VALUES (?, ?, ?, ?, NULL, '')",
-            (eid, number, pid, code),
-        )
-        load_event(archive, event_name)
-    return archive.player_names([pid])[pid]

@@ -7,13 +7,12 @@ Numbers are written as FIDE lists show them: ``2.5``, ``11``, thirds to two plac
 
 from __future__ import annotations
 
-import csv
-import io
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from zrec.archive.tournament.csvtext import csv_text
 from zrec.archive.tournament.event import Entrant, Round, Tournament
 from zrec.archive.tournament.tiebreaks import Ranked
 
@@ -86,12 +85,9 @@ def standings_text(event: Tournament, lines: Sequence[Ranked], codes: Sequence[s
 
 
 def standings_csv(lines: Sequence[Ranked], codes: Sequence[str]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(_header(codes))
-    for line in lines:
-        writer.writerow(_cells(line, codes))
-    return buffer.getvalue()
+    """The standings as CSV; a cell a spreadsheet would take for a formula is made
+    text (:mod:`zrec.archive.tournament.csvtext`)."""
+    return csv_text([_header(codes), *(_cells(line, codes) for line in lines)])
 
 
 def standings_json(lines: Sequence[Ranked], codes: Sequence[str]) -> list[dict[str, Any]]:
@@ -175,26 +171,41 @@ def _rr_cell(entrant: Entrant, other: Entrant) -> str:
 
 
 def _crosstable_rows(
-    event: Tournament, lines: Sequence[Ranked], form: str
+    event: Tournament,
+    lines: Sequence[Ranked],
+    form: str,
+    shown: Sequence[Ranked] | None = None,
+    columns: range | None = None,
 ) -> tuple[list[str], list[list[str]]]:
+    """The head and the rows of the crosstable: the rows of ``shown`` (default: every
+    line) and the columns ``columns`` (indexes of the rounds, or of the opponents in
+    rank order; default: all)."""
     order = [line.entrant for line in lines]
+    shown = lines if shown is None else shown
     if form == "round robin":
-        head = ["Rank", "No", "Player", *(str(i) for i in range(1, len(order) + 1)), "Pts"]
+        cols = range(len(order)) if columns is None else columns
+        head = ["Rank", "No", "Player", *(str(i + 1) for i in cols), "Pts"]
         rows = [
             [str(line.rank), str(line.entrant.number), line.entrant.name]
-            + [_rr_cell(line.entrant, other) for other in order]
+            + [_rr_cell(line.entrant, order[i]) for i in cols]
             + [text_number(line.points)]
-            for line in lines
+            for line in shown
         ]
         return head, rows
-    head = ["Rank", "No", "Player", *(f"R{n}" for n in range(1, event.rounds + 1)), "Pts"]
+    numbers = _round_numbers(event, columns)
+    head = ["Rank", "No", "Player", *(f"R{n}" for n in numbers), "Pts"]
     rows = [
         [str(line.rank), str(line.entrant.number), line.entrant.name]
-        + [_swiss_cell(line.entrant.rounds.get(n)) for n in range(1, event.rounds + 1)]
+        + [_swiss_cell(line.entrant.rounds.get(n)) for n in numbers]
         + [text_number(line.points)]
-        for line in lines
+        for line in shown
     ]
     return head, rows
+
+
+def _round_numbers(event: Tournament, columns: range | None) -> list[int]:
+    every = range(1, event.rounds + 1)
+    return list(every if columns is None else every[columns.start : columns.stop])
 
 
 def crosstable_text(event: Tournament, lines: Sequence[Ranked], form: str) -> str:
@@ -212,28 +223,31 @@ def crosstable_text(event: Tournament, lines: Sequence[Ranked], form: str) -> st
 
 
 def crosstable_html(
-    event: Tournament, lines: Sequence[Ranked], form: str, link: Link | None = None
+    event: Tournament,
+    lines: Sequence[Ranked],
+    form: str,
+    link: Link | None = None,
+    shown: Sequence[Ranked] | None = None,
+    columns: range | None = None,
 ) -> ET.Element:
-    head, rows = _crosstable_rows(event, lines, form)
+    """The crosstable as a table: the rows of ``shown`` (default: every line) and the
+    columns ``columns`` (see :func:`_crosstable_rows`); a Swiss cell of a stored game
+    links to ``link(game)``."""
+    head, rows = _crosstable_rows(event, lines, form, shown, columns)
+    numbers = [] if form == "round robin" else _round_numbers(event, columns)
     table, body = _table(head, f"crosstable {form.replace(' ', '-')}")
-    for line, cells in zip(lines, rows, strict=True):
+    for line, cells in zip(lines if shown is None else shown, rows, strict=True):
         row = ET.SubElement(body, "tr")
         for i, cell in enumerate(cells):
             td = ET.SubElement(row, "td", {"class": "name" if i == 2 else "num"})
-            game = _game_of(event, line.entrant, i, form)
+            played = line.entrant.rounds.get(numbers[i - 3]) if 3 <= i < 3 + len(numbers) else None
+            game = None if played is None else played.game
             target = link(game) if link and game is not None else None
             if target:
                 ET.SubElement(td, "a", {"href": target}).text = cell
             else:
                 td.text = cell
     return table
-
-
-def _game_of(event: Tournament, entrant: Entrant, column: int, form: str) -> int | None:
-    if form == "round robin" or not 3 <= column < 3 + event.rounds:
-        return None
-    played = entrant.rounds.get(column - 2)
-    return None if played is None else played.game
 
 
 CSS = """body{font-family:system-ui,sans-serif;margin:1.5rem;color:#222}

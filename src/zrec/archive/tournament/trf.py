@@ -129,6 +129,8 @@ def read_trf(text: str, source: str = "TRF") -> Trf:
     """A TRF file's event; raises :class:`TrfError` naming the line at fault."""
     trf = Trf()
     declared: dict[int, Fraction] = {}  # the points each player's line gives
+    xxr = 0  # the line of XXR
+    lines: list[int] = []  # the line of each player
     heads = ("012", "022", "042", "052")
     for at, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         where = f"{source}, line {at}"
@@ -151,14 +153,22 @@ def read_trf(text: str, source: str = "TRF") -> Trf:
                     f"{where}: XXR must give the number of rounds (1 to {MAX_ROUNDS}), not "
                     f"{value!r}"
                 )
-            trf.rounds = rounds
+            trf.rounds, xxr = rounds, at
         elif code == "001":
             player, points = _player(line, where)
             trf.players.append(player)
+            lines.append(at)
             if points is not None:
                 declared[player.number] = points
     if not trf.players:
         raise TrfError(f"{source} has no player line (001)")
+    for player, at in zip(trf.players, lines, strict=True):
+        past = max(player.rounds, default=0)
+        if xxr and past > trf.rounds:
+            raise TrfError(
+                f"{source}, line {at}: round {past} is past the {trf.rounds} rounds that "
+                f"XXR declares (line {xxr})"
+            )
     _check(trf, declared, source)
     return trf
 
