@@ -32,7 +32,9 @@ DESCRIPTIONS = {
 }
 
 # ``[Name "`` and a string that reaches the end of its line without its closing quote
-_OPEN_TAG = re.compile(r'\[[ \t]?[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\[^\r\n])*\\?\r?\n?\Z')
+_OPEN_TAG = re.compile(
+    r'\[[ \t]?[A-Za-z][A-Za-z0-9_]*[ \t]+"[^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*\\?\r?\n?\Z'
+)
 
 
 def unclosed_tag(text: str, pos: int) -> int | None:

@@ -102,6 +102,8 @@ def read_game(text: str, name: str = "<input>") -> Game:
 
 #: white space, as the grammar's WHITESPACE terminal has it
 _SPACE = re.compile(r"[ \t\r\n]*")
+#: a run of parentheses and white space
+_PARENS = re.compile(r"[() \t\r\n]*")
 
 
 @cache
@@ -274,14 +276,18 @@ class _Reader:
                         tokens.append(token)
                         game.moves_started = True
                         continue
+                    if (kind == "LPAR" or kind == "RPAR") and game.problem is not None:
+                        # a broken game is not parsed: a run of parentheses is skipped
+                        pos = _PARENS.match(text, pos).end()  # type: ignore[union-attr]
+                        continue
                 game.lines.setdefault(number, shown)
                 self._feed(token, done)
                 if done:
                     yield from done
                     done.clear()
                     game = self.game
-                    tokens = game.tokens
                     game.lines.setdefault(number, shown)
+                tokens = game.tokens  # a broken game keeps only its last token
         if self.game.tokens or self.game.problem is not None:
             yield self._finish()
 
@@ -318,7 +324,7 @@ class _Reader:
             game.add_problem(self._problem("unclosed-string", message, token[2], end))
         if kind == "LPAR":
             game.depth += 1
-            if game.depth > MAX_VARIATION_DEPTH:
+            if game.depth > MAX_VARIATION_DEPTH and game.problem is None:
                 game.add_problem(
                     self._problem(
                         "syntax",
@@ -328,9 +334,21 @@ class _Reader:
                     )
                 )
         elif kind == "RPAR":
+            if game.depth == 0 and game.problem is None:
+                # no variation is open: the grammar refuses the game here or before,
+                # so say so now, and hold no more of its tokens
+                game.add_problem(self._refused(game))
             game.depth -= 1
         if kind == "RESULT":
             done.append(self._finish((token[2], token[3] + len(token[1]))))
+
+    def _refused(self, game: Pending) -> SyntaxProblem:
+        """The problem of a game whose tokens so far the grammar refuses."""
+        try:
+            parse_tokens(game.tokens)
+        except ParseError as exc:
+            return explain(exc, game.tokens, game.lines, game.start_line, self.name)
+        raise AssertionError("the grammar accepted a ')' that closes no variation")
 
     def _finish(self, upto: tuple[int, int] | None = None) -> Record:
         """The record of the game read so far; ``upto`` is where the game ends (the
