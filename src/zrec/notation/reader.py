@@ -35,6 +35,7 @@ from functools import cache
 from typing import BinaryIO
 
 from zrec.notation import fastpath
+from zrec.notation.encoding import not_utf8
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
 from zrec.notation.grammar import ParseError, TokenT, parse_tokens, token_regex
 from zrec.notation.messages import bad_token, explain, unclosed_tag, unclosed_tag_message
@@ -151,7 +152,7 @@ class _Reader:
             self.game.add_problem(
                 self._problem(
                     "encoding",
-                    f"the file is not valid UTF-8 here (byte 0x{raw[exc.start]:02x})",
+                    not_utf8(raw, exc.start, self.name),
                     number,
                     column,
                 )
