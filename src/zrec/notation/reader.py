@@ -38,10 +38,16 @@ from zrec.notation import fastpath
 from zrec.notation.encoding import not_utf8
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
 from zrec.notation.grammar import ParseError, TokenT, parse_tokens, token_regex
-from zrec.notation.messages import bad_token, explain, unclosed_tag, unclosed_tag_message
+from zrec.notation.messages import (
+    bad_token,
+    explain,
+    refused,
+    unclosed_tag,
+    unclosed_tag_message,
+)
 from zrec.notation.model import MAX_VARIATION_DEPTH, Game
 from zrec.notation.records import Pending, Record
-from zrec.notation.typography import Mark, has_typography, to_ascii, typography_note
+from zrec.notation.typography import Marks, has_typography
 
 _TAG_START = "["
 # A tag pair, or a tag pair whose string is not closed (which breaks its game)
@@ -124,7 +130,7 @@ class _Reader:
         self.game = Pending()
         self.replay: deque[tuple[int, bytes]] = deque()
         self.line_number = first_line - 1
-        self.marks: list[Mark] = []  # characters read as ASCII, not yet given to a game
+        self.marks = Marks()  # characters read as ASCII, not yet given to a game
         self.common = fastpath.CommonPath()  # the fast path, with what it learns
 
     # ------------------------------------------------------------ line source
@@ -209,7 +215,7 @@ class _Reader:
             shown = text  # the line as written; text is what is read
             if not text.isascii():
                 if has_typography(text):
-                    text = self._to_ascii(number, text, pos)
+                    text = self.marks.read(number, text, pos)
             elif pos == 0:
                 if text[:1] == _TAG_START:
                     pair = fastpath.plain_tag(text)
@@ -338,18 +344,10 @@ class _Reader:
             if game.depth == 0 and game.problem is None:
                 # no variation is open: the grammar refuses the game here or before,
                 # so say so now, and hold no more of its tokens
-                game.add_problem(self._refused(game))
+                game.add_problem(refused(game.tokens, game.lines, game.start_line, self.name))
             game.depth -= 1
         if kind == "RESULT":
             done.append(self._finish((token[2], token[3] + len(token[1]))))
-
-    def _refused(self, game: Pending) -> SyntaxProblem:
-        """The problem of a game whose tokens so far the grammar refuses."""
-        try:
-            parse_tokens(game.tokens)
-        except ParseError as exc:
-            return explain(exc, game.tokens, game.lines, game.start_line, self.name)
-        raise AssertionError("the grammar accepted a ')' that closes no variation")
 
     def _finish(self, upto: tuple[int, int] | None = None) -> Record:
         """The record of the game read so far; ``upto`` is where the game ends (the
@@ -358,7 +356,7 @@ class _Reader:
         self.game = Pending()
         self.count += 1
         start = game.start_line or (game.tokens[0][2] if game.tokens else 1)
-        notes = self._notes(upto) if self.marks else ()
+        notes = self.marks.notes(upto, self.name) if self.marks else ()
         if game.problem is None:
             try:
                 parsed = self.common.direct_game(game.tokens) or parse_tokens(game.tokens)
@@ -386,22 +384,6 @@ class _Reader:
                 problem.file,
             )
         return Record(self.count, start, None, problem, notes)
-
-    # ------------------------------------------------------------ typography
-
-    def _to_ascii(self, number: int, text: str, pos: int) -> str:
-        """The line read with its typographic characters as ASCII; they are noted."""
-        ascii_text, found = to_ascii(text, pos)
-        self.marks.extend((number, i + 1, text[i], text) for i in found)
-        return ascii_text
-
-    def _notes(self, upto: tuple[int, int] | None) -> tuple[SyntaxProblem, ...]:
-        marks = self.marks
-        cut = len(marks)
-        if upto is not None:
-            cut = next((i for i, m in enumerate(marks) if (m[0], m[1]) >= upto), cut)
-        mine, self.marks = marks[:cut], marks[cut:]
-        return (typography_note(mine, self.name),) if mine else ()
 
     # ------------------------------------------------------------ messages
 
