@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from _needs import need_chess
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 
@@ -144,6 +146,7 @@ def time_validate(data: bytes, repeat: int) -> tuple[float, int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    need_chess()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=5000, help="games in the archive")
     parser.add_argument("--game", default="mosona", help="which game to archive")

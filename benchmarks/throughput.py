@@ -35,6 +35,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from _needs import need_chess
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 GAMES = ("mosona", "kolowis", "stone-warriors", "awethi")
@@ -210,6 +212,7 @@ def run_game(game: str, args: argparse.Namespace, pgn: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    need_chess()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mb", type=float, default=15.0, help="size of each archive")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (≥ 5)")

@@ -173,9 +173,37 @@ def test_invalid_utf8_breaks_only_its_game() -> None:
     assert records[0].problem is not None
     assert records[0].problem.code == "encoding"
     assert records[0].problem.format().splitlines()[0] == (
-        "t.zrec:2:5: the file is not valid UTF-8 here (byte 0xe9)"
+        "t.zrec:2:5: the file is not UTF-8 (byte 0xe9 here); it looks like Latin-1 "
+        "(ISO-8859-1): convert it with  iconv -f ISO-8859-1 -t UTF-8 t.zrec > t.utf8.zrec"
     )
     assert records[1].ok
+
+
+@pytest.mark.parametrize(
+    ("data", "looks"),
+    [
+        # Windows-1252: curly quotes (0x93, 0x94) are not Latin-1 characters
+        (b"{\x93caf\xe9\x94}", "Windows-1252 (CP1252): convert it with  iconv -f WINDOWS-1252"),
+        (b"{caf\xe9}", "Latin-1 (ISO-8859-1): convert it with  iconv -f ISO-8859-1"),
+    ],
+)
+def test_a_file_not_in_utf8_gets_the_iconv_line_that_converts_it(data: bytes, looks: str) -> None:
+    text = b'[Game "mosona"]\n' + data + b" *\n"
+    [record] = read_records(io.BytesIO(text), "my games/old.zrec")
+    assert record.problem is not None and record.problem.code == "encoding"
+    message = record.problem.message
+    assert message.split("; ", 1)[1] == (
+        f"it looks like {looks} -t UTF-8 'my games/old.zrec' > 'my games/old.utf8.zrec'"
+    )
+
+
+def test_bytes_of_no_known_encoding_are_said_to_be_not_utf8() -> None:
+    [record] = read_records(io.BytesIO(b'[Game "mosona"]\n{\x81\x8d} *\n'), "t.zrec")
+    assert record.problem is not None
+    assert record.problem.message == (
+        "the file is not UTF-8 (byte 0x81 here), nor in an encoding zrec recognises: "
+        "convert it to UTF-8"
+    )
 
 
 def test_missing_game_tag() -> None:

@@ -277,7 +277,7 @@ def test_the_chart_is_svg_with_one_series_per_reading(tmp_path: Any) -> None:
     ("args", "message"),
     [
         (["--game", "chess"], "names no game zrec knows"),
-        (["--game", "mosona", "-O", "Jumps=diagonal"], '[Jumps "diagonal"] is not a known'),
+        (["--game", "mosona", "-O", "Jumps=diagonal"], "'diagonal' is not a value of Jumps"),
         (["--game", "mosona", "-O", "Jumps"], "--option takes Tag=value"),
         (["--game", "mosona", "-O", "jumps=bent"], "jumps is not a rule option"),
         (["--game", "mosona", "--games", "0"], "--games must be at least 1"),

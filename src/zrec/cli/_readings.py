@@ -9,7 +9,7 @@ with Jumps "bent" (the record says "line")``.  The overriding itself is
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Optional
 
 import typer
@@ -17,7 +17,7 @@ import typer
 from zrec.cli._app import fail
 from zrec.notation.model import Game
 
-__all__ = ["ReadingOpt", "read_under", "reading_of"]
+__all__ = ["ReadingOpt", "check_option_values", "read_under", "reading_of"]
 
 ReadingOpt = Annotated[
     Optional[list[str]],  # noqa: UP045 - typer reads the annotation at run time
@@ -31,13 +31,37 @@ ReadingOpt = Annotated[
 ]
 
 
-def reading_of(items: list[str] | None) -> dict[str, str]:
-    """The ``-O`` items as tag -> value; a malformed one is a usage error (exit 2)."""
-    from zrec.play.overrides import OverrideError, parse_assignments
+def reading_of(items: list[str] | None, games: Iterable[str] = ()) -> dict[str, str]:
+    """The ``-O`` items as tag -> value, checked against ``games`` (their names; none:
+    every game zrec knows) as the command line is read: a malformed item, a tag no
+    game has or a value none of them takes is a usage error (exit 2)."""
+    from zrec.play.overrides import OverrideError, check_for_any, parse_assignments
+    from zrec.rules import all_games, find_game
+    from zrec.rules.base import UnknownGameError
 
     try:
-        return parse_assignments(items or [])
-    except OverrideError as exc:
+        values = parse_assignments(items or [])
+        if values:
+            check_for_any(values, [find_game(g) for g in games] or all_games())
+    except (OverrideError, UnknownGameError) as exc:
+        fail(str(exc))
+    return values
+
+
+def check_option_values(game: str, pairs: Iterable[tuple[str, str]]) -> None:
+    """Check the values that ``-O`` gives the rule options and setup tags of ``game``
+    (other tags are the record's own, such as Event) as the command line is read: a
+    value the option does not take is a usage error (exit 2)."""
+    from zrec.play.overrides import OverrideError, check_overrides
+    from zrec.rules import find_game
+    from zrec.rules.base import UnknownGameError
+
+    try:
+        rules = find_game(game)
+        for tag, value in pairs:
+            if tag in rules.options or tag in rules.inputs:
+                check_overrides(rules, {tag: value})
+    except (OverrideError, UnknownGameError) as exc:
         fail(str(exc))
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from zrec.cli._app import OutputOpt, check_format, fail, write_to
+from zrec.cli._readings import reading_of
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 # (no ``from __future__ import annotations``: the commands are made in a function, and
@@ -138,6 +139,7 @@ def _finder(export: bool) -> Any:
         from zrec.archive.store.search import Query, SearchError
 
         check_format(output_format, formats)
+        reading_of(option, [game] if game else [])  # checked as the command line is read
         seats = _pairs(seat, "--seat")
         seats += [("White", white)] if white is not None else []
         seats += [("Black", black)] if black is not None else []

@@ -29,7 +29,7 @@ from zrec.cli._app import (
     write_to,
 )
 from zrec.cli._inputs import display_name, unique
-from zrec.cli._readings import ReadingOpt, read_under, reading_of
+from zrec.cli._readings import ReadingOpt, check_option_values, read_under, reading_of
 from zrec.notation.json.convert import write_text
 from zrec.notation.model import Line
 from zrec.notation.reader import read_records
@@ -95,12 +95,6 @@ def validate(
     unreadable = 0
     reading = reading_of(option)
     if reading:
-        from zrec.rules import all_games
-
-        known = {tag for g in all_games() for tag in (*g.options, *g.inputs)}
-        for tag in reading:
-            if tag not in known:
-                fail(f"unknown option {tag!r}: no game zrec knows has it")
         said = ", ".join(f'{tag} "{value}"' for tag, value in reading.items())
         typer.echo(f"zrec: every game is read with {said} (its own tags overridden)", err=True)
     with Validators(jobs or all_cores(), as_json, no_warnings, reading) as validators:
@@ -237,6 +231,7 @@ def random_command(
         if not sep or not name:
             fail(f"--option takes Tag=value, not {item!r}")
         tags[name] = value
+    check_option_values(game, tags.items())
     try:
         rules = find_game(game)
         with write_to(output) as out:

@@ -18,6 +18,7 @@ from zrec.cli._app import (
     progress_bar,
     write_to,
 )
+from zrec.cli._readings import check_option_values
 
 if TYPE_CHECKING:
     from zrec.research.study import Summary
@@ -93,6 +94,7 @@ def study(
         if not sep or not name.strip():
             fail(f"--option takes Tag=value, not {item!r}")
         tags.append((name.strip(), value))
+    check_option_values(game, tags)
     try:
         rules = find_game(game)
         chosen = study_readings(study_tags(rules, tags), player or ["random"])

@@ -22,28 +22,37 @@ and games that Lark gives.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from functools import lru_cache
 
 from zrec.moves import Action, Turn
 from zrec.notation import _fast
-from zrec.notation.grammar import TokenT
+from zrec.notation.grammar import TokenT, possessive
 from zrec.notation.model import Game, Line, MoveNode, Span
 
 _SQUARE = r"[a-z][1-9][0-9]?"
 #: a move along squares joined by ``-`` or ``x``, or a piece dropped on a square (the
 #: grammar's ACTION, less passes, the herd, ``>`` and jumps over a named point)
-_PLAIN_ACTION = re.compile(rf"{_SQUARE}(?:[-x]{_SQUARE})*|[A-Z]@{_SQUARE}")
+_PLAIN_ACTION = re.compile(possessive(rf"{_SQUARE}(?:[-x]{_SQUARE})*|[A-Z]@{_SQUARE}"))
 #: the grammar's MOVE_NUMBER: ``12.`` or ``12...``
 _MOVE_NUMBER = re.compile(r"[1-9][0-9]{0,5}(?:\.\.\.|\.)")
 #: the grammar's RESULT: one score a side, or ``*``
 RESULT = r"(?:1/2|1|0)(?:-(?:1/2|1|0))+|\*"
-_RESULT = re.compile(RESULT)
+_RESULT = re.compile(possessive(RESULT))
 #: a line that is one tag pair, ``[Name "value"]`` with one space, and nothing after it
-_TAG_LINE = re.compile(r'(\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\\r\n]|\\["\\])*)"\])[ \t\r\n]*')
+#: (the value as runs of plain characters between escapes, as the grammar has it: a
+#: long value is matched without the regular expression engine keeping a state for
+#: each of its characters)
+_TAG_LINE = re.compile(
+    possessive(r'(\[([A-Za-z][A-Za-z0-9_]*) "([^"\\\r\n]*(?:\\["\\][^"\\\r\n]*)*)"\])[ \t\r\n]*')
+)
 _UNESCAPE = re.compile(r"\\(.)")
 #: the squares of a plain move, in order (``x`` is a file letter as well as a capture)
 _SQUARES = re.compile(_SQUARE)
+#: the separators of a plain move: a separator follows a square's digit, a file letter
+#: ``x`` never does
+_SEPARATORS = re.compile(r"(?<=[0-9])[-x]")
 
 
 def word_kind(word: str) -> str:
@@ -65,11 +74,10 @@ def plain_turn(text: str) -> Turn | None:
     if "@" in text:
         piece, square = text.split("@")
         return Turn((Action("drop", (square,), piece=piece),))
-    # the word matched square (separator square)*: each separator is the one character
-    # after a square
-    found = list(_SQUARES.finditer(text))
-    squares = tuple(m.group() for m in found)
-    seps = tuple(text[m.end()] for m in found[:-1])
+    # the word matched square (separator square)*; the squares are interned, so that
+    # a move of a million squares holds a pointer for each, not a string
+    squares = tuple(sys.intern(m.group()) for m in _SQUARES.finditer(text))
+    seps = tuple(_SEPARATORS.findall(text))
     return Turn((Action("path", squares, seps, (None,) * len(seps)),))
 
 

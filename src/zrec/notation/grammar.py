@@ -193,11 +193,29 @@ def patterns() -> dict[str, str]:
     return {t.name: t.pattern.to_regexp() for t in parser().terminals}
 
 
+#: A group repeated by ``*`` or ``+`` in a pattern as Lark writes it.
+_REPEATED_GROUP = re.compile(r"(?<!\\)\)([*+])(?![*+?])")
+
+
+def possessive(pattern: str) -> str:
+    """``pattern`` with each repeated group made possessive (``(...)*+``), on Python 3.11
+    and later: the regular expression engine then keeps no state for each repetition,
+    so that a move or a tag value of 10 MB costs no more memory than its text (and not
+    some 100 bytes a character).  For the grammar's terminals this matches the same
+    text: what may follow a repeated group never begins as the group does, so giving
+    back a repetition never helps a match (tests/test_grammar.py checks the tokens
+    against Lark's own lexer)."""
+    if sys.version_info < (3, 11):
+        return pattern
+    return _REPEATED_GROUP.sub(r")\1+", pattern)
+
+
 @cache
 def token_regex() -> re.Pattern[str]:
-    """One regular expression with a named group for each terminal, in TOKEN_ORDER."""
+    """One regular expression with a named group for each terminal, in TOKEN_ORDER
+    (repeated groups possessive: :func:`possessive`)."""
     found = patterns()
-    return re.compile("|".join(f"(?P<{name}>{found[name]})" for name in TOKEN_ORDER))
+    return re.compile("|".join(f"(?P<{name}>{possessive(found[name])})" for name in TOKEN_ORDER))
 
 
 def parse_tokens(tokens: Sequence[TokenT]) -> Game:
@@ -254,5 +272,6 @@ __all__ = [
     "parser",
     "parts",
     "patterns",
+    "possessive",
     "token_regex",
 ]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from zrec.notation.errors import SyntaxProblem
-from zrec.notation.grammar import ParseError, TokenT
+from zrec.notation.grammar import ParseError, TokenT, parse_tokens
 
 # Friendly names of terminals, for "expected ..." in error messages.
 DESCRIPTIONS = {
@@ -32,7 +32,9 @@ DESCRIPTIONS = {
 }
 
 # ``[Name "`` and a string that reaches the end of its line without its closing quote
-_OPEN_TAG = re.compile(r'\[[ \t]?[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:[^"\\\r\n]|\\[^\r\n])*\\?\r?\n?\Z')
+_OPEN_TAG = re.compile(
+    r'\[[ \t]?[A-Za-z][A-Za-z0-9_]*[ \t]+"[^"\\\r\n]*(?:\\[^\r\n][^"\\\r\n]*)*\\?\r?\n?\Z'
+)
 
 
 def unclosed_tag(text: str, pos: int) -> int | None:
@@ -95,6 +97,18 @@ def explain(
     else:
         message = f"found {found} ({_describe(kind)}); expected {expected}"
     return SyntaxProblem("syntax", message, line, column, lines.get(line, ""), file)
+
+
+def refused(
+    tokens: Sequence[TokenT], lines: Mapping[int, str], start_line: int, file: str
+) -> SyntaxProblem:
+    """The problem of a game whose tokens so far end in one the grammar cannot take
+    (a ')' that closes no variation): the grammar's own, as if the game were read."""
+    try:
+        parse_tokens(tokens)
+    except ParseError as exc:
+        return explain(exc, tokens, lines, start_line, file)
+    raise AssertionError("the grammar took a token it cannot take")
 
 
 def _garbage_kind(text: str) -> str:

@@ -35,12 +35,19 @@ from functools import cache
 from typing import BinaryIO
 
 from zrec.notation import fastpath
+from zrec.notation.encoding import not_utf8
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
 from zrec.notation.grammar import ParseError, TokenT, parse_tokens, token_regex
-from zrec.notation.messages import bad_token, explain, unclosed_tag, unclosed_tag_message
+from zrec.notation.messages import (
+    bad_token,
+    explain,
+    refused,
+    unclosed_tag,
+    unclosed_tag_message,
+)
 from zrec.notation.model import MAX_VARIATION_DEPTH, Game
 from zrec.notation.records import Pending, Record
-from zrec.notation.typography import Mark, has_typography, to_ascii, typography_note
+from zrec.notation.typography import Marks, has_typography
 
 _TAG_START = "["
 # A tag pair, or a tag pair whose string is not closed (which breaks its game)
@@ -102,6 +109,8 @@ def read_game(text: str, name: str = "<input>") -> Game:
 
 #: white space, as the grammar's WHITESPACE terminal has it
 _SPACE = re.compile(r"[ \t\r\n]*")
+#: a run of parentheses and white space
+_PARENS = re.compile(r"[() \t\r\n]*")
 
 
 @cache
@@ -121,7 +130,7 @@ class _Reader:
         self.game = Pending()
         self.replay: deque[tuple[int, bytes]] = deque()
         self.line_number = first_line - 1
-        self.marks: list[Mark] = []  # characters read as ASCII, not yet given to a game
+        self.marks = Marks()  # characters read as ASCII, not yet given to a game
         self.common = fastpath.CommonPath()  # the fast path, with what it learns
 
     # ------------------------------------------------------------ line source
@@ -149,7 +158,7 @@ class _Reader:
             self.game.add_problem(
                 self._problem(
                     "encoding",
-                    f"the file is not valid UTF-8 here (byte 0x{raw[exc.start]:02x})",
+                    not_utf8(raw, exc.start, self.name),
                     number,
                     column,
                 )
@@ -206,7 +215,7 @@ class _Reader:
             shown = text  # the line as written; text is what is read
             if not text.isascii():
                 if has_typography(text):
-                    text = self._to_ascii(number, text, pos)
+                    text = self.marks.read(number, text, pos)
             elif pos == 0:
                 if text[:1] == _TAG_START:
                     pair = fastpath.plain_tag(text)
@@ -274,14 +283,18 @@ class _Reader:
                         tokens.append(token)
                         game.moves_started = True
                         continue
+                    if (kind == "LPAR" or kind == "RPAR") and game.problem is not None:
+                        # a broken game is not parsed: a run of parentheses is skipped
+                        pos = _PARENS.match(text, pos).end()  # type: ignore[union-attr]
+                        continue
                 game.lines.setdefault(number, shown)
                 self._feed(token, done)
                 if done:
                     yield from done
                     done.clear()
                     game = self.game
-                    tokens = game.tokens
                     game.lines.setdefault(number, shown)
+                tokens = game.tokens  # a broken game keeps only its last token
         if self.game.tokens or self.game.problem is not None:
             yield self._finish()
 
@@ -318,7 +331,7 @@ class _Reader:
             game.add_problem(self._problem("unclosed-string", message, token[2], end))
         if kind == "LPAR":
             game.depth += 1
-            if game.depth > MAX_VARIATION_DEPTH:
+            if game.depth > MAX_VARIATION_DEPTH and game.problem is None:
                 game.add_problem(
                     self._problem(
                         "syntax",
@@ -328,6 +341,10 @@ class _Reader:
                     )
                 )
         elif kind == "RPAR":
+            if game.depth == 0 and game.problem is None:
+                # no variation is open: the grammar refuses the game here or before,
+                # so say so now, and hold no more of its tokens
+                game.add_problem(refused(game.tokens, game.lines, game.start_line, self.name))
             game.depth -= 1
         if kind == "RESULT":
             done.append(self._finish((token[2], token[3] + len(token[1]))))
@@ -339,7 +356,7 @@ class _Reader:
         self.game = Pending()
         self.count += 1
         start = game.start_line or (game.tokens[0][2] if game.tokens else 1)
-        notes = self._notes(upto) if self.marks else ()
+        notes = self.marks.notes(upto, self.name) if self.marks else ()
         if game.problem is None:
             try:
                 parsed = self.common.direct_game(game.tokens) or parse_tokens(game.tokens)
@@ -367,22 +384,6 @@ class _Reader:
                 problem.file,
             )
         return Record(self.count, start, None, problem, notes)
-
-    # ------------------------------------------------------------ typography
-
-    def _to_ascii(self, number: int, text: str, pos: int) -> str:
-        """The line read with its typographic characters as ASCII; they are noted."""
-        ascii_text, found = to_ascii(text, pos)
-        self.marks.extend((number, i + 1, text[i], text) for i in found)
-        return ascii_text
-
-    def _notes(self, upto: tuple[int, int] | None) -> tuple[SyntaxProblem, ...]:
-        marks = self.marks
-        cut = len(marks)
-        if upto is not None:
-            cut = next((i for i, m in enumerate(marks) if (m[0], m[1]) >= upto), cut)
-        mine, self.marks = marks[:cut], marks[cut:]
-        return (typography_note(mine, self.name),) if mine else ()
 
     # ------------------------------------------------------------ messages
 

@@ -3,6 +3,8 @@ of the game it is reading (:class:`Pending`)."""
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import MutableSequence
 from dataclasses import dataclass
 
 from zrec.notation.errors import SyntaxProblem
@@ -30,10 +32,13 @@ class Record:
 
 
 class Pending:
-    """The tokens and source lines of the game being read."""
+    """The tokens and source lines of the game being read.
+
+    Once the game has a problem it will not be parsed: it then keeps only its last
+    token (for the place of a later message), however much more of it there is."""
 
     def __init__(self) -> None:
-        self.tokens: list[TokenT] = []
+        self.tokens: MutableSequence[TokenT] = []
         self.lines: dict[int, str] = {}
         self.problem: SyntaxProblem | None = None
         self.moves_started = False
@@ -43,6 +48,7 @@ class Pending:
     def add_problem(self, problem: SyntaxProblem) -> None:
         if self.problem is None:
             self.problem = problem
+            self.tokens = deque(self.tokens, maxlen=1)
 
 
 __all__ = ["Pending", "Record"]

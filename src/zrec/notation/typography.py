@@ -45,8 +45,10 @@ _NEXT = re.compile(f"[{{;\\[{_TYPO}]")
 # the start of a tag pair, up to and with its opening quote (straight or typographic)
 _TAG_OPEN = re.compile(f"\\[[ \\t{_SPACES}]?[A-Za-z][A-Za-z0-9_]*[ \\t{_SPACES}]+([{_QUOTES}])")
 # a tag value: up to its closing quote; a typographic opening quote is closed by any quote
-_PLAIN_VALUE = re.compile(r'(?:[^"\\\n]|\\.)*')
-_TYPO_VALUE = re.compile(f"(?:[^{_QUOTES}\\\\\\n]|\\\\.)*")
+# (runs of plain characters between escapes: a long value costs the regular expression
+# engine no state for each character)
+_PLAIN_VALUE = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*')
+_TYPO_VALUE = re.compile(f"[^{_QUOTES}\\\\\\n]*(?:\\\\.[^{_QUOTES}\\\\\\n]*)*")
 
 _NAMES = {
     "\u00a0": "U+00A0 no-break space",
@@ -120,6 +122,32 @@ def typography_note(marks: Sequence[Mark], file: str) -> SyntaxProblem:
     places = f"{len(marks)} place{'s' * (len(marks) != 1)}"
     message = f"typographic characters read as ASCII: {named} ({places})"
     return SyntaxProblem("typography", message, line, column, source, file)
+
+
+class Marks:
+    """The characters a reader has read as ASCII and not yet given to a game."""
+
+    def __init__(self) -> None:
+        self.marks: list[Mark] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.marks)
+
+    def read(self, number: int, text: str, pos: int) -> str:
+        """Line ``number`` read from ``pos`` with its typographic characters as ASCII;
+        they are noted."""
+        ascii_text, found = to_ascii(text, pos)
+        self.marks.extend((number, i + 1, text[i], text) for i in found)
+        return ascii_text
+
+    def notes(self, upto: tuple[int, int] | None, file: str) -> tuple[SyntaxProblem, ...]:
+        """The note of the game that ends at ``upto`` (``None``: all that is noted)."""
+        marks = self.marks
+        cut = len(marks)
+        if upto is not None:
+            cut = next((i for i, m in enumerate(marks) if (m[0], m[1]) >= upto), cut)
+        mine, self.marks = marks[:cut], marks[cut:]
+        return (typography_note(mine, file),) if mine else ()
 
 
 def _shown_ascii(char: str) -> str:

@@ -11,6 +11,9 @@ read the same moves under another reading of the rules, and say so:
   (:attr:`GameRules.options`) and its setup tags (:attr:`GameRules.inputs`), with one
   clear error each (:class:`OverrideError`), and returns the values spelled as the game
   spells them;
+- :func:`check_for_any` checks them before any record is read, against every game
+  that has each tag (a command reads games of any kind): a tag no game has, or a
+  value none of them takes, is an error of the command line;
 - :func:`override` returns the record with its tags overridden, :func:`changes` what
   that changes, and :func:`describe` says it in one line.
 
@@ -31,6 +34,7 @@ __all__ = [
     "Change",
     "OverrideError",
     "changes",
+    "check_for_any",
     "check_overrides",
     "describe",
     "override",
@@ -112,6 +116,34 @@ def check_overrides(rules: GameRules, values: Mapping[str, str]) -> dict[str, st
             raise OverrideError(f"bad {tag} for {rules.title}: {exc.reason}") from None
         checked[tag] = value
     return checked
+
+
+def check_for_any(values: Mapping[str, str], games: Iterable[GameRules]) -> None:
+    """Raise :class:`OverrideError` unless each tag of ``values`` is a rule option or
+    setup tag of some game of ``games`` and one of them takes its value."""
+    games = tuple(games)
+    for tag, value in values.items():
+        having = [g for g in games if tag in g.options or tag in g.inputs]
+        if not having:
+            raise OverrideError(f"unknown option {tag!r}: no game zrec knows has it")
+        refusals: list[str] = []
+        for rules in having:
+            try:
+                check_overrides(rules, {tag: value})
+            except OverrideError as exc:
+                refusals.append(str(exc))
+            else:
+                break
+        else:
+            if len(refusals) == 1:
+                raise OverrideError(refusals[0])
+            takes = "; ".join(
+                f"{g.title} takes {', '.join(g.options[tag].values)}"
+                if tag in g.options
+                else f"{g.title} takes a setup {tag}"
+                for g in having
+            )
+            raise OverrideError(f"{value!r} is not a value of {tag} for any game: {takes}")
 
 
 def with_tags(game: Game, values: Mapping[str, str]) -> Game:
