@@ -21,6 +21,8 @@ from zrec.notation.model import Game
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.zrec"))
 INVALID = sorted((ROOT / "samples" / "invalid").glob("*.zrec"))
+# the records the guides import (docs/archive.md, docs/tournaments.md)
+GUIDES = sorted(p for p in (ROOT / "samples").glob("*/*.zrec") if p.parent.name != "invalid")
 
 
 def games_of(path: Path) -> list[Game]:
@@ -36,7 +38,11 @@ def test_there_is_a_sample_of_every_game() -> None:
     assert {"culin-opening.zrec", "mosona-open.zrec", "mosona-bent.zrec"} <= names
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    SAMPLES + GUIDES,
+    ids=lambda p: p.relative_to(ROOT / "samples").as_posix(),
+)
 def test_sample_validates(path: Path) -> None:
     reports = list(validate_records(read_records(path), path.name))
     for report in reports:
@@ -48,7 +54,11 @@ def test_sample_validates(path: Path) -> None:
             assert [d.code for d in report.diagnostics] == ["not-checked"]
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    SAMPLES + GUIDES,
+    ids=lambda p: p.relative_to(ROOT / "samples").as_posix(),
+)
 def test_sample_json_round_trip_and_fmt(path: Path) -> None:
     for game in games_of(path):
         first = game_to_json(game)
