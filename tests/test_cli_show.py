@@ -128,3 +128,36 @@ def test_show_several_files_goes_on_after_a_bad_one(files: dict[str, str]) -> No
 def test_show_reads_standard_input_once(files: dict[str, str]) -> None:
     result = invoke("show", "-", "-", stdin=ALTERNATIVE)
     assert (result.exit_code, result.stdout) == (0, shown(files["alternative"]))
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def test_show_says_once_how_a_finished_game_ended(tmp_path: Path) -> None:
+    """The end of a finished game is one sentence, with its result once, in every game."""
+    random = invoke("random", "--game", "awethi", "--seats", "3", "--seed", "1")
+    assert random.exit_code == 0
+    three = tmp_path / "three.zrec"
+    three.write_text(random.stdout, encoding="utf-8")
+    ends = {
+        str(SAMPLES / "mosona-lined.zrec"): (
+            "The game is over: White has no pieces left, so Black wins (0-1)."
+        ),
+        str(SAMPLES / "stone-warriors.zrec"): (
+            "The game is over: every Black piece on the board stands on White's home arm;"
+            " the score is 5-4 (1-0)."
+        ),
+        str(three): (
+            "The game is over: Shepherd3's herd is gone; no shelter holds 3 animals or more"
+            " (the most is 2), so the Wolves win (0-0-0-1)."
+        ),
+    }
+    for path, end in ends.items():
+        text = shown(path)
+        said = [
+            line
+            for line in text.splitlines()
+            if "game over" in line.lower() or "game is over" in line.lower()
+        ]
+        assert said == [end], path
+        assert text.endswith(end + "\n"), path

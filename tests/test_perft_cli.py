@@ -166,7 +166,7 @@ def test_errors_exit_2_with_a_message(args: list[str], message: str) -> None:
 def test_the_examples_of_the_doc_are_real_output() -> None:
     """Every ``$ zrec perft ...`` block of docs/perft.md shows what the command prints."""
     text = DOC.read_text(encoding="utf-8")
-    blocks = re.findall(r"```\n\$ (zrec perft [^\n]*)\n(.*?)\n```", text, re.S)
+    blocks = re.findall(r"```text\n\$ (zrec perft [^\n]*)\n(.*?)\n```", text, re.S)
     assert len(blocks) == 4
     for command, shown in blocks:
         result = invoke(*command.split()[1:])

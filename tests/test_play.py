@@ -184,7 +184,7 @@ def test_a_game_ended_by_rule_cannot_end_otherwise() -> None:
     text = '[Game "mosona"]\n[Setup "BB6/9/8 w"]\n[Termination "resignation"]\n\n0-1\n'
     assert messages(text) == [
         '[Termination "resignation"] does not fit: the game had already ended by rule '
-        "(White has no pieces left, so Black wins (0-1))"
+        "(White has no pieces left, so Black wins)"
     ]
 
 

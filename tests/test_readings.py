@@ -367,7 +367,7 @@ def test_the_examples_of_docs_readings_md_are_real_output() -> None:
     """Every ``$ zrec readings ...`` block of docs/readings.md shows what the command
     prints (``| grep -v illegal`` leaves out the lines of illegal readings)."""
     text = (ROOT / "docs" / "readings.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```\n\$ (zrec readings [^\n]*)\n(.*?)\n```", text, re.S)
+    blocks = re.findall(r"```text\n\$ (zrec readings [^\n]*)\n(.*?)\n```", text, re.S)
     assert len(blocks) == 3
     for command, shown in blocks:
         words, _, pipe = command.partition(" | ")

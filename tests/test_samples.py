@@ -4,13 +4,16 @@ exactly the diagnostics written beside it; Lark's own parser agrees with zrec's.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from lark_reference import reference_games
 from zrec import read_records, read_string, write_game
 from zrec.check.validate import validate_records
+from zrec.cli import app
 from zrec.notation.json.schema import check_game
 from zrec.notation.json.values import game_from_json, game_to_json
 from zrec.notation.model import Game
@@ -18,6 +21,8 @@ from zrec.notation.model import Game
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.zrec"))
 INVALID = sorted((ROOT / "samples" / "invalid").glob("*.zrec"))
+# the records the guides import (docs/archive.md, docs/tournaments.md)
+GUIDES = sorted(p for p in (ROOT / "samples").glob("*/*.zrec") if p.parent.name != "invalid")
 
 
 def games_of(path: Path) -> list[Game]:
@@ -33,7 +38,11 @@ def test_there_is_a_sample_of_every_game() -> None:
     assert {"culin-opening.zrec", "mosona-open.zrec", "mosona-bent.zrec"} <= names
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    SAMPLES + GUIDES,
+    ids=lambda p: p.relative_to(ROOT / "samples").as_posix(),
+)
 def test_sample_validates(path: Path) -> None:
     reports = list(validate_records(read_records(path), path.name))
     for report in reports:
@@ -45,7 +54,11 @@ def test_sample_validates(path: Path) -> None:
             assert [d.code for d in report.diagnostics] == ["not-checked"]
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    SAMPLES + GUIDES,
+    ids=lambda p: p.relative_to(ROOT / "samples").as_posix(),
+)
 def test_sample_json_round_trip_and_fmt(path: Path) -> None:
     for game in games_of(path):
         first = game_to_json(game)
@@ -60,18 +73,21 @@ def test_sample_json_round_trip_and_fmt(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.stem)
-def test_invalid_sample_gives_exactly_its_expected_diagnostics(path: Path) -> None:
+def test_invalid_sample_gives_exactly_its_expected_output(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CODE.expected`` is, byte for byte, what ``zrec validate samples/invalid/CODE.zrec``
+    prints in the project's folder (docs/validate.md says so), summary line included."""
+    monkeypatch.chdir(ROOT)
     name = f"samples/invalid/{path.name}"
-    found = [
-        line
-        for report in validate_records(read_records(path, name), name)
-        for d in report.diagnostics
-        for line in d.format().splitlines()
-    ]
-    expected = path.with_suffix(".expected").read_text(encoding="utf-8").splitlines()
-    assert found == expected
+    result = CliRunner().invoke(app, ["validate", name])
+    expected = path.with_suffix(".expected").read_text(encoding="utf-8")
+    assert result.stdout == expected
+    assert result.exit_code == (1 if ", 0 invalid," not in expected else 0)
+    found = expected.splitlines()[:-1]
     assert found, "every invalid sample shows at least one diagnostic"
     assert any(f"[{path.stem}]" in line for line in found), "the file is named after its code"
+    assert re.fullmatch(r"\d+ games? read, .*", expected.splitlines()[-1])
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)

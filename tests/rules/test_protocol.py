@@ -275,7 +275,7 @@ def test_serpent_outcomes(
 def test_serpent_outcome_in_full() -> None:
     v = MOSONA.engine()
     assert v.outcome(v.setup("8/9/2W5 b")) == Outcome(
-        "no-pieces", (Fraction(1), Fraction(0)), "Black has no pieces left, so White wins (1-0)"
+        "no-pieces", (Fraction(1), Fraction(0)), "Black has no pieces left, so White wins"
     )
 
 

@@ -302,13 +302,16 @@ def test_pieces_23_rule_only_from_the_start() -> None:
 BLOCKED = "BBBWWWBB/BBBWWWWBB/2WWWWW1 w"
 OPEN = {"Board": "open"}
 DRAW = {"EndRule": "draw"}
-NO_BLACK = "Black has no pieces left, so White wins (1-0)"
+NO_BLACK = "Black has no pieces left, so White wins"
 
 
 def no_move(rule: str, result: str, white: int, black: int) -> str:
     return (
-        f'White has no legal move and the end rule "{rule}" gives {result} '
-        f"(White {white} pieces, Black {black})"
+        f"White has no legal move, and with White {white} pieces and Black {black}"
+        f' the end rule "{rule}" '
+        + {"1-0": "gives the game to White", "0-1": "gives the game to Black"}.get(
+            result, "makes it a draw"
+        )
     )
 
 
@@ -321,7 +324,7 @@ def no_move(rule: str, result: str, white: int, black: int) -> str:
         ("BBBBBWBB/BBBWWWWBB/2WWWWW1 w", OPEN, "0-1", no_move("majority", "0-1", 10, 12)),
         ("8/9/2W5 b", {}, "1-0", NO_BLACK),
         ("8/9/2W5 w", DRAW, "1-0", NO_BLACK),
-        ("B7/9/8 w", {}, "0-1", "White has no pieces left, so Black wins (0-1)"),
+        ("B7/9/8 w", {}, "0-1", "White has no pieces left, so Black wins"),
         ("8/9/8 w", {}, "1/2-1/2", "neither side has a piece left"),
     ],
 )  # fmt: skip
@@ -345,7 +348,7 @@ def test_annihilation_after_a_capture() -> None:
     pos = play(v, v.setup("8/1WB1B4/8 w"), "b2xb4xb6")
     end = v.outcome(pos)
     assert end is not None
-    assert (end.result, end.reason) == ("1-0", "Black has no pieces left, so White wins (1-0)")
+    assert (end.result, end.reason) == ("1-0", "Black has no pieces left, so White wins")
     assert v.outcome(v.start()) is None
 
 
@@ -376,9 +379,9 @@ CHOICES = "captures: a6xa4xc5, a6xc7, b2xb4xb6xb8"
     [
         # over by rule: the result must agree, and "*" is wrong too
         ("8/9/2W5 b", {}, "1-0", []),
-        ("8/9/2W5 b", {}, "0-1", [wrong(f"the result is 0-1 but {NO_BLACK}")]),
-        ("8/9/2W5 b", {}, "*", [wrong(f"the result is * but {NO_BLACK}")]),
-        (BLOCKED, OPEN, "0-1", [wrong(f"the result is 0-1 but {BLOCKED_WHY}")]),
+        ("8/9/2W5 b", {}, "0-1", [wrong(f"the result is 0-1 but {NO_BLACK} (1-0)")]),
+        ("8/9/2W5 b", {}, "*", [wrong(f"the result is * but {NO_BLACK} (1-0)")]),
+        (BLOCKED, OPEN, "0-1", [wrong(f"the result is 0-1 but {BLOCKED_WHY} (1-0)")]),
         # not over: "*" is fine, any other result is an agreed end
         (MOSONA_START, {}, "*", []),
         (MOSONA_START, {}, "1/2-1/2", []),

@@ -52,7 +52,9 @@ def application() -> typer.Typer:
         study,
     )
     from zrec.cli._app import app
+    from zrec.cli._help import reflow_commands
 
+    reflow_commands(app)
     return app
 
 
@@ -84,7 +86,9 @@ def _command_app(name: str) -> typer.Typer:
     for module in COMMANDS[name]:
         importlib.import_module(f"zrec.cli.{module}")
     from zrec.cli._app import app
+    from zrec.cli._help import reflow_commands
 
+    reflow_commands(app)
     return app
 
 

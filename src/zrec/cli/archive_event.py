@@ -164,8 +164,10 @@ def roster(
         typer.Option("--event", help="The event to fill (default: the file's 012 line)."),
     ] = None,
 ) -> None:
-    """Read an event's roster from a TRF file: players, pairing numbers, and the
-    rounds no stored game holds (byes, absences, forfeits, results without a record)."""
+    """Read an event's roster from a TRF file.
+
+    It holds the players, their pairing numbers, and the rounds no stored game holds
+    (byes, absences, forfeits, results without a record)."""
     from zrec.archive.tournament.roster import import_roster
     from zrec.archive.tournament.trf import read_trf
     from zrec.cli._app import open_input

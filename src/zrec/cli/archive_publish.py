@@ -53,8 +53,10 @@ def publish(
     every: Annotated[bool, typer.Option("--all", help="Every event with rounds.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Write a static website of events: standings, crosstable, rounds and a replay
-    page per game, with relative links only (it works offline, from any folder).
+    """Write a static website of events.
+
+    It holds the standings, crosstable and rounds of each event and a replay page per
+    game, with relative links only (it works offline, from any folder).
 
     The site is built beside DIR and put in place at the end: a failure leaves the old
     site as it was.  A folder that is not a site zrec made is never replaced.

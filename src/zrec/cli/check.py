@@ -134,7 +134,7 @@ def show(
     By default the position at the end of the main line; --ply N after N moves of the
     main line; --node N after the N-th move written, counting every move of every
     variation in the order the file gives them (give --ply or --node, not both).  With
-    several files, each file's position follows a line ``==> FILE <==``.  Exit code 1
+    several files, each file's position follows a line "==> FILE <==".  Exit code 1
     when the record cannot be replayed that far, 2 for a game, ply or node the record
     does not have.
     """

@@ -210,7 +210,7 @@ def convert(
 
     zrec to JSON gives an array of games (or JSON Lines with --jsonl); JSON to zrec
     accepts one game, an array, or JSON Lines.  JSON input is checked against the
-    schema (see ``zrec schema``) and errors name the JSON path.  The games of every
+    schema (see zrec schema) and errors name the JSON path.  The games of every
     FILE go, in order, to one output.
     """
     files = unique(files)

@@ -78,9 +78,10 @@ def study(
     quiet: QuietOpt = False,
     output: OutputOpt = None,
 ) -> None:
-    """Play random games under one or several readings of the rules, and compare them:
-    game length, decisive/drawn/unfinished shares, the first player's score, pieces
-    taken, how games end.  See docs/study.md."""
+    """Play random games under one or several readings of the rules, and compare them.
+
+    Compares game length, decisive/drawn/unfinished shares, the first player's score,
+    pieces taken and how games end.  See docs/study.md."""
     from zrec.errors import ZrecError
     from zrec.research.study import study_readings, study_tags
     from zrec.research.study_runs import run_study

@@ -101,7 +101,7 @@ def position_text(engine: Engine[Any, Any], position: Any) -> str:
     ]
     end = engine.outcome(position)
     if end is not None:
-        parts.append(f"game over: {end.reason}")
+        parts.append(f"game over: {end.reason} ({end.result})")
     else:
         number = engine.move_number(position)
         parts.append(f"{view.seats[number.seat]} to move (move {number.number})")

@@ -126,7 +126,8 @@ class Engine(Protocol[P, M]):
         """What a drawing needs: the board (kind, cells, lines, terrain) and the pieces."""
 
     def render(self, pos: P) -> str:
-        """The position drawn as text, for a person checking a record."""
+        """The position drawn as text, for a person checking a record (not whether the
+        game is over: whoever shows it says that once, from :meth:`outcome`)."""
 
     def standing(self, pos: P) -> str:
         """How the seats stand, in a few words ("White 9 pieces, Black 11"), for saying

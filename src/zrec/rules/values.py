@@ -235,7 +235,8 @@ def parse_result(token: str, seats: int) -> tuple[Fraction, ...] | None:
 class Outcome:
     """How a game ended by rule: a termination code, a score per seat and why, in words.
 
-    The result token is derived from the scores (:attr:`result`).
+    The result token is derived from the scores (:attr:`result`); ``reason`` does not
+    repeat it, so that whoever shows the reason adds the result once.
     """
 
     termination: str

@@ -95,10 +95,7 @@ def render(t: Table, pos: AwethiPosition) -> str:
         row = " ".join(cells[(rank - 1) * SIZE + f] for f in range(SIZE))
         lines.append(f"{rank:>2}  {row}".rstrip())
     lines.append("")
-    end = outcome(t, pos)
-    if end is not None:
-        lines.append(f"The game is over: {end.reason} ({end.result}).")
-    else:
+    if outcome(t, pos) is None:  # how a game ended is said once, by whoever shows it
         mover = "the Wolves'" if pos.stage == WOLF_TURN else f"{t.names[pos.seat]}'s"
         lines.append(
             f"Move {pos.group}: {mover} {TURN_WORDS[pos.stage]}, rolling {_ROLLS[pos.stage]}."

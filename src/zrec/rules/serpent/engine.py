@@ -248,18 +248,19 @@ class SerpentEngine(WrittenMoves):
                 return Outcome("no-pieces", _SCORES["1/2-1/2"], "neither side has a piece left")
             loser, winner = ("White", "Black") if not w else ("Black", "White")
             result = "0-1" if not w else "1-0"
-            reason = f"{loser} has no pieces left, so {winner} wins ({result})"
+            reason = f"{loser} has no pieces left, so {winner} wins"
             return Outcome("no-pieces", _SCORES[result], reason)
         own, enemy = self._sides(pos)
         lat = self.lattice
         if lat.can_step(own, enemy) or lat.can_capture(own, enemy):
             return None
         result = self._rule_result(w, b)
+        verdict = {"1-0": "gives the game to White", "0-1": "gives the game to Black"}
         return Outcome(
             "no-move",
             _SCORES[result],
-            f'{SIDES[pos.turn]} has no legal move and the end rule "{self.end_rule}" '
-            f"gives {result} (White {_plural(w)}, Black {b})",
+            f"{SIDES[pos.turn]} has no legal move, and with White {_plural(w)} and Black {b}"
+            f' the end rule "{self.end_rule}" {verdict.get(result, "makes it a draw")}',
         )
 
     def _rule_result(self, w: int, b: int) -> str:
@@ -276,7 +277,8 @@ class SerpentEngine(WrittenMoves):
         if end is not None:
             if result == end.result:
                 return []
-            return [Finding("wrong-result", "error", f"the result is {result} but {end.reason}")]
+            message = f"the result is {result} but {end.reason} ({end.result})"
+            return [Finding("wrong-result", "error", message)]
         if result == "*":
             return []
         findings = []

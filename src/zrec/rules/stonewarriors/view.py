@@ -13,7 +13,7 @@ from zrec.rules.stonewarriors.board import (
     arm_text,
     squares_of,
 )
-from zrec.rules.stonewarriors.end import outcome, score
+from zrec.rules.stonewarriors.end import score
 from zrec.rules.stonewarriors.position import StonePosition
 
 #: Each piece letter's owner and kind, for drawing.
@@ -54,7 +54,4 @@ def render(pos: StonePosition) -> str:
             if pos.entries()
             else f"{side}'s priest enters once a square of {home} is empty"
         )
-    end = outcome(pos)
-    if end is not None:
-        lines.append(f"game over, {end.result}: {end.reason}")
     return "\n".join(lines)
