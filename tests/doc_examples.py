@@ -68,6 +68,7 @@ class Command:
     line: int
     text: str
     expected: str
+    span: tuple[int, int] = (0, 0)  # the file's lines (0-based, end excluded) of `expected`
 
 
 @dataclass
@@ -77,6 +78,8 @@ class Failure:
     line: int
     command: str
     detail: str
+    span: tuple[int, int] = (0, 0)
+    actual: str = ""
 
 
 @dataclass
@@ -176,9 +179,12 @@ def commands(block: Block) -> list[Command]:
             output.append(lines[index])
             index += 1
         expected = "".join(line + "\n" for line in output)
-        found.append(Command(block.line + 1 + first, text, expected))
+        span = (block.line + index - len(output), block.line + index)
+        found.append(Command(block.line + 1 + first, text, expected, span))
     if block.output_block is not None:
-        found[-1].expected = "".join(line + "\n" for line in block.output_block.lines)
+        shown = block.output_block
+        found[-1].expected = "".join(line + "\n" for line in shown.lines)
+        found[-1].span = (shown.line, shown.line + len(shown.lines))
     return found
 
 
@@ -253,8 +259,9 @@ def run_document(path: Path, folder: Path, cache: Path) -> Result:
                         "the document",
                         "the command",
                     )
+                    detail = "".join(diff).rstrip("\n")
                     result.failures.append(
-                        Failure(command.line, command.text, "".join(diff).rstrip("\n"))
+                        Failure(command.line, command.text, detail, command.span, actual)
                     )
     return result
 
@@ -265,3 +272,39 @@ def report(name: str, failures: list[Failure]) -> str:
     for failure in failures:
         parts.append(f"\n{name}:{failure.line}: $ {failure.command}\n{failure.detail}")
     return "\n".join(parts)
+
+
+def update(path: Path, failures: list[Failure]) -> None:
+    """Write into the document at PATH what its failing examples really print."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    for failure in sorted(failures, key=lambda f: f.span, reverse=True):
+        if failure.span != (0, 0):
+            start, end = failure.span
+            lines[start:end] = failure.actual.splitlines(keepends=True)
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    """``python tests/doc_examples.py [--update] DOC...``: run (and rewrite) documents."""
+    import tempfile
+
+    rewrite = "--update" in argv
+    status = 0
+    for name in (a for a in argv if a != "--update"):
+        path = Path(name).resolve()
+        with tempfile.TemporaryDirectory() as work:
+            folder, cache = Path(work) / "run", Path(work) / "cache"
+            folder.mkdir()
+            cache.mkdir()
+            result = run_document(path, folder, cache)
+        if result.failures:
+            print(report(name, result.failures))
+            status = 1
+            if rewrite:
+                update(path, result.failures)
+                print(f"{name}: {len(result.failures)} example(s) rewritten")
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
