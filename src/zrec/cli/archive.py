@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, NoReturn
 
 import typer
 
@@ -51,20 +51,39 @@ DEFAULT_DB = "zrec.sqlite"
 
 
 @contextlib.contextmanager
-def opened(db: str, create: bool = False) -> Iterator[Archive]:
-    """The archive at ``db``; an archive that cannot be used is a message, exit 2."""
+def opened(
+    db: str, create: bool = False, write: bool = True, hint: str | None = None
+) -> Iterator[Archive]:
+    """The archive at ``db`` (``write=False``: opened read-only, for a command that only
+    reads).  An archive that cannot be used is a message and exit code 2; a damaged
+    archive or a full disk, exit code 1 (``hint``: what the message of an archive too
+    damaged to open adds)."""
     from zrec.archive import Archive, ArchiveError
 
     try:
-        archive = Archive.open(db, create)
+        archive = Archive.open(db, create, read_only=not write)
     except ArchiveError as exc:
-        fail(str(exc))
+        refuse(exc, DAMAGE_HINT if hint is None else hint)
     try:
         yield archive
     except ArchiveError as exc:
-        fail(str(exc))
+        refuse(exc)
     finally:
         archive.close()
+
+
+#: what a message about a damaged archive adds: where to see what is left
+DAMAGE_HINT = "; zrec archive check says what can still be read"
+
+
+def refuse(exc: Exception, hint: str = DAMAGE_HINT) -> NoReturn:
+    """Exit with the message of an archive's error: code 1 for a damaged archive (with
+    ``hint``) or a full disk, 2 for an archive that cannot be used."""
+    from zrec.archive.store.db import ArchiveFullError, DamagedArchiveError
+
+    if isinstance(exc, DamagedArchiveError):
+        fail(f"{exc}{hint if exc.salvage else ''}", EXIT_INVALID)
+    fail(str(exc), EXIT_INVALID if isinstance(exc, ArchiveFullError) else EXIT_USAGE)
 
 
 class _Counting(io.RawIOBase):
@@ -279,7 +298,7 @@ def show(
 ) -> None:
     """Print stored games: the record and where it came from."""
     check_format(output_format, ("zrec", "json"))
-    with opened(db) as archive:
+    with opened(db, write=False) as archive:
         shown = []
         for gid in ids:
             game = archive.game(gid)
@@ -309,7 +328,7 @@ def stats(
     """Count the games by game, by game and options, by result and by event."""
     from zrec.archive.store.upkeep import stats as compute
 
-    with opened(db) as archive:
+    with opened(db, write=False) as archive:
         found = compute(archive, top)
     if output_format == "json":
         typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
@@ -340,10 +359,18 @@ def check(
 
     Exit code 0 when all agree, 1 when something does not (each problem is listed).
     """
+    from zrec.archive.store.db import DamagedArchiveError
     from zrec.archive.store.upkeep import check as run
 
-    with opened(db) as archive:
-        bar = progress_bar(quiet, "check", "game", archive.count)
+    with opened(db, write=False, hint="; nothing in it can be read") as archive:
+
+        def total() -> int | None:
+            try:
+                return archive.count()
+            except DamagedArchiveError:
+                return None
+
+        bar = progress_bar(quiet, "check", "game", total)
         tick = None
         if bar is not None:
 
@@ -355,10 +382,14 @@ def check(
             bar.close()
     for problem in result.problems:
         typer.echo(problem)
-    typer.echo(
-        f"{result.games} games checked: "
-        + ("all agree with the indexes" if result.ok else f"{len(result.problems)} problems")
-    )
+    n = len(result.problems)
+    summary = f"{n} problem{'s' * (n != 1)}" if n else "all agree with the indexes"
+    if result.damaged:
+        summary += (
+            f"; the archive is damaged: {result.games - len(result.unreadable)} of its "
+            f"{result.games} games can still be read in full"
+        )
+    typer.echo(f"{result.games} games checked: {summary}")
     if not result.ok:
         raise typer.Exit(EXIT_INVALID)
 
