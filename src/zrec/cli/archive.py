@@ -59,6 +59,7 @@ def opened(
     archive or a full disk, exit code 1 (``hint``: what the message of an archive too
     damaged to open adds)."""
     from zrec.archive import Archive, ArchiveError
+    from zrec.fileio import NoSpaceError
 
     try:
         archive = Archive.open(db, create, read_only=not write)
@@ -66,7 +67,7 @@ def opened(
         refuse(exc, DAMAGE_HINT if hint is None else hint)
     try:
         yield archive
-    except ArchiveError as exc:
+    except (ArchiveError, NoSpaceError) as exc:
         refuse(exc)
     finally:
         archive.close()
@@ -80,10 +81,12 @@ def refuse(exc: Exception, hint: str = DAMAGE_HINT) -> NoReturn:
     """Exit with the message of an archive's error: code 1 for a damaged archive (with
     ``hint``) or a full disk, 2 for an archive that cannot be used."""
     from zrec.archive.store.db import ArchiveFullError, DamagedArchiveError
+    from zrec.fileio import NoSpaceError
 
     if isinstance(exc, DamagedArchiveError):
         fail(f"{exc}{hint if exc.salvage else ''}", EXIT_INVALID)
-    fail(str(exc), EXIT_INVALID if isinstance(exc, ArchiveFullError) else EXIT_USAGE)
+    full = isinstance(exc, (ArchiveFullError, NoSpaceError))
+    fail(str(exc), EXIT_INVALID if full else EXIT_USAGE)
 
 
 class _Counting(io.RawIOBase):

@@ -8,6 +8,7 @@ SQLite archive is opened in WAL mode with foreign keys on and ``synchronous=NORM
 killed process loses no committed transaction, and readers never wait for a writer.
 
 A command that only reads opens the archive read-only (``read_only``): a SQLite file
+that could be written with ``query_only`` (it refuses every change), one that cannot
 with ``mode=ro``, and where even that cannot be done because its folder cannot be
 written (read-only media), as ``immutable``; a PostgreSQL session whose transactions
 are read-only.  What SQLite says of a damaged file (a malformed page, a text that is
@@ -70,6 +71,25 @@ _DAMAGE = (
     "no such column",
 )
 _UNDECODED = re.compile(r"Could not decode to UTF-8 column '(.*?)' with text", re.DOTALL)
+
+
+#: less free space than this, and SQLite's "disk I/O error" means a full disk (SQLite
+#: reports a failure to grow its ``-shm`` file so)
+_NEARLY_FULL = 1 << 20
+
+
+def _full(path: str, exc: BaseException) -> bool:
+    """Whether an error of SQLite on the file ``path`` means its disk is full."""
+    text = str(exc)
+    if "database or disk is full" in text:  # SQLITE_FULL
+        return True
+    if "disk I/O error" not in text:
+        return False
+    try:
+        disk = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return disk.f_bavail * disk.f_frsize < _NEARLY_FULL
 
 
 def damage_of(exc: BaseException) -> str | None:
@@ -219,7 +239,7 @@ class Database:
             damage = damage_of(exc)
             if damage is not None:
                 return DamagedArchiveError(self.target, damage)
-            if "database or disk is full" in str(exc):  # SQLITE_FULL
+            if _full(self.target, exc):
                 return ArchiveFullError(f"no space left on device: {self.target}")
         what = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return ArchiveError(f"{self.target}: database error: {what}")
@@ -249,8 +269,14 @@ def _sqlite(path: str, create: bool, read_only: bool) -> Database:
     folder = os.path.dirname(os.path.abspath(path))
     conn: sqlite3.Connection | None = None
     try:
-        if read_only:
+        if read_only and not (os.access(path, os.W_OK) and os.access(folder, os.W_OK)):
             conn = _read_only(path, folder)
+        elif read_only:
+            # the file could be written: opened as usual (so that, as every connection
+            # does, the last to close removes the write-ahead log), but it refuses to
+            # change anything
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only=ON")
         else:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -310,7 +336,7 @@ def _open_error(path: str, folder: str, exc: BaseException) -> ArchiveError:
             if stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER:
                 return DamagedArchiveError(path, damage)
         return ArchiveError(f"{path} is not a zrec archive: {exc}")
-    if "database or disk is full" in str(exc):
+    if _full(path, exc):
         return ArchiveFullError(f"no space left on device: {path}")
     if isinstance(exc, sqlite3.OperationalError):
         why = "" if os.access(folder, os.W_OK) else f" (the folder {folder} cannot be written)"
