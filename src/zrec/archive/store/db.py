@@ -348,8 +348,11 @@ def _postgresql(url: str, read_only: bool) -> Database:
     try:
         import psycopg
     except ImportError:
+        from zrec.archive.store.driver import driver_hint
+
         raise ArchiveError(
-            "a PostgreSQL archive needs psycopg 3: pip install 'zrec[postgresql]'"
+            "a PostgreSQL archive needs psycopg 3, which is not installed; install it "
+            f"with: {driver_hint()}"
         ) from None
     shown = _hide_password(url)
     try:
