@@ -171,3 +171,17 @@ def test_a_schema_version_that_is_not_one(
     with sqlite3.connect(db) as conn:  # nothing was changed
         assert conn.execute("SELECT value FROM meta").fetchall() == [(value,)]
         assert conn.execute("SELECT count(*) FROM games").fetchone() == (15,)
+
+
+def test_a_schema_version_that_is_missing(archive_bytes: bytes, tmp_path: Path) -> None:
+    db = tmp_path / "meta.sqlite"
+    db.write_bytes(archive_bytes)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE meta SET name = 'sch?ma'")  # as a damaged byte leaves it
+    for command in READERS:
+        result = invoke(*command, "--db", str(db))
+        assert result.exit_code == 1, (command, result.stdout, result.stderr)
+        assert _one_line(result) == (
+            f"zrec: {db} is damaged: its schema version (the value 'schema' in the table "
+            "meta) is missing"
+        )

@@ -13,15 +13,15 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, check_format, fail, progress_bar
+from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, check_format, progress_bar
+from zrec.cli._archive_open import opened as opened  # (the other archive modules import it here)
 from zrec.cli._inputs import display_name, records_of, unique
 
 if TYPE_CHECKING:
-    from zrec.archive import Archive
     from zrec.archive.store.facts import Facts
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
@@ -48,45 +48,6 @@ DbOpt = Annotated[
     ),
 ]
 DEFAULT_DB = "zrec.sqlite"
-
-
-@contextlib.contextmanager
-def opened(
-    db: str, create: bool = False, write: bool = True, hint: str | None = None
-) -> Iterator[Archive]:
-    """The archive at ``db`` (``write=False``: opened read-only, for a command that only
-    reads).  An archive that cannot be used is a message and exit code 2; a damaged
-    archive or a full disk, exit code 1 (``hint``: what the message of an archive too
-    damaged to open adds)."""
-    from zrec.archive import Archive, ArchiveError
-    from zrec.fileio import NoSpaceError
-
-    try:
-        archive = Archive.open(db, create, read_only=not write)
-    except ArchiveError as exc:
-        refuse(exc, DAMAGE_HINT if hint is None else hint)
-    try:
-        yield archive
-    except (ArchiveError, NoSpaceError) as exc:
-        refuse(exc)
-    finally:
-        archive.close()
-
-
-#: what a message about a damaged archive adds: where to see what is left
-DAMAGE_HINT = "; zrec archive check says what can still be read"
-
-
-def refuse(exc: Exception, hint: str = DAMAGE_HINT) -> NoReturn:
-    """Exit with the message of an archive's error: code 1 for a damaged archive (with
-    ``hint``) or a full disk, 2 for an archive that cannot be used."""
-    from zrec.archive.store.db import ArchiveFullError, DamagedArchiveError
-    from zrec.fileio import NoSpaceError
-
-    if isinstance(exc, DamagedArchiveError):
-        fail(f"{exc}{hint if exc.salvage else ''}", EXIT_INVALID)
-    full = isinstance(exc, (ArchiveFullError, NoSpaceError))
-    fail(str(exc), EXIT_INVALID if full else EXIT_USAGE)
 
 
 class _Counting(io.RawIOBase):

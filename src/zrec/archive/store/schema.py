@@ -188,6 +188,12 @@ def schema_version(db: Database) -> int | None:
     if "meta" not in tables:
         raise ArchiveError(f"{db.target} is not a zrec archive (it has other tables)")
     value = db.value("SELECT value FROM meta WHERE name = 'schema'")
+    if value is None and "games" in tables:  # zrec's tables, and the version lost
+        raise DamagedArchiveError(
+            db.target,
+            "its schema version (the value 'schema' in the table meta) is missing",
+            salvage=False,
+        )
     if value is None:
         raise ArchiveError(f"{db.target} is not a zrec archive (no schema version)")
     text = str(value)
