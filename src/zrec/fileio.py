@@ -15,12 +15,23 @@ The target keeps what it is:
   it fail half way, the temporary file, which holds the whole new text, is kept and
   the error names it;
 * the file's mode is kept (a new file gets the mode the umask gives).
+
+The temporary file is named ``.NAME.zrec-PID-XXXXXXXX.tmp`` (``NAME`` the target's,
+``PID`` the writer's process id).  A writer killed outright (SIGKILL, a power cut)
+cannot remove its own, so each write of a target first removes the temporary files
+of the same target that are stale: their writer no longer runs, or runs but started
+after the file was last written (its id was given again).
+
+A full disk (or a used-up quota) is :class:`NoSpaceError`, ``no space left on device:
+PATH``; the target is untouched and the temporary file removed, as for any error.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -38,8 +49,88 @@ class OutputError(ZrecError, OSError):
     """The output file cannot be written (no such folder, a folder, no permission)."""
 
 
+class NoSpaceError(OutputError):
+    """The disk is full, or the user's quota used up."""
+
+
+#: the errors of a full disk, and what they are called
+_FULL = {errno.ENOSPC: "no space left on device", errno.EDQUOT: "disk quota exceeded"}
+
+
+def no_space(path: object, exc: OSError) -> NoSpaceError | None:
+    """:class:`NoSpaceError` for ``path`` when ``exc`` is a full disk, else ``None``."""
+    what = _FULL.get(exc.errno or 0)
+    return None if what is None else NoSpaceError(f"{what}: {path}")
+
+
 def _cannot(path: Path, exc: OSError) -> OutputError:
-    return OutputError(f"cannot write {path}: {exc.strerror or exc}")
+    return no_space(path, exc) or OutputError(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def _prefix(path: Path) -> str:
+    """The start of the names of ``path``'s temporary files (the pid follows)."""
+    return f".{path.name}.zrec-"
+
+
+_TEMPORARY = re.compile(r"(\d+)-[a-z0-9_]+\.tmp")
+
+
+def _temporaries_in(folder: Path) -> list[str]:
+    """The names in ``folder`` that may be zrec's temporary files."""
+    try:
+        return [n for n in os.listdir(folder) if ".zrec-" in n and n.endswith(".tmp")]
+    except OSError:
+        return []
+
+
+def stale_temporaries(path: Path, names: list[str] | None = None) -> list[Path]:
+    """The temporary files of the target ``path`` whose writer no longer runs (see the
+    module's docs), in no particular order; ``names``: the folder's names that
+    :func:`_temporaries_in` gives, when they are known."""
+    prefix = _prefix(path)
+    folder = path.parent
+    if names is None:
+        names = _temporaries_in(folder)
+    stale = []
+    for name in (n for n in names if n.startswith(prefix)):
+        found = _TEMPORARY.fullmatch(name, len(prefix))
+        if found is None:
+            continue
+        try:
+            made = os.stat(folder / name).st_mtime
+        except OSError:
+            continue
+        started = _started(int(found.group(1)))
+        if started is None or started > made:
+            stale.append(folder / name)
+    return stale
+
+
+def _started(pid: int) -> float | None:
+    """When the process ``pid`` started (seconds since the epoch), ``None`` when it does
+    not run; where the system does not say when, a time long past."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except (PermissionError, OverflowError, ValueError):
+        pass  # it runs as another user (or cannot be a pid): keep its files
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stream:
+            ticks = int(stream.read().rsplit(")", 1)[1].split()[19])  # field 22
+        with open("/proc/stat", encoding="ascii") as stream:
+            boot = next(int(line.split()[1]) for line in stream if line.startswith("btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return float("-inf")
+
+
+def remove_stale(path: Path, names: list[str] | None = None) -> None:
+    """Remove the stale temporary files of the target ``path`` (``names``: as for
+    :func:`stale_temporaries`)."""
+    for stale in stale_temporaries(path, names):
+        with contextlib.suppress(OSError):
+            os.unlink(stale)
 
 
 def mode_for(path: Path, new: int = 0o666) -> int:
@@ -54,13 +145,19 @@ def mode_for(path: Path, new: int = 0o666) -> int:
         return new & ~umask
 
 
-def _temporary_beside(path: Path, shown: Path) -> tuple[int, str]:
-    """A new temporary file beside the file ``path`` (``shown``: its name in errors):
-    its descriptor and name.  Raises :class:`OutputError`."""
+def _temporary_beside(
+    path: Path, shown: Path, names: list[str] | None = None
+) -> tuple[int, str]:
+    """A new temporary file beside the file ``path`` (``shown``: its name in errors),
+    once the stale ones of ``path`` are removed (``names``: as for
+    :func:`stale_temporaries`): its descriptor and name.  Raises :class:`OutputError`."""
     if path.is_dir():
         raise OutputError(f"cannot write {shown}: it is a folder")
+    remove_stale(path, names)
     try:
-        return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+        return tempfile.mkstemp(
+            prefix=f"{_prefix(path)}{os.getpid()}-", suffix=".tmp", dir=path.parent or "."
+        )
     except OSError as exc:
         raise _cannot(shown, exc) from None
 
@@ -75,11 +172,13 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
     """
     if target is None or str(target) == "-":
         with tempfile.SpooledTemporaryFile(SPOOL, mode="w+", encoding="utf-8") as tmp:
-            yield tmp  # type: ignore[misc]
+            with _full_disk(tempfile.gettempdir()):  # where a long text waits
+                yield tmp  # type: ignore[misc]
             tmp.seek(0)
-            while chunk := tmp.read(1 << 20):
-                sys.stdout.write(chunk)
-            sys.stdout.flush()
+            with _full_disk("standard output"):
+                while chunk := tmp.read(1 << 20):
+                    sys.stdout.write(chunk)
+                sys.stdout.flush()
         return
     shown = Path(target)
     path = Path(os.path.realpath(target))  # through symbolic links
@@ -87,7 +186,7 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
     keep = False  # True while the target is overwritten in place: tmp is the whole text
     try:
         os.chmod(tmp_name, mode_for(path))
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
+        with _full_disk(shown), os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             yield stream
         try:
             if _links(path) > 1:
@@ -111,6 +210,19 @@ def atomic_output(target: str | os.PathLike[str] | None) -> Iterator[TextIO]:
         raise
 
 
+@contextlib.contextmanager
+def _full_disk(shown: object) -> Iterator[None]:
+    """A full disk met in the block (writing, or closing the file) as
+    :class:`NoSpaceError` for ``shown``; other errors pass unchanged."""
+    try:
+        yield
+    except OSError as exc:
+        error = None if isinstance(exc, OutputError) else no_space(shown, exc)
+        if error is None:
+            raise
+        raise error from None
+
+
 def _links(path: Path) -> int:
     """How many hard links the file has (0 when there is no file yet)."""
     try:
@@ -124,13 +236,18 @@ class FileGroup:
 
     def __init__(self) -> None:
         self.staged: list[tuple[str, Path]] = []  # (temporary file, target)
+        #: each folder's names of possible temporary files, listed once
+        self.listed: dict[Path, list[str]] = {}
 
     def write(self, target: str | os.PathLike[str], text: str) -> None:
         """Stage one more file of the group; raises :class:`OutputError`."""
         path = Path(target)
         if any(path == staged for _, staged in self.staged):
             raise OutputError(f"cannot write {path}: it is named twice")
-        fd, tmp_name = _temporary_beside(path, path)
+        folder = path.parent
+        if folder not in self.listed:
+            self.listed[folder] = _temporaries_in(folder)
+        fd, tmp_name = _temporary_beside(path, path, self.listed[folder])
         self.staged.append((tmp_name, path))
         try:
             os.chmod(tmp_name, mode_for(path))

@@ -142,17 +142,25 @@ def check_format(value: str, formats: Sequence[str]) -> None:
         fail(f"--format is {words}, not {value!r}")
 
 
+def output_failed(exc: Exception) -> NoReturn:
+    """Exit with the message of an output that cannot be written: code 1 for a full
+    disk (``zrec: no space left on device: PATH``), else 2."""
+    from zrec.fileio import NoSpaceError
+
+    fail(str(exc), EXIT_INVALID if isinstance(exc, NoSpaceError) else EXIT_USAGE)
+
+
 @contextlib.contextmanager
 def write_to(target: str | Path | None) -> Iterator[TextIO]:
     """:func:`zrec.fileio.atomic_output`, with a target that cannot be written
-    reported as ``zrec: cannot write ...`` and exit code 2."""
+    reported as ``zrec: cannot write ...`` and exit code 2 (a full disk: exit 1)."""
     from zrec.fileio import OutputError, atomic_output
 
     try:
         with atomic_output(target) as stream:
             yield stream
     except OutputError as exc:
-        fail(str(exc), EXIT_USAGE)
+        output_failed(exc)
 
 
 class Abort(Exception):

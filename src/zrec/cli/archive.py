@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, check_format, fail, progress_bar
+from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, check_format, progress_bar
+from zrec.cli._archive_open import opened as opened  # (the other archive modules import it here)
 from zrec.cli._inputs import display_name, records_of, unique
 
 if TYPE_CHECKING:
-    from zrec.archive import Archive
     from zrec.archive.store.facts import Facts
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
@@ -48,23 +48,6 @@ DbOpt = Annotated[
     ),
 ]
 DEFAULT_DB = "zrec.sqlite"
-
-
-@contextlib.contextmanager
-def opened(db: str, create: bool = False) -> Iterator[Archive]:
-    """The archive at ``db``; an archive that cannot be used is a message, exit 2."""
-    from zrec.archive import Archive, ArchiveError
-
-    try:
-        archive = Archive.open(db, create)
-    except ArchiveError as exc:
-        fail(str(exc))
-    try:
-        yield archive
-    except ArchiveError as exc:
-        fail(str(exc))
-    finally:
-        archive.close()
 
 
 class _Counting(io.RawIOBase):
@@ -279,7 +262,7 @@ def show(
 ) -> None:
     """Print stored games: the record and where it came from."""
     check_format(output_format, ("zrec", "json"))
-    with opened(db) as archive:
+    with opened(db, write=False) as archive:
         shown = []
         for gid in ids:
             game = archive.game(gid)
@@ -309,7 +292,7 @@ def stats(
     """Count the games by game, by game and options, by result and by event."""
     from zrec.archive.store.upkeep import stats as compute
 
-    with opened(db) as archive:
+    with opened(db, write=False) as archive:
         found = compute(archive, top)
     if output_format == "json":
         typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
@@ -340,10 +323,18 @@ def check(
 
     Exit code 0 when all agree, 1 when something does not (each problem is listed).
     """
+    from zrec.archive.store.db import DamagedArchiveError
     from zrec.archive.store.upkeep import check as run
 
-    with opened(db) as archive:
-        bar = progress_bar(quiet, "check", "game", archive.count)
+    with opened(db, write=False, hint="; nothing in it can be read") as archive:
+
+        def total() -> int | None:
+            try:
+                return archive.count()
+            except DamagedArchiveError:
+                return None
+
+        bar = progress_bar(quiet, "check", "game", total)
         tick = None
         if bar is not None:
 
@@ -355,10 +346,14 @@ def check(
             bar.close()
     for problem in result.problems:
         typer.echo(problem)
-    typer.echo(
-        f"{result.games} games checked: "
-        + ("all agree with the indexes" if result.ok else f"{len(result.problems)} problems")
-    )
+    n = len(result.problems)
+    summary = f"{n} problem{'s' * (n != 1)}" if n else "all agree with the indexes"
+    if result.damaged:
+        summary += (
+            f"; the archive is damaged: {result.games - len(result.unreadable)} of its "
+            f"{result.games} games can still be read in full"
+        )
+    typer.echo(f"{result.games} games checked: {summary}")
     if not result.ok:
         raise typer.Exit(EXIT_INVALID)
 

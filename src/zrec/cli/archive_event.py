@@ -111,7 +111,7 @@ def standings(
     from zrec.archive.tournament.trf import write_trf
 
     check_format(output_format, ("table", "csv", "json", "html", "trf"))
-    with opened(db) as archive:  # (its errors are messages, exit 2)
+    with opened(db, write=False) as archive:  # (its errors are messages, exit 2)
         event, lines, codes, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
         if output_format == "table":
             text = tables.standings_text(event, lines, codes)
@@ -143,7 +143,7 @@ def crosstable(
     """The crosstable of an event, in rank order."""
     from zrec.archive.tournament import tables
     check_format(output_format, ("text", "html"))
-    with opened(db) as archive:
+    with opened(db, write=False) as archive:
         event, lines, _, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
     shape = _form(event, robin, form)
     if output_format == "text":

@@ -162,7 +162,7 @@ def _finder(export: bool) -> Any:
             ids=ids,
             limit=limit,
         )
-        with opened(db) as archive:
+        with opened(db, write=False) as archive:
             try:
                 found = _ids(archive, query)
                 with write_to(output) as out:

@@ -60,7 +60,7 @@ def players_command(
     from zrec.archive.people.players import players, suggest_merges
 
     check_format(output_format, ("table", "json"))
-    with opened(db) as archive:
+    with opened(db, write=False) as archive:
         if suggest:
             groups = suggest_merges(archive, part)
         else:

@@ -70,7 +70,7 @@ def publish(
         fail("name an event to publish, or give --all for every event with rounds")
     tick, bars = _progress(quiet)
     try:
-        with opened(db) as archive:
+        with opened(db, write=False) as archive:
             done = run(archive, None if every else event_names, output, tick)
     finally:
         for bar in bars:

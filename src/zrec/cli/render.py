@@ -24,6 +24,7 @@ from zrec.cli._app import (
     fail,
     nth_record,
     open_input,
+    output_failed,
     report_broken,
     write_to,
 )
@@ -241,7 +242,7 @@ def _write_all(written: list[tuple[Path | None, str]], folder: str | None) -> No
                 assert path is not None
                 group.write(path, text)
     except OutputError as exc:
-        fail(str(exc), EXIT_USAGE)
+        output_failed(exc)
 
 
 @app.command("html")

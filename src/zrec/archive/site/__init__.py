@@ -52,7 +52,7 @@ from zrec.archive.store import Archive, ArchiveError, StoredGame
 from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
 from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 from zrec.errors import ZrecError
-from zrec.fileio import mode_for
+from zrec.fileio import mode_for, no_space
 from zrec.notation.reader import read_game
 from zrec.render.replay_page import replay_page
 
@@ -306,7 +306,8 @@ def publish(
     try:
         built = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     except OSError as exc:
-        raise SiteError(f"cannot write {shown}: {exc.strerror or exc}") from None
+        full = no_space(shown, exc)  # NoSpaceError: no space left on device: DIR
+        raise full or SiteError(f"cannot write {shown}: {exc.strerror or exc}") from None
     try:
         out = _Writer(built, total, progress)
         for plan in plans:
@@ -318,7 +319,8 @@ def publish(
         _check_target(target, shown)  # nobody put anything there meanwhile
         _swap(built, target)
     except OSError as exc:
-        raise SiteError(f"cannot write {shown}: {exc.strerror or exc}") from None
+        full = no_space(shown, exc)  # NoSpaceError: no space left on device: DIR
+        raise full or SiteError(f"cannot write {shown}: {exc.strerror or exc}") from None
     finally:
         with contextlib.suppress(OSError):
             shutil.rmtree(built)

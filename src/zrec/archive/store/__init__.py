@@ -2,8 +2,9 @@
 
 :meth:`Archive.open` connects (a SQLite path or a ``postgresql://`` URL), makes the
 tables of a new archive or migrates an older one, and refuses anything else with a
-clear message.  The lookups here read stored games back: their canonical text, their
-tags in order, their seats and where they came from.
+clear message; a command that only reads opens the archive read-only.  The lookups
+here read stored games back: their canonical text, their tags in order, their seats
+and where they came from.
 """
 
 from __future__ import annotations
@@ -14,10 +15,23 @@ from types import TracebackType
 from typing import Any
 
 from zrec.archive.people.names import normal_name
-from zrec.archive.store.db import ArchiveError, Database, connect
-from zrec.archive.store.schema import migrate, schema_version
+from zrec.archive.store.db import (
+    ArchiveError,
+    ArchiveFullError,
+    DamagedArchiveError,
+    Database,
+    connect,
+)
+from zrec.archive.store.schema import VERSION, migrate, refuse_newer, schema_version
 
-__all__ = ["Archive", "ArchiveError", "StoredGame", "split_options"]
+__all__ = [
+    "Archive",
+    "ArchiveError",
+    "ArchiveFullError",
+    "DamagedArchiveError",
+    "StoredGame",
+    "split_options",
+]
 
 #: ids asked for in one statement
 CHUNK = 500
@@ -80,22 +94,45 @@ class Archive:
         self.db = db
 
     @classmethod
-    def open(cls, target: str, create: bool = False) -> Archive:
-        """Open the archive at ``target``; ``create``: make it when it does not exist."""
-        db = connect(target, create)
+    def open(cls, target: str, create: bool = False, read_only: bool = False) -> Archive:
+        """Open the archive at ``target``; ``create``: make it when it does not exist;
+        ``read_only``: for a command that only reads (an archive of an older schema is
+        brought up to date first, which needs to write)."""
+        db = connect(target, create, read_only)
         try:
             # an empty database (a PostgreSQL database, an empty SQLite file) is not an
             # archive yet: only ``create`` makes it one
-            if not create and schema_version(db) is None:
+            version = schema_version(db)
+            if version is None and (read_only or not create):
                 raise ArchiveError(
                     f"there is no archive at {db.target} (zrec archive import makes one; "
                     "--db or ZREC_DB names another)"
                 )
-            migrate(db)
+            if not read_only:
+                migrate(db)
+            elif version != VERSION:
+                refuse_newer(db, version)
+                db.close()
+                db = cls._brought_up_to_date(target, version)
         except BaseException:
             db.close()
             raise
         return cls(db)
+
+    @staticmethod
+    def _brought_up_to_date(target: str, version: int | None) -> Database:
+        """Migrate an archive of an older schema, then open it read-only again."""
+        try:
+            with Archive.open(target):
+                pass
+        except ArchiveError as exc:
+            if isinstance(exc, (DamagedArchiveError, ArchiveFullError)):
+                raise
+            raise ArchiveError(
+                f"{target} has archive schema {version}, and this zrec must bring it up to "
+                f"date (schema {VERSION}) to read it, but cannot: {exc}"
+            ) from None
+        return connect(target, False, True)
 
     def close(self) -> None:
         self.db.close()

@@ -6,6 +6,14 @@ only for a ``postgresql://`` URL.  SQL is written once, with ``?`` placeholders 
 module rewrites them as ``%s`` for psycopg) and with the column types both accept.  A
 SQLite archive is opened in WAL mode with foreign keys on and ``synchronous=NORMAL``: a
 killed process loses no committed transaction, and readers never wait for a writer.
+
+A command that only reads opens the archive read-only (``read_only``): a SQLite file
+that could be written with ``query_only`` (it refuses every change), one that cannot
+with ``mode=ro``, and where even that cannot be done because its folder cannot be
+written (read-only media), as ``immutable``; a PostgreSQL session whose transactions
+are read-only.  What SQLite says of a damaged file (a malformed page, a text that is
+not UTF-8) becomes :class:`DamagedArchiveError`, and a full disk
+:class:`ArchiveFullError`: one sentence each, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,12 +22,20 @@ import contextlib
 import os
 import re
 import sqlite3
+import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from zrec.errors import ZrecError
 
-__all__ = ["ArchiveError", "Database", "connect", "is_url"]
+__all__ = [
+    "ArchiveError",
+    "ArchiveFullError",
+    "DamagedArchiveError",
+    "Database",
+    "connect",
+    "is_url",
+]
 
 Dialect = Literal["sqlite", "postgresql"]
 Row = tuple[Any, ...]
@@ -27,6 +43,70 @@ Row = tuple[Any, ...]
 
 class ArchiveError(ZrecError):
     """An archive that cannot be opened or used: the message says which and why."""
+
+
+class DamagedArchiveError(ArchiveError):
+    """The archive's file is damaged: ``reason`` says what SQLite found; ``salvage``:
+    whether ``zrec archive check`` can tell what is still readable."""
+
+    def __init__(self, target: str, reason: str, salvage: bool = True) -> None:
+        super().__init__(f"{target} is damaged: {reason}")
+        self.reason = reason
+        self.salvage = salvage
+
+
+class ArchiveFullError(ArchiveError):
+    """The disk that holds the archive is full (nothing of the failed change is kept)."""
+
+
+#: the first 16 bytes of every SQLite database file
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: what SQLite says of a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB), and of tables
+#: that are not the ones zrec made (a damaged schema that still parses)
+_DAMAGE = (
+    "database disk image is malformed",
+    "file is not a database",
+    "malformed database schema",
+    "no such table",
+    "no such column",
+)
+_UNDECODED = re.compile(r"Could not decode to UTF-8 column '(.*?)' with text", re.DOTALL)
+
+
+#: less free space than this, and SQLite's "disk I/O error" means a full disk (SQLite
+#: reports a failure to grow its ``-shm`` file so)
+_NEARLY_FULL = 1 << 20
+
+
+def _full(path: str, exc: BaseException) -> bool:
+    """Whether an error of SQLite on the file ``path`` means its disk is full."""
+    text = str(exc)
+    if "database or disk is full" in text:  # SQLITE_FULL
+        return True
+    if "disk I/O error" not in text:
+        return False
+    try:
+        disk = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return disk.f_bavail * disk.f_frsize < _NEARLY_FULL
+
+
+def damage_of(exc: BaseException) -> str | None:
+    """What an error of SQLite (or of decoding what it read) says of a damaged file,
+    in one line; ``None`` for any other error."""
+    if isinstance(exc, UnicodeDecodeError):  # SQLite's own message about the damage
+        return "a text stored in it is not UTF-8"
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    text = str(exc)
+    undecoded = _UNDECODED.match(text)
+    if undecoded:
+        return f"a text stored in it is not UTF-8 (column {undecoded.group(1)!r})"
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    if not first.startswith(_DAMAGE):
+        return None
+    return "".join(c if c.isprintable() else "?" for c in first)
 
 
 def is_url(target: str) -> bool:
@@ -92,10 +172,18 @@ class Database:
             raise self._error(exc) from exc
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return [tuple(r) for r in self.execute(sql, params).fetchall()]
+        cursor = self.execute(sql, params)
+        try:  # SQLite reads (and decodes) rows as they are fetched
+            return [tuple(r) for r in cursor.fetchall()]
+        except Exception as exc:
+            raise self._error(exc) from exc
 
     def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        row = self.execute(sql, params).fetchone()
+        cursor = self.execute(sql, params)
+        try:
+            row = cursor.fetchone()
+        except Exception as exc:
+            raise self._error(exc) from exc
         return tuple(row) if row is not None else None
 
     def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -127,7 +215,9 @@ class Database:
                 try:
                     yield
                 except BaseException:
-                    self.conn.execute("ROLLBACK")
+                    # SQLite may have rolled back already (a full disk, a damaged page)
+                    with contextlib.suppress(sqlite3.Error):
+                        self.conn.execute("ROLLBACK")
                     raise
                 self.execute("COMMIT")
             else:
@@ -145,19 +235,26 @@ class Database:
     def _error(self, exc: Exception) -> Exception:
         if isinstance(exc, ArchiveError):
             return exc
+        if self.dialect == "sqlite":
+            damage = damage_of(exc)
+            if damage is not None:
+                return DamagedArchiveError(self.target, damage)
+            if _full(self.target, exc):
+                return ArchiveFullError(f"no space left on device: {self.target}")
         what = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return ArchiveError(f"{self.target}: database error: {what}")
 
 
-def connect(target: str, create: bool) -> Database:
+def connect(target: str, create: bool, read_only: bool = False) -> Database:
     """Open the database ``target`` names (a SQLite path or a PostgreSQL URL).  A SQLite
-    file that does not exist is made only when ``create`` is true."""
+    file that does not exist is made only when ``create`` is true; ``read_only``: the
+    connection cannot change anything (see the module's docs)."""
     if is_url(target):
-        return _postgresql(target)
-    return _sqlite(target, create)
+        return _postgresql(target, read_only)
+    return _sqlite(target, create and not read_only, read_only)
 
 
-def _sqlite(path: str, create: bool) -> Database:
+def _sqlite(path: str, create: bool, read_only: bool) -> Database:
     if not os.path.exists(path):
         if not create:
             raise ArchiveError(
@@ -169,31 +266,93 @@ def _sqlite(path: str, create: bool) -> Database:
             raise ArchiveError(f"cannot make the archive {path}: there is no folder {folder}")
     elif os.path.isdir(path):
         raise ArchiveError(f"{path} is a folder, not an archive file")
+    folder = os.path.dirname(os.path.abspath(path))
+    conn: sqlite3.Connection | None = None
     try:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA synchronous=NORMAL")
+        if read_only and not (os.access(path, os.W_OK) and os.access(folder, os.W_OK)):
+            conn = _read_only(path, folder)
+        elif read_only:
+            # the file could be written: opened as usual (so that, as every connection
+            # does, the last to close removes the write-ahead log), but it refuses to
+            # change anything
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only=ON")
+        else:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA cache_size=-524288")  # up to 512 MB: the position index
         conn.execute("PRAGMA temp_store=MEMORY")
         conn.execute("PRAGMA busy_timeout=600000")  # a writer waits out a batch of others
-    except sqlite3.OperationalError as exc:
-        folder = os.path.dirname(os.path.abspath(path))
-        why = "" if os.access(folder, os.W_OK) else f" (the folder {folder} cannot be written)"
-        raise ArchiveError(f"cannot open the archive {path}: {exc}{why}") from None
-    except sqlite3.DatabaseError as exc:
-        raise ArchiveError(f"{path} is not a zrec archive: {exc}") from None
-    except sqlite3.Error as exc:
-        raise ArchiveError(f"cannot open the archive {path}: {exc}") from None
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
+        if conn is not None:
+            conn.close()
+        raise _open_error(path, folder, exc) from None
     return Database(conn, "sqlite", path)
 
 
-def _postgresql(url: str) -> Database:
+def _read_only(path: str, folder: str) -> sqlite3.Connection:
+    """A read-only connection to the SQLite file ``path``: ``mode=ro``, or, when that
+    cannot open it because ``folder`` cannot be written (SQLite needs to make the
+    ``-shm`` file of a WAL database there), ``immutable``.  An immutable connection
+    would not see commits still in the write-ahead log, so a ``-wal`` file that holds
+    any is an error instead."""
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path))
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None,
+                           check_same_thread=False)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+        if os.access(folder, os.W_OK):
+            raise
+    wal = f"{path}-wal"
+    if os.path.exists(wal) and os.path.getsize(wal) > 0:
+        raise ArchiveError(
+            f"cannot open the archive {path}: the folder {folder} cannot be written, and "
+            f"{wal} holds commits that only a connection that can write there reads "
+            "(copy the archive with its -wal file to a folder that can be written)"
+        )
+    conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None,
+                           check_same_thread=False)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _open_error(path: str, folder: str, exc: BaseException) -> ArchiveError:
+    """What a failure to open the SQLite file ``path`` means."""
+    if isinstance(exc, ArchiveError):
+        return exc
+    damage = damage_of(exc)
+    if damage is not None:
+        # a file that is no SQLite database at all was named by mistake
+        with open(path, "rb") as stream:
+            if stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER:
+                return DamagedArchiveError(path, damage)
+        return ArchiveError(f"{path} is not a zrec archive: {exc}")
+    if _full(path, exc):
+        return ArchiveFullError(f"no space left on device: {path}")
+    if isinstance(exc, sqlite3.OperationalError):
+        why = "" if os.access(folder, os.W_OK) else f" (the folder {folder} cannot be written)"
+        return ArchiveError(f"cannot open the archive {path}: {exc}{why}")
+    return ArchiveError(f"cannot open the archive {path}: {exc}")
+
+
+def _postgresql(url: str, read_only: bool) -> Database:
     try:
         import psycopg
     except ImportError:
+        from zrec.archive.store.driver import driver_hint
+
         raise ArchiveError(
-            "a PostgreSQL archive needs psycopg 3: pip install 'zrec[postgresql]'"
+            "a PostgreSQL archive needs psycopg 3, which is not installed; install it "
+            f"with: {driver_hint()}"
         ) from None
     shown = _hide_password(url)
     try:
@@ -203,6 +362,8 @@ def _postgresql(url: str) -> Database:
         first = first.replace(url, shown)  # psycopg may quote the URL, password and all
         raise ArchiveError(f"cannot connect to {shown}: {first}") from None
     conn.execute("SET client_min_messages TO warning")
+    if read_only:
+        conn.execute("SET default_transaction_read_only = on")
     return Database(conn, "postgresql", shown)
 
 

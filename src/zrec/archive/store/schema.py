@@ -32,9 +32,9 @@ by a newer zrec is refused rather than damaged.
 
 from __future__ import annotations
 
-from zrec.archive.store.db import ArchiveError, Database
+from zrec.archive.store.db import ArchiveError, DamagedArchiveError, Database
 
-__all__ = ["MIGRATIONS", "VERSION", "migrate"]
+__all__ = ["MIGRATIONS", "VERSION", "migrate", "refuse_newer", "schema_version"]
 
 #: The plies of a game's opening kept in ``openings`` (longer prefixes are searched
 #: through the position index and checked by replay).
@@ -188,9 +188,32 @@ def schema_version(db: Database) -> int | None:
     if "meta" not in tables:
         raise ArchiveError(f"{db.target} is not a zrec archive (it has other tables)")
     value = db.value("SELECT value FROM meta WHERE name = 'schema'")
+    if value is None and "games" in tables:  # zrec's tables, and the version lost
+        raise DamagedArchiveError(
+            db.target,
+            "its schema version (the value 'schema' in the table meta) is missing",
+            salvage=False,
+        )
     if value is None:
         raise ArchiveError(f"{db.target} is not a zrec archive (no schema version)")
-    return int(value)
+    text = str(value)
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise DamagedArchiveError(
+            db.target,
+            f"its schema version (the value 'schema' in the table meta) is {text!r}, not "
+            "a whole number from 1 up",
+            salvage=False,
+        )
+    return int(text)
+
+
+def refuse_newer(db: Database, version: int | None) -> None:
+    """Raise :class:`ArchiveError` for an archive made by a newer zrec."""
+    if version is not None and version > VERSION:
+        raise ArchiveError(
+            f"{db.target} was made by a newer zrec (archive schema {version}; this zrec "
+            f"knows up to {VERSION}): upgrade zrec to use it"
+        )
 
 
 def migrate(db: Database) -> None:
@@ -200,11 +223,7 @@ def migrate(db: Database) -> None:
         return
     with db.transaction(lock=True):
         version = schema_version(db)
-        if version is not None and version > VERSION:
-            raise ArchiveError(
-                f"{db.target} was made by a newer zrec (archive schema {version}; this zrec "
-                f"knows up to {VERSION}): upgrade zrec to use it"
-            )
+        refuse_newer(db, version)
         if version == VERSION:
             return
         if version is None:

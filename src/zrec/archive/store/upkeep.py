@@ -3,7 +3,8 @@
 :func:`check` replays every stored game from its text, as an import would, and compares
 what it finds with what is stored: validity, plies and identity, and every row of the
 position, opening and material indexes (the games' rows are found by their keys, and
-the index totals must equal what the games account for).  :func:`remove` deletes games
+the index totals must equal what the games account for); in a damaged archive it lists
+each part that cannot be read (:mod:`zrec.archive.store.salvage`).  :func:`remove` deletes games
 with all their rows, finding the index rows the same way.
 """
 
@@ -14,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zrec.archive.store import Archive
+from zrec.archive.store.db import DamagedArchiveError
 from zrec.archive.store.facts import Facts, facts_of
+from zrec.archive.store.salvage import game_ids, sqlite_findings, unreadable_tables
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.notation.reader import read_string
 
@@ -65,10 +68,13 @@ def _refacts(text: str) -> Facts | None:
 
 @dataclass
 class CheckResult:
-    """What the integrity check found: one sentence per problem."""
+    """What the integrity check found: one sentence per problem; ``unreadable``: the
+    games that cannot be read in full (a damaged file)."""
 
     games: int = 0
     problems: list[str] = field(default_factory=list)
+    unreadable: list[int] = field(default_factory=list)
+    damaged: bool = False
 
     @property
     def ok(self) -> bool:
@@ -114,54 +120,89 @@ def _index_rows(archive: Archive, gid: int, fact: Facts) -> tuple[int, int, int]
 
 
 def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResult:
-    """Replay every stored game and compare it with its rows (see the module's docs)."""
-    db = archive.db
+    """Replay every stored game and compare it with its rows (see the module's docs).
+    In a damaged archive, each part that cannot be read is a problem of its own, and
+    the rest is checked as usual."""
     result = CheckResult()
+    result.problems += sqlite_findings(archive)
+    ids = game_ids(archive, result.problems)
+    result.damaged = bool(result.problems)
     expected = [0, 0, 0]
-    for gid in archive.all_ids():
+    for gid in ids:
         result.games += 1
-        row = db.one("SELECT text, valid, plies, ident FROM games WHERE id = ?", (gid,))
-        assert row is not None
-        text, valid, plies, ident = str(row[0]), bool(row[1]), int(row[2]), int(row[3])
-        fact = _refacts(text)
+        try:
+            fact = _check_game(archive, gid, result.problems)
+        except DamagedArchiveError as exc:
+            result.problems.append(f"#{gid}: cannot be read: {exc.reason}")
+            result.unreadable.append(gid)
+            fact = None
+        if fact is not None:
+            try:
+                _check_index(archive, gid, fact, expected, result.problems)
+            except DamagedArchiveError as exc:
+                result.problems.append(f"#{gid}: its index rows cannot be read: {exc.reason}")
+                result.damaged = True
         if tick is not None:
             tick()
-        if fact is None or not fact.readable:
-            result.problems.append(f"#{gid}: its stored text no longer reads as a record")
-            continue
-        if fact.valid != valid:
-            now = "valid" if fact.valid else f"invalid ({fact.problem})"
-            result.problems.append(
-                f"#{gid}: stored as {'valid' if valid else 'invalid'}, now {now}"
-            )
-        if fact.plies != plies or fact.ident != ident:
-            result.problems.append(
-                f"#{gid}: its moves replay to {fact.plies} plies and another identity "
-                f"than stored ({plies} plies)"
-                if fact.plies != plies
-                else f"#{gid}: its identity hash differs from the one stored"
-            )
-        if not fact.indexed or not valid:
-            continue
-        wanted = (
-            len({(k, p) for p, k in enumerate(fact.keys)}),
-            len(fact.paths[1 : OPENING_PLIES + 1]),
-            len(fact.material),
-        )
-        have = _index_rows(archive, gid, fact)
-        for i, name in enumerate(("position", "opening", "material")):
-            expected[i] += wanted[i]
-            if have[i] != wanted[i]:
-                result.problems.append(
-                    f"#{gid}: {have[i]} of its {wanted[i]} {name} index rows are stored"
-                )
+    result.damaged = result.damaged or bool(result.unreadable)
     for i, table in enumerate(("positions", "openings", "material")):
-        total = int(db.value(f"SELECT count(*) FROM {table}"))
-        if total != expected[i]:
+        try:
+            total = int(archive.db.value(f"SELECT count(*) FROM {table}"))
+        except DamagedArchiveError as exc:
+            result.problems.append(f"the {table} index cannot be read through: {exc.reason}")
+            result.damaged = True
+            continue
+        if total != expected[i] and not result.damaged:
             result.problems.append(
                 f"the {table} index holds {total} rows; the stored games account for {expected[i]}"
             )
+    tables = unreadable_tables(archive)
+    result.problems += tables
+    result.damaged = result.damaged or bool(tables)
     return result
+
+
+def _check_game(archive: Archive, gid: int, problems: list[str]) -> Facts | None:
+    """Check one stored game's row; its facts when its index rows are to be checked.
+    The game is read whole (tags, players, sources), as show and export read it."""
+    db = archive.db
+    row = db.one("SELECT text, valid, plies, ident FROM games WHERE id = ?", (gid,))
+    if row is None:  # listed, then not found: the file is damaged
+        raise DamagedArchiveError(db.target, "its row is not found by its id")
+    archive.game(gid)
+    archive.sources_of(gid)
+    text, valid, plies, ident = str(row[0]), bool(row[1]), int(row[2]), int(row[3])
+    fact = _refacts(text)
+    if fact is None or not fact.readable:
+        problems.append(f"#{gid}: its stored text no longer reads as a record")
+        return None
+    if fact.valid != valid:
+        now = "valid" if fact.valid else f"invalid ({fact.problem})"
+        problems.append(f"#{gid}: stored as {'valid' if valid else 'invalid'}, now {now}")
+    if fact.plies != plies or fact.ident != ident:
+        problems.append(
+            f"#{gid}: its moves replay to {fact.plies} plies and another identity "
+            f"than stored ({plies} plies)"
+            if fact.plies != plies
+            else f"#{gid}: its identity hash differs from the one stored"
+        )
+    return fact if fact.indexed and valid else None
+
+
+def _check_index(
+    archive: Archive, gid: int, fact: Facts, expected: list[int], problems: list[str]
+) -> None:
+    """Compare a valid game's index rows with what its replay gives."""
+    wanted = (
+        len({(k, p) for p, k in enumerate(fact.keys)}),
+        len(fact.paths[1 : OPENING_PLIES + 1]),
+        len(fact.material),
+    )
+    have = _index_rows(archive, gid, fact)
+    for i, name in enumerate(("position", "opening", "material")):
+        expected[i] += wanted[i]
+        if have[i] != wanted[i]:
+            problems.append(f"#{gid}: {have[i]} of its {wanted[i]} {name} index rows are stored")
 
 
 def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
