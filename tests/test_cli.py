@@ -176,7 +176,7 @@ def test_random_is_deterministic_by_seed() -> None:
     ("args", "message"),
     [
         (["--game", "chess"], "names no game zrec knows"),
-        (["--game", "mosona", "-O", "Jumps=diagonal"], '[Jumps "diagonal"] is not a known value'),
+        (["--game", "mosona", "-O", "Jumps=diagonal"], "'diagonal' is not a value of Jumps"),
         (["--game", "mosona", "-O", "Jumps"], "--option takes Tag=value"),
     ],
 )

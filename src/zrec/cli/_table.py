@@ -2,8 +2,8 @@
 
 Every column is as wide as its widest cell among the first rows (at most
 :data:`SAMPLE`; the table is written as the games come, so later rows keep that
-layout).  When the table is wider than the terminal (``shutil.get_terminal_size``,
-which honours ``COLUMNS``), the event and players columns give up the room: the
+layout).  When the table is wider than the terminal (``COLUMNS``, else the
+terminal that standard output is), the event and players columns give up the room: the
 players first, down to :data:`PLAYERS_MIN`, then the event; a cell that does not fit
 is cut, and ends in ``…``.  Below about 70 columns the table no longer fits.  Output
 that goes to no terminal (a file, a pipe) without ``COLUMNS`` is not cut.  Widths count
@@ -13,7 +13,8 @@ none.
 
 from __future__ import annotations
 
-import shutil
+import os
+import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -44,8 +45,20 @@ EVENT, PLAYERS = 3, 7
 
 
 def terminal_width() -> int:
-    """The terminal's width in columns (``COLUMNS`` first), or 0 for no terminal."""
-    return shutil.get_terminal_size(fallback=(0, 0)).columns
+    """The terminal's width in columns (``COLUMNS`` first), or 0 for no terminal.
+
+    The terminal is the one the table is written to (``sys.stdout``), not the one the
+    process started with: output captured or piped is not cut.
+    """
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if not sys.stdout.isatty():
+        return 0
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError):
+        return 0
 
 
 def _char_width(char: str) -> int:
