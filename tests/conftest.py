@@ -1,7 +1,8 @@
 """Fixtures for the tests that need a database: a fresh PostgreSQL database per test, and
 ``db_url``, which runs a test once on SQLite and once on PostgreSQL.  The tests keep
 zrec's cache (Lark's analysis of the grammar) in a folder of their own, never in the
-user's home (``XDG_CACHE_HOME``, set for the whole run and the processes it starts).
+user's home (``XDG_CACHE_HOME``, set for the whole run and the processes it starts),
+and see no terminal width (``COLUMNS``) unless a test sets one.
 
 The PostgreSQL server is named by ``ZREC_TEST_PG`` (a ``postgresql://`` URL of a user
 that may create databases).  ``scripts/test`` starts a throwaway server with
@@ -26,6 +27,9 @@ from psycopg import sql
 def pytest_configure(config: pytest.Config) -> None:
     """zrec's cache for this run (each xdist worker its own): not the user's home."""
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="zrec-test-cache-")
+    # pytest-xdist's workers are given COLUMNS=80: the tests see no terminal width,
+    # with xdist or without, unless a test sets one
+    os.environ.pop("COLUMNS", None)
 
 
 def _with_database(url: str, name: str) -> str:

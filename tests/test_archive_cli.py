@@ -395,7 +395,10 @@ def test_searches_that_cannot_run(db_url: str, tmp_path: Path) -> None:
     refused(
         invoke("search", "--db", db_url, "--game", "go"), '[Game "go"] names no game zrec knows'
     )
-    refused(invoke("search", "--db", db_url, "-O", "Jumps"), "-O takes Tag=value, not 'Jumps'")
+    refused(
+        invoke("search", "--db", db_url, "-O", "Jumps"),
+        "an override is written Tag=value (e.g. Jumps=bent), not 'Jumps'",
+    )
     refused(invoke("search", "--db", db_url, "--format", "xml"), "--format is one of table, json")
     refused(invoke("export", "--db", db_url, "--format", "ids"), "--format is one of zrec, json")
     refused(
