@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
 from zrec.errors import ZrecError
+from zrec.notation.json.long import long_game
 from zrec.notation.json.schema import SchemaError, check_game
-from zrec.notation.json.stream import Values, read_document
+from zrec.notation.json.stream import LongObject, Values, read_document
 from zrec.notation.json.values import JsonGameError, check_depth, game_from_json, game_json_text
 from zrec.notation.model import Game
 from zrec.notation.writer import game_text
@@ -44,6 +45,11 @@ def write_json(games: Iterator[Game], out: TextIO, jsonl: bool = False) -> int:
 
 
 def _game(value: Any, path: str) -> Game:
+    if isinstance(value, LongObject):  # a game too long to be read whole
+        game = long_game(value, path)
+        if game is not None:
+            return game
+        value = value.whole()  # it has a problem: reported as when read whole
     try:
         check_depth(value, path)
         check_game(value, path)
