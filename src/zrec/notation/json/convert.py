@@ -7,6 +7,7 @@ checked against the schema, and a bad one is reported with its JSON path.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from collections.abc import Iterator
@@ -105,6 +106,8 @@ def read_json_records(
                 yield _record(i + 1, line, value, "$", document.kind == "sequence")
         return
     data = document
+    if not data.removeprefix(codecs.BOM_UTF8).strip():
+        return  # no game (nothing, or only white space)
     try:
         document = json.loads(data)
     except json.JSONDecodeError as exc:
