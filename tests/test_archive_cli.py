@@ -403,7 +403,7 @@ def test_searches_that_cannot_run(db_url: str, tmp_path: Path) -> None:
     refused(invoke("export", "--db", db_url, "--format", "ids"), "--format is one of zrec, json")
     refused(
         invoke("search", "--db", db_url, "--position-after", f"{TOURNAMENT}:9:3"),
-        f"there is no game 9 in {TOURNAMENT}",
+        f"{TOURNAMENT}: there is no game 9 in the file (it has 5)",
     )
     refused(
         invoke("search", "--db", db_url, "--position-after", f"{TOURNAMENT}:1:99"),

@@ -48,7 +48,7 @@ def shown(*args: str) -> str:
     ("args", "message"),
     [
         (["--ply", "99"], "the main line has only 2 moves; --ply must be 0 to 2"),
-        (["--game", "2"], "there is no game 2 in the file"),
+        (["--game", "2"], "{file}: there is no game 2 in the file (it has 1)"),
         (["--node", "5"], "the record has 4 moves, variations included; --node must be 0 to 4"),
         (
             ["--node", "1", "--ply", "1"],
@@ -60,6 +60,7 @@ def test_show_out_of_range_is_bad_usage(
     files: dict[str, str], args: list[str], message: str
 ) -> None:
     result = invoke("show", files["variation"], *args)
+    message = message.format(file=files["variation"])
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"zrec: {message}\n")
 
 

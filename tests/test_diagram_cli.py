@@ -262,7 +262,8 @@ def test_html_of_several_files_shows_all_their_games(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert '"label":"' in result.stdout and result.stdout.count('"heading":') == 2
     result = invoke("html", CULIN, WARRIORS, "--game", "2")
-    assert result.exit_code == 2 and f"there is no game 2 in {CULIN}" in result.stderr
+    assert result.exit_code == 2
+    assert result.stderr == f"zrec: {CULIN}: there is no game 2 in the file (it has 1)\n"
     unknown = tmp_path / "chess.zrec"
     unknown.write_text('[Game "chess"]\n\n*\n', encoding="utf-8")
     result = invoke("html", CULIN, unknown, "-o", tmp_path / "no.html")

@@ -95,3 +95,44 @@ def test_a_flood_of_closing_parentheses_is_one_error(
     )
     assert peak - base[0] < BYTES_PER_BYTE * SIZE, (peak - base[0]) / SIZE
     assert seconds - base[1] < 3, seconds
+
+
+#: the first 28 plies of a Mosona game, then a 4-ply cycle that can repeat for ever
+_OPENING = (
+    "a5-b5 c6xa5 b5-b6 a5xc6 b7-b6 c6xa5 a7-b7 c8xa7xc6 b9-c8 a5xa7 a8xa6 c5-b5 a4xc5 "
+    "b4-b5 c5xa4 c7-b8 c8xa7 c6-c7 a7-a8 c4-b4 a3xc4 c3xc5 a2xc3 c2xc4 a1xc2 c1xc3"
+)
+_CYCLE = "a4-a3 b1-a1 a3-a4 a1-b1"
+
+
+def _long_game(plies: int) -> str:
+    """A valid Mosona game of ``plies`` plies, as text."""
+    turns = _OPENING.split()
+    while len(turns) < plies:
+        turns.extend(_CYCLE.split())
+    moves = " ".join(
+        f"{i // 2 + 1}. {turn}" if i % 2 == 0 else turn for i, turn in enumerate(turns[:plies])
+    )
+    return f'[Game "mosona"]\n\n{moves} *\n'
+
+
+def test_a_long_game_in_json_costs_about_what_it_costs_in_text(
+    tmp_path: Path, base: tuple[int, float]
+) -> None:
+    """A game of 100,000 plies is read from JSON a move at a time, as from text: its
+    peak memory stays within a small factor of the text's (the whole JSON value held at
+    once, and checked against the schema whole, cost four times as much and more)."""
+    text = tmp_path / "long.zrec"
+    text.write_text(_long_game(100_000))
+    data = tmp_path / "long.json"
+    code, _, _, _ = run("convert", "--to", "json", str(text), "-o", str(data))
+    assert code == 0
+    assert data.stat().st_size > 10_000_000  # ten times the reading buffer
+    valid = "1 game read, 1 valid, 0 invalid, 0 warnings\n"
+    code, text_peak, text_seconds, output = run("validate", str(text))
+    assert (code, output) == (0, valid)
+    code, json_peak, json_seconds, output = run("validate", str(data))
+    assert (code, output) == (0, valid)
+    text_cost, json_cost = text_peak - base[0], json_peak - base[0]
+    assert json_cost < 1.5 * text_cost + 10_000_000, (text_cost, json_cost)
+    assert json_seconds < 3 * text_seconds + 2, (text_seconds, json_seconds)

@@ -11,8 +11,9 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -26,7 +27,7 @@ from zrec.notation.json import convert
 from zrec.notation.json import stream as jsonstream
 from zrec.notation.json.convert import JsonRecord, read_json_records
 from zrec.notation.json.values import game_json_text, game_to_json
-from zrec.notation.model import Comment, Game, Line
+from zrec.notation.model import MAX_VARIATION_DEPTH, Comment, Game, Line
 from zrec.notation.reader import read_records, read_string
 from zrec.notation.writer import game_text, games_text, write_game, write_games
 from zrec.play.selfplay import random_games
@@ -98,6 +99,10 @@ def _documents() -> Iterator[tuple[str, bytes]]:
     yield "utf-16", array.encode("utf-16")
     yield "numbers", b"[1, 22, 333, 4444.5e1, -0, NaN, -Infinity, true, null]"
     yield "schema errors", json.dumps([values[0], {"format": 1}, 7, values[1]]).encode()
+    yield "long games with problems", json.dumps([values[0], *_broken(values[1])]).encode()
+    yield "one long game with a problem", json.dumps(_broken(values[2])[2]).encode()
+    # the last member of a name counts, as json.loads has it
+    yield "moves twice", array.replace('"moves"', '"moves": [{"move": 5}], "moves"', 1).encode()
     # malformed: read whole, as before, whatever was read first
     yield "truncated", array[: len(array) // 2].encode()
     yield "trailing comma", (array[:-1] + ",]").encode()
@@ -108,6 +113,31 @@ def _documents() -> Iterator[tuple[str, bytes]]:
     yield "a number", b"5"
     yield "nothing", b""
     yield "too deep", b"[" * 5000 + b"]" * 5000
+
+
+def _broken(good: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game, its members in another order, then the game broken in each way its
+    moves can be (each a game too long for a small buffer, read a move at a time)."""
+    out = [good, {"moves": good["moves"], **{k: v for k, v in good.items() if k != "moves"}}]
+
+    def broken(change: Callable[[dict[str, Any]], None]) -> None:
+        game = json.loads(json.dumps(good))
+        change(game)
+        out.append(game)
+
+    broken(lambda g: g["moves"][5].update(move=5))  # not of the schema
+    broken(lambda g: g["moves"][6].update(move="zz"))  # not a move
+    broken(lambda g: g["moves"][7]["actions"][0]["squares"].reverse())  # disagree
+    broken(lambda g: g["moves"][3].update(comments_before=[{"text": "c"}]))
+    broken(lambda g: g.update(comments=[{"text": "c"}]))  # comments of a line with moves
+    broken(lambda g: g["tags"].append(["Event"]))  # a tag pair of one string
+    broken(lambda g: g.pop("result"))
+    broken(lambda g: g.update(moves={"move": "b4-b5"}))
+    deep: dict[str, Any] = {"move": "b4-b5"}
+    for _ in range(MAX_VARIATION_DEPTH + 1):
+        deep = {"move": "b4-b5", "variations": [{"moves": [deep]}]}
+    broken(lambda g: g["moves"].insert(9, deep))  # variations nested too deep
+    return out
 
 
 @pytest.mark.parametrize("chunk", [1, 50, 1 << 20])

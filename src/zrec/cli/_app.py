@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any, BinaryIO, NoReturn, Optional, TextIO
+from typing import Annotated, Any, BinaryIO, NoReturn, Optional, TextIO, TypeVar
 
 import typer
 
 from zrec import __version__
+from zrec.cli._inputs import display_name
 from zrec.notation.model import Game
 from zrec.notation.reader import Record
 
@@ -30,6 +31,7 @@ app = typer.Typer(
 )
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
@@ -179,10 +181,53 @@ def readable(records: Iterator[Record], broken: list[Record]) -> Iterator[Game]:
             yield record.game
 
 
-def nth_record(records: Iterator[Record], number: int, file: str | None = None) -> Record:
-    """The game numbered ``number`` (from 1) of a file; exit 2 if there is none (the
-    message names ``file`` when it is given)."""
+#: what every command says of an input that holds no game (docs/validate.md, "Files
+#: with no game")
+NO_GAME = "no game in the file"
+
+
+def say_no_game(file: str) -> None:
+    """``zrec: FILE: no game in the file``, on standard error."""
+    typer.echo(f"zrec: {display_name(file)}: {NO_GAME}", err=True)
+
+
+class Found:
+    """How many games a command's inputs gave, saying of each input that gives none
+    that it has no game (:func:`say_no_game`).  The rule, the same in every command: a
+    file with no game is a warning when other inputs give games, and when none does
+    the command has nothing to work on: exit code 1, nothing written."""
+
+    def __init__(self) -> None:
+        self.games = 0
+
+    def of(self, records: Iterable[T], file: str) -> Iterator[T]:
+        """The records (or games) of one input, counted."""
+        count = 0
+        for record in records:
+            count += 1
+            yield record
+        self.games += count
+        if not count:
+            say_no_game(file)
+
+    def check(self) -> None:
+        """Exit 1 when no input gave a game (each was named already)."""
+        if not self.games:
+            raise typer.Exit(EXIT_INVALID)
+
+
+def nth_record(records: Iterator[Record], number: int, file: str) -> Record:
+    """The game numbered ``number`` (from 1) of a file.  Exits 1 when the file has no
+    game at all (:func:`say_no_game`), 2 when it has fewer."""
+    count = 0
     for record in records:
         if record.number == number:
             return record
-    fail(f"there is no game {number} in {file or 'the file'}", EXIT_USAGE)
+        count = record.number
+    if not count:
+        say_no_game(file)
+        raise typer.Exit(EXIT_INVALID)
+    fail(
+        f"{display_name(file)}: there is no game {number} in the file (it has {count})",
+        EXIT_USAGE,
+    )

@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Annotated, Any, BinaryIO
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, app, check_format, progress_bar
+from zrec.cli._app import (
+    EXIT_INVALID,
+    EXIT_USAGE,
+    app,
+    check_format,
+    progress_bar,
+    say_no_game,
+)
 from zrec.cli._archive_open import opened as opened  # (the other archive modules import it here)
 from zrec.cli._inputs import display_name, records_of, unique
 
@@ -147,7 +154,8 @@ def import_command(
     and reported.  Games are committed in batches: an import that is stopped keeps
     what it committed, and importing the same file again goes on where it stopped.
     A file imported before is not read again (unless --reread).  Exit code 0, or 1
-    when a game was invalid, 2 when a file or the archive cannot be used.
+    when a game was invalid or no FILE holds a game, 2 when a file or the archive
+    cannot be used.
     """
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import ImportCounts, sha256_of
@@ -200,6 +208,8 @@ def import_command(
                 bar.update(sizes[file])
             total.merge(result.counts)
             results.append(result)
+            if not result.counts.read and not result.counts.already:
+                say_no_game(file)
     if bar is not None:
         bar.close()
     if as_json:
@@ -216,7 +226,7 @@ def import_command(
         typer.echo(_summary(total, len(results)))
     if unreadable:
         raise typer.Exit(EXIT_USAGE)
-    if total.invalid:
+    if total.invalid or not (total.read or total.already):
         raise typer.Exit(EXIT_INVALID)
 
 

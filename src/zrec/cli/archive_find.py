@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from zrec.cli._app import OutputOpt, check_format, fail, write_to
+from zrec.cli._app import OutputOpt, check_format, fail, nth_record, write_to
 from zrec.cli._readings import reading_of
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
@@ -53,15 +53,13 @@ def _position_of(value: str) -> tuple[Any, int]:
     else:
         fail(f"--position-after takes FILE:PLY or FILE:GAME:PLY, not {value!r}")
     try:
-        for record in read_records(file):
-            if record.number == number:
-                if record.game is None:
-                    assert record.problem is not None
-                    fail(f"--position-after: {record.problem.format()}")
-                return record.game, ply
+        record = nth_record(read_records(file), number, file)
     except OSError as exc:
         fail(f"cannot read {file}: {exc.strerror or exc}")
-    fail(f"there is no game {number} in {file}")
+    if record.game is None:
+        assert record.problem is not None
+        fail(f"--position-after: {record.problem.format()}")
+    return record.game, ply
 
 
 def _ids(archive: "Archive", query: "Query") -> Iterator[int]:

@@ -26,6 +26,7 @@ from zrec.cli._app import (
     fail,
     nth_record,
     open_input,
+    say_no_game,
     write_to,
 )
 from zrec.cli._inputs import display_name, unique
@@ -76,7 +77,8 @@ def validate(
 
     Each problem names file, line, column, game and ply, with a stable code
     (e.g. illegal-move, wrong-result, short-chain).  Exit code 0 when every game is
-    valid, 1 when one is not, 2 when a file cannot be read.
+    valid, 1 when one is not (or when no FILE holds a game), 2 when a file cannot be
+    read.
 
     A FILE is zrec text or JSON (one game or an array of games, as zrec convert
     writes them, or JSON Lines): JSON when its name ends in .json or .jsonl or its
@@ -107,12 +109,15 @@ def validate(
                 continue
             # standard input is left open
             with contextlib.nullcontext(stream) if file == "-" else stream:
+                before = summary.games
                 for shown, games_before in checked(stream, file, validators, summary):
                     writer.problems(shown, games_before)
+                if summary.games == before:
+                    say_no_game(file)
     writer.end(summary)  # the problems are written as they are found; the summary last
     if unreadable:
         raise typer.Exit(EXIT_USAGE)
-    if summary.invalid:
+    if summary.invalid or not summary.games:
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -135,8 +140,8 @@ def show(
     main line; --node N after the N-th move written, counting every move of every
     variation in the order the file gives them (give --ply or --node, not both).  With
     several files, each file's position follows a line "==> FILE <==".  Exit code 1
-    when the record cannot be replayed that far, 2 for a game, ply or node the record
-    does not have.
+    when the record cannot be replayed that far (or the file holds no game), 2 for a
+    game, ply or node the record does not have.
     """
     if ply is not None and node is not None:
         fail("--ply and --node each choose a position: give one of them")
@@ -170,7 +175,7 @@ def _position(
 
     where = f"{file}: " if several else ""
     with open_input(file) as stream:
-        record = nth_record(read_records(stream, file), game, file if several else None)
+        record = nth_record(read_records(stream, file), game, file)
     if record.game is None:
         assert record.problem is not None
         fail(record.problem.format(), EXIT_INVALID)

@@ -17,6 +17,7 @@ from zrec.cli._app import (
     EXIT_OK,
     Abort,
     FilesArg,
+    Found,
     OutputOpt,
     app,
     fail,
@@ -61,28 +62,33 @@ def fmt(
     files = unique(files)
     if in_place and ("-" in files or output):
         fail("--in-place rewrites FILE itself: give a file, not -, and no --output")
+    found = Found()
     if check:
-        raise typer.Exit(_each(files, _check_one))
+        raise typer.Exit(_each(files, lambda file: _check_one(file, found), found))
     if in_place:
-        raise typer.Exit(_each(files, lambda file: _write_one(file, file, len(files) > 1)))
+        several = len(files) > 1
+        raise typer.Exit(_each(files, lambda file: _write_one(file, file, several, found), found))
     if len(files) == 1:
-        _write_one(files[0], output, False)
+        _write_one(files[0], output, False, found)
+        found.check()
         return
     broken: list[Record] = []
     try:
         with write_to(output) as out:
-            for text in games_text(readable(_all_records(files), broken)):
+            for text in games_text(readable(_all_records(files, found), broken)):
                 out.write(text)  # a game at a time: the text is never held whole
-            if broken:
+            if broken or not found.games:
                 raise Abort()
     except Abort:
+        found.check()
         report_broken(broken)
         typer.echo(NOTHING_WRITTEN, err=True)
         raise typer.Exit(EXIT_INVALID) from None
 
 
-def _each(files: list[str], one: Callable[[str], None]) -> int:
-    """Run ``one`` on every file, going on after a failure; the worst exit code."""
+def _each(files: list[str], one: Callable[[str], None], found: Found) -> int:
+    """Run ``one`` on every file, going on after a failure; the worst exit code (1 when
+    no file holds a game)."""
     worst = EXIT_OK
     for file in files:
         try:
@@ -91,14 +97,15 @@ def _each(files: list[str], one: Callable[[str], None]) -> int:
             if len(files) == 1:
                 raise
             worst = max(worst, exc.exit_code)
-    return worst
+    return worst if found.games else max(worst, EXIT_INVALID)
 
 
-def _check_one(file: str) -> None:
+def _check_one(file: str, found: Found) -> None:
     broken: list[Record] = []
     with open_input(file) as stream:
         same = _Same(stream)  # compares the canonical text with the file as both come
-        for text in games_text(readable(read_records(same.reader, file), broken)):
+        records = found.of(read_records(same.reader, file), file)
+        for text in games_text(readable(records, broken)):
             same.wrote(text.encode("utf-8"))
         canonical = same.end()
     if broken:
@@ -157,16 +164,21 @@ class _Same(io.RawIOBase):
         return self.same and not self.read_ahead and not self.written_ahead
 
 
-def _write_one(file: str, target: str | None, several: bool) -> None:
-    """Format one file to ``target``; nothing is written if a game is broken."""
+def _write_one(file: str, target: str | None, several: bool, found: Found) -> None:
+    """Format one file to ``target``; nothing is written if a game is broken, or if
+    the file holds no game (``found`` says so)."""
     broken: list[Record] = []
+    games = found.games
     try:
         with open_input(file) as stream, write_to(target) as out:
-            for text in games_text(readable(read_records(stream, file), broken)):
+            records = found.of(read_records(stream, file), file)
+            for text in games_text(readable(records, broken)):
                 out.write(text)  # a game at a time, to the temporary file
-            if broken:
+            if broken or found.games == games:
                 raise Abort()
     except Abort:
+        if not broken:
+            return  # no game: nothing written, and said
         report_broken(broken)
         if several:
             typer.echo(f"zrec: {file}: nothing written: fix the games above first", err=True)
@@ -175,11 +187,11 @@ def _write_one(file: str, target: str | None, several: bool) -> None:
         raise typer.Exit(EXIT_INVALID) from None
 
 
-def _all_records(files: list[str]) -> Iterator[Record]:
+def _all_records(files: list[str], found: Found) -> Iterator[Record]:
     """The games of every file in turn, each file opened when its turn comes."""
     for file in files:
         with open_input(file) as stream:
-            yield from read_records(stream, file)
+            yield from found.of(read_records(stream, file), file)
 
 
 @app.command()
@@ -219,18 +231,20 @@ def convert(
             pass
     broken: list[Record] = []
     hints: list[str] = []
+    found = Found()
     try:
         with open_input(files[0]) as first, write_to(output) as out:
-            games = _games(files, first, source, jsonl, broken, hints)
+            games = _games(files, first, source, jsonl, broken, hints, found)
             if to is Format.json:
                 write_json(games, out, jsonl)
             else:
                 write_text(games, out)
-            if broken:
+            if broken or not found.games:
                 raise Abort()
     except ConversionError as exc:
         fail(str(exc), EXIT_INVALID)
     except Abort:
+        found.check()
         report_broken(broken)
         for hint in hints:
             typer.echo(f"zrec: {hint}", err=True)
@@ -245,6 +259,7 @@ def _games(
     jsonl: bool,
     broken: list[Record],
     hints: list[str],
+    found: Found,
 ) -> Iterator[Game]:
     """The games of every file in turn (the first one already open)."""
     for i, file in enumerate(files):
@@ -255,7 +270,7 @@ def _games(
             kind = source or (Format.json if is_json_name(file) or looks_json else Format.zrec)
             if kind is Format.zrec:
                 before = len(broken)
-                yield from readable(read_records(stream, file), broken)
+                yield from readable(found.of(read_records(stream, file), file), broken)
                 if len(broken) > before and looks_json:
                     hints.append(
                         f"{called} looks like JSON, not zrec text: "
@@ -263,7 +278,7 @@ def _games(
                     )
                 continue
             try:
-                yield from read_json_games(stream, file, True if jsonl else None)
+                yield from found.of(read_json_games(stream, file, True if jsonl else None), file)
             except ConversionError as exc:
                 if source is Format.json and not looks_json and not is_json_name(file):
                     raise ConversionError(

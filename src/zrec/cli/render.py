@@ -19,6 +19,7 @@ from zrec.cli._app import (
     EXIT_USAGE,
     DrawNodeOpt,
     FilesArg,
+    Found,
     OutputOpt,
     app,
     fail,
@@ -46,10 +47,11 @@ def _stem(file: str) -> str:
     return "game" if file == "-" else Path(file).stem
 
 
-def _read_game(file: str, number: int, several: bool) -> Game:
-    """Game ``number`` of one input; exits 2 when there is none, 1 when it cannot be read."""
+def _read_game(file: str, number: int) -> Game:
+    """Game ``number`` of one input; exits 2 when there is none, 1 when it cannot be read
+    (or the input holds no game at all)."""
     with open_input(file) as stream:
-        record = nth_record(read_records(stream, file), number, file if several else None)
+        record = nth_record(read_records(stream, file), number, file)
     if record.game is None:
         assert record.problem is not None
         fail(record.problem.format(), EXIT_INVALID)
@@ -119,7 +121,8 @@ def diagram_command(
     the plies from one to the other, both included).  With several files, or with -o
     naming a folder (one that exists, or a name ending in /), each file's picture is
     FOLDER/STEM.svg.  Exit code 1 when a record cannot be replayed (or zrec has no
-    engine for it), 2 for a game, ply or move the record does not have.
+    engine for it, or a file holds no game), 2 for a game, ply or move the record does
+    not have.
     """
     from zrec.render.diagram import DiagramError, PlyRangeError
 
@@ -149,7 +152,7 @@ def diagram_command(
     reading = reading_of(option)
     for file in files:
         where = f"{display_name(file)}: " if several else ""
-        record = read_under(_read_game(file, game, several), reading, f"{where}game {game}: ")
+        record = read_under(_read_game(file, game), reading, f"{where}game {game}: ")
         try:
             pictures = _pictures(
                 record, ply, node, all_plies, strip, first, last, columns, options
@@ -260,7 +263,8 @@ def html_command(
     The board, the tags and the moves with their comments and variations; step with
     the buttons or the keys (left, right, Home, End), click a move to jump to it, flip
     the board.  With several games (of one file or of several), a selector picks one.
-    Exit code 1 when a game cannot be read or replayed (nothing is written then).
+    Exit code 1 when a game cannot be read or replayed, or no FILE holds a game
+    (nothing is written then).
     """
     from zrec.notation.reader import Record
     from zrec.render.replay_page import PageError, replay_page
@@ -269,21 +273,21 @@ def html_command(
     several = len(files) > 1
     records: list[Record] = []
     sources: list[str] = []
+    counted = Found()
     for file in files:
         with open_input(file) as stream:
-            found = list(read_records(stream, file))
-        if game is not None:
-            found = [nth_record(iter(found), game, file if several else None)]
+            if game is not None:
+                found = [nth_record(read_records(stream, file), game, file)]
+            else:
+                found = list(counted.of(read_records(stream, file), file))
         records += found
         sources += [display_name(file)] * len(found)
-        if not found and several:
-            fail(f"there is no game in {display_name(file)}", EXIT_INVALID)
     broken = [r for r in records if r.game is None]
     if broken:
         report_broken(broken)
         fail("nothing written: fix the games above first", EXIT_INVALID)
     if not records:
-        fail(f"there is no game in {files[0]}", EXIT_INVALID)
+        counted.check()
     reading = reading_of(option)
     games = [
         read_under(r.game, reading, f"{where}game {r.number}: ")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, GameNameOpt, InputArg, app, fail, open_input
+from zrec.cli._app import EXIT_INVALID, Found, GameNameOpt, InputArg, app, fail, open_input
 from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
@@ -124,21 +124,23 @@ def readings_command(file: InputArg, output_format: FormatOpt = Output.text) -> 
     each whether the record is legal under it, or else the ply and the validator's
     message of its first error.  With --format json: an array with one object per
     game, its "readings" each {"options", "legal"} and, when illegal, "ply" and
-    "reason".  Exit code 1 when a game cannot be read or replayed at all, 2 when
-    FILE cannot be read.  See docs/readings.md.
+    "reason".  Exit code 1 when a game cannot be read or replayed at all (or FILE
+    holds no game), 2 when FILE cannot be read.  See docs/readings.md.
     """
     from zrec.check.readings import file_readings
 
     name = display_name(file)
+    found = Found()
     try:
         with open_input(file) as stream:
-            games = list(file_readings(records_of(stream, file, name), name))
+            games = list(file_readings(found.of(records_of(stream, file, name), file), name))
     except ZrecError as exc:
         fail(f"{name}: {exc}")
     if output_format is Output.json:
         typer.echo(json.dumps([g.to_json() for g in games], ensure_ascii=False, indent=2))
     elif games:
         typer.echo("\n\n".join(_table(g) for g in games))
+    found.check()
     if any(g.problem is not None for g in games):
         raise typer.Exit(EXIT_INVALID)
 

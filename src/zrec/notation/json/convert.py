@@ -7,6 +7,7 @@ checked against the schema, and a bad one is reported with its JSON path.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from collections.abc import Iterator
@@ -14,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
 from zrec.errors import ZrecError
+from zrec.notation.json.long import long_game
 from zrec.notation.json.schema import SchemaError, check_game
-from zrec.notation.json.stream import Values, read_document
+from zrec.notation.json.stream import LongObject, Values, read_document
 from zrec.notation.json.values import JsonGameError, check_depth, game_from_json, game_json_text
 from zrec.notation.model import Game
 from zrec.notation.writer import game_text
@@ -44,6 +46,11 @@ def write_json(games: Iterator[Game], out: TextIO, jsonl: bool = False) -> int:
 
 
 def _game(value: Any, path: str) -> Game:
+    if isinstance(value, LongObject):  # a game too long to be read whole
+        game = long_game(value, path)
+        if game is not None:
+            return game
+        value = value.whole()  # it has a problem: reported as when read whole
     try:
         check_depth(value, path)
         check_game(value, path)
@@ -99,6 +106,8 @@ def read_json_records(
                 yield _record(i + 1, line, value, "$", document.kind == "sequence")
         return
     data = document
+    if not data.removeprefix(codecs.BOM_UTF8).strip():
+        return  # no game (nothing, or only white space)
     try:
         document = json.loads(data)
     except json.JSONDecodeError as exc:

@@ -123,7 +123,7 @@ def _known_valid(kind: str, value: Any) -> bool:
     return _valid_part(kind, frozen)
 
 
-def _number_free(node: Any) -> Any:
+def number_free(node: Any) -> Any:
     """A move as its check sees it: a move number that the schema takes (an integer
     from 1 to 999999) counts as 1, since nothing else in a move depends on it."""
     number = node.get("number") if isinstance(node, dict) else None
@@ -141,6 +141,15 @@ def _surely_valid(value: Any) -> bool:
     moves and only its Game tag pairs is valid, and each move and each tag pair is.
     Each is checked once, the first time it is seen.  ``False`` only means: check the
     game whole (which gives the error to report)."""
+    if not frame_surely_valid(value):
+        return False
+    return all(node_surely_valid(n) for n in value["moves"])
+
+
+def frame_surely_valid(value: Any) -> bool:
+    """Whether ``value`` is a valid game but for its moves (a list), each of which
+    :func:`node_surely_valid` then checks on its own; as :func:`_surely_valid`,
+    ``False`` only means: check the game whole."""
     if not isinstance(value, dict):
         return False
     tags, moves = value.get("tags"), value.get("moves")
@@ -149,9 +158,13 @@ def _surely_valid(value: Any) -> bool:
     games = [t for t in tags if isinstance(t, list) and t[:1] == ["Game"]]
     if not _known_valid("game", {**value, "tags": games, "moves": []}):
         return False
-    if not all(_known_valid("tag", t) for t in tags):
-        return False
-    return all(_known_valid("node", _number_free(n)) for n in moves)
+    return all(_known_valid("tag", t) for t in tags)
+
+
+def node_surely_valid(node: Any) -> bool:
+    """Whether a move of a game's main line is valid (checked once for all its
+    repetitions); ``False`` only means: check the game whole."""
+    return _known_valid("node", number_free(node))
 
 
 def check_game(value: Any, path: str = "$") -> None:

@@ -112,7 +112,8 @@ def _comments(values: list[dict[str, str]] | None) -> tuple[Comment, ...]:
     return tuple(Comment(c["text"], c.get("kind", "brace")) for c in values or ())  # type: ignore[arg-type]
 
 
-def _node_from(value: dict[str, JSONValue], path: str) -> MoveNode:
+def node_from_json(value: dict[str, JSONValue], path: str) -> MoveNode:
+    """A move (schema-valid) of a line; raises :class:`JsonGameError`."""
     from zrec.notation.grammar import parse_turn_text  # Lark's terminals: only for JSON read
 
     try:
@@ -165,7 +166,15 @@ def _action_from(value: dict[str, JSONValue]) -> Action:
 
 
 def _line_from(value: dict[str, JSONValue], path: str) -> Line:
-    moves = tuple(_node_from(n, f"{path}.moves[{i}]") for i, n in enumerate(value["moves"]))
+    moves = tuple(node_from_json(n, f"{path}.moves[{i}]") for i, n in enumerate(value["moves"]))
+    return line_from_parts(moves, value.get("comments"), path)
+
+
+def line_from_parts(
+    moves: tuple[MoveNode, ...], comments: list[dict[str, str]] | None, path: str
+) -> Line:
+    """The line of these moves (each read by :func:`node_from_json`) and the comments
+    of the line's own; raises :class:`JsonGameError`."""
     for i, node in enumerate(moves[1:], 1):
         if node.comments_before and node.number is None:
             raise JsonGameError(
@@ -173,12 +182,11 @@ def _line_from(value: dict[str, JSONValue], path: str) -> Line:
                 "a move other than the first of its line has comments before it only "
                 "after a move number; put them in comments_after of the move before",
             )
-    comments = _comments(value.get("comments"))
     if moves and comments:
         raise JsonGameError(
             f"{path}.comments", "only a line with no moves has comments of its own"
         )
-    return Line(moves, comments)
+    return Line(moves, _comments(comments))
 
 
 def check_depth(value: JSONValue, path: str = "$") -> None:
