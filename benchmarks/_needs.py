@@ -17,6 +17,6 @@ def need_chess() -> None:
         script = Path(sys.argv[0]).name
         sys.stderr.write(
             f"{script}: python-chess is not installed; it comes with zrec's bench extra: "
-            "run  pip install '.[bench]'  in zrec's checkout\n"
+            "install it with: pip install '.[bench]' (in zrec's checkout)\n"
         )
         sys.exit(2)

@@ -32,5 +32,5 @@ def test_a_benchmark_without_python_chess_names_the_extra(script: str, tmp_path:
     assert done.stdout == ""
     assert done.stderr == (
         f"{script}: python-chess is not installed; it comes with zrec's bench extra: "
-        "run  pip install '.[bench]'  in zrec's checkout\n"
+        "install it with: pip install '.[bench]' (in zrec's checkout)\n"
     )

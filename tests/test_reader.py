@@ -174,7 +174,7 @@ def test_invalid_utf8_breaks_only_its_game() -> None:
     assert records[0].problem.code == "encoding"
     assert records[0].problem.format().splitlines()[0] == (
         "t.zrec:2:5: the file is not UTF-8 (byte 0xe9 here); it looks like Latin-1 "
-        "(ISO-8859-1): convert it with  iconv -f ISO-8859-1 -t UTF-8 t.zrec > t.utf8.zrec"
+        "(ISO-8859-1): convert it with: iconv -f ISO-8859-1 -t UTF-8 t.zrec > t.utf8.zrec"
     )
     assert records[1].ok
 
@@ -183,8 +183,8 @@ def test_invalid_utf8_breaks_only_its_game() -> None:
     ("data", "looks"),
     [
         # Windows-1252: curly quotes (0x93, 0x94) are not Latin-1 characters
-        (b"{\x93caf\xe9\x94}", "Windows-1252 (CP1252): convert it with  iconv -f WINDOWS-1252"),
-        (b"{caf\xe9}", "Latin-1 (ISO-8859-1): convert it with  iconv -f ISO-8859-1"),
+        (b"{\x93caf\xe9\x94}", "Windows-1252 (CP1252): convert it with: iconv -f WINDOWS-1252"),
+        (b"{caf\xe9}", "Latin-1 (ISO-8859-1): convert it with: iconv -f ISO-8859-1"),
     ],
 )
 def test_a_file_not_in_utf8_gets_the_iconv_line_that_converts_it(data: bytes, looks: str) -> None:

@@ -45,7 +45,7 @@ def not_utf8(raw: bytes, start: int, name: str) -> str:
         path = PurePath(name)
         source, target = name, str(path.with_name(f"{path.stem}.utf8{path.suffix}"))
     command = f"iconv -f {iconv} -t UTF-8 {shlex.quote(source)} > {shlex.quote(target)}"
-    return f"{head}; it looks like {shown}: convert it with  {command}"
+    return f"{head}; it looks like {shown}: convert it with: {command}"
 
 
 __all__ = ["looks_like", "not_utf8"]
