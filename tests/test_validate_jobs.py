@@ -19,8 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
+import zrec.cli as zrec_cli
 from zrec.check import parallel
-from zrec.cli import app
+from zrec.cli import Terminated, app
 from zrec.notation import chunks
 from zrec.notation.fastpath import RESULT
 from zrec.notation.writer import write_game
@@ -304,3 +305,36 @@ def test_an_interrupt_leaves_no_worker(tmp_path: Path, sig: signal.Signals, code
     finally:
         if _session_alive(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "said"),
+    [
+        (KeyboardInterrupt(), 130, "zrec: interrupted\n"),
+        (Terminated(143), 143, "zrec: terminated\n"),
+        (None, 0, ""),
+    ],
+)
+def test_a_pipe_that_breaks_while_an_interrupt_is_handled_is_still_the_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    raised: BaseException | None,
+    code: int,
+    said: str,
+) -> None:
+    """A worker's pipe can break while the workers are stopped after Ctrl-C or SIGTERM:
+    the command still ends as interrupted, not with the exit code 0 of a closed reader."""
+
+    def command(prog_name: str) -> None:
+        try:
+            if raised is not None:
+                raise raised
+        finally:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(zrec_cli, "application", lambda: command)
+    monkeypatch.setattr(sys, "argv", ["zrec", "no-such-command"])
+    with pytest.raises(SystemExit) as ended:
+        zrec_cli.main()
+    assert ended.value.code == code
+    assert capsys.readouterr().err == said

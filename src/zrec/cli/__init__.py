@@ -132,8 +132,27 @@ def main() -> None:
     except KeyboardInterrupt:
         _say("zrec: interrupted")
         sys.exit(130)
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
+        # a reader that stopped reading is no failure; but a pipe to a worker that broke
+        # while an interrupt was being handled is still that interrupt
+        cause = _interrupt_behind(exc)
+        if isinstance(cause, Terminated):
+            _say("zrec: terminated")
+            sys.exit(cause.code)
+        if cause is not None:
+            _say("zrec: interrupted")
+            sys.exit(130)
         sys.exit(0)
+
+
+def _interrupt_behind(exc: BaseException) -> BaseException | None:
+    """The interrupt (Ctrl-C or SIGTERM) during whose handling ``exc`` was raised."""
+    seen: BaseException | None = exc.__context__
+    while seen is not None:
+        if isinstance(seen, (KeyboardInterrupt, Terminated)):
+            return seen
+        seen = seen.__context__
+    return None
 
 
 def _say(message: str) -> None:
