@@ -18,23 +18,23 @@ terminated, and on Linux a worker dies with the main process whatever ends it.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import io
-import multiprocessing
 import os
 import signal
 import sys
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import astuple, replace
-from multiprocessing.pool import AsyncResult, Pool
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from zrec.check.diagnostics import ShownProblem, Totals, shown_of
 from zrec.check.validate import validate_record
 from zrec.notation.chunks import cut
 from zrec.notation.reader import Record, read_records
+
+if TYPE_CHECKING:  # multiprocessing is imported when workers start (start-up)
+    from multiprocessing.pool import AsyncResult, Pool
 
 __all__ = ["PieceResult", "Validators", "all_cores", "check_piece", "read_with", "start_worker"]
 
@@ -81,6 +81,8 @@ def start_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
+        import ctypes
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -115,6 +117,8 @@ class Validators:
             # what is imported stays out of the workers' garbage collections: they do
             # not touch (and so copy) the pages they share with the main process
             gc.freeze()
+            import multiprocessing
+
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
             self.pool = context.Pool(self.jobs, initializer=start_worker)

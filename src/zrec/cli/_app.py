@@ -17,10 +17,12 @@ from typing import Annotated, Any, BinaryIO, NoReturn, Optional, TextIO, TypeVar
 import typer
 
 from zrec import __version__
+from zrec.cli._coerce import install
 from zrec.cli._inputs import display_name
 from zrec.notation.model import Game
 from zrec.notation.reader import Record
 
+install()  # plain values checked without importing pydantic (start-up)
 app = typer.Typer(
     name="zrec",
     help="Record, check and publish game records: the Zuni board games and a dice game.",

@@ -13,10 +13,12 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from enum import Enum
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from zrec.notation.json.convert import JsonRecord, read_json_records
 from zrec.notation.reader import Record, read_records
+
+if TYPE_CHECKING:  # the JSON reader is imported for JSON inputs only (start-up)
+    from zrec.notation.json.convert import JsonRecord
 
 __all__ = [
     "Format",
@@ -154,4 +156,6 @@ def records_of(stream: BinaryIO, file: str, name: str) -> Iterator[Record | Json
         looks_json, stream = sniff(stream)
         if not looks_json:
             return read_records(stream, name)
+    from zrec.notation.json.convert import read_json_records
+
     return read_json_records(stream, name)

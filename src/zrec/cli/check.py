@@ -31,7 +31,6 @@ from zrec.cli._app import (
 )
 from zrec.cli._inputs import display_name, unique
 from zrec.cli._readings import ReadingOpt, check_option_values, read_under, reading_of
-from zrec.notation.json.convert import write_text
 from zrec.notation.model import Line
 from zrec.notation.reader import read_records
 
@@ -227,6 +226,7 @@ def random_command(
 ) -> None:
     """Write random legal games (deterministic by --seed), for tests and benchmarks."""
     from zrec.errors import ZrecError
+    from zrec.notation.json.convert import write_text
     from zrec.play.selfplay import random_games
     from zrec.rules import find_game
 

@@ -27,7 +27,6 @@ from zrec.cli._app import (
     write_to,
 )
 from zrec.cli._inputs import Format, is_json_name, sniff, unique
-from zrec.notation.json.convert import ConversionError, read_json_games, write_json, write_text
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
 from zrec.notation.writer import games_text
@@ -225,6 +224,8 @@ def convert(
     schema (see zrec schema) and errors name the JSON path.  The games of every
     FILE go, in order, to one output.
     """
+    from zrec.notation.json.convert import ConversionError, write_json, write_text
+
     files = unique(files)
     for file in files[1:]:
         with open_input(file):  # an input that cannot be read stops us before writing
@@ -262,6 +263,8 @@ def _games(
     found: Found,
 ) -> Iterator[Game]:
     """The games of every file in turn (the first one already open)."""
+    from zrec.notation.json.convert import ConversionError, read_json_games
+
     for i, file in enumerate(files):
         with contextlib.ExitStack() as stack:
             stream = first if i == 0 else stack.enter_context(open_input(file))

@@ -19,17 +19,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from hashlib import blake2b
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zrec.archive.store.dates import DateError, date_range
 from zrec.archive.store.schema import OPENING_PLIES
-from zrec.check.diagnostics import GameReport
-from zrec.check.validate import report_of
-from zrec.notation.json.convert import JsonRecord
 from zrec.notation.reader import Record
 from zrec.notation.writer import write_game
 from zrec.play import Replay, Step, Visitor
 from zrec.rules.base import REMOVED, Engine
+
+if TYPE_CHECKING:  # searches need no validator (start-up): facts_of imports it
+    from zrec.check.diagnostics import GameReport
+    from zrec.notation.json.convert import JsonRecord
 
 __all__ = ["Facts", "Indexer", "facts_of", "hash64", "material_of", "start_path"]
 
@@ -173,6 +174,8 @@ class Facts:
 
 def facts_of(record: Record | JsonRecord, file: str) -> Facts:
     """Validate one record and index it (see the module's docstring)."""
+    from zrec.check.validate import report_of
+
     found: list[Indexer] = []
 
     def observe(replay: Replay) -> Visitor:
