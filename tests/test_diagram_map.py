@@ -11,8 +11,6 @@ pictures: ``zrec diagram samples/... -o map.svg && rsvg-convert map.svg -o map.p
 
 from __future__ import annotations
 
-import html
-import json
 import math
 import os
 import random
@@ -26,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from page_decode import page_data
 from zrec import Game, read_game
 from zrec.play import GameSetupError, prepare
 from zrec.play.selfplay import random_game
@@ -535,10 +534,7 @@ def test_the_page_of_a_game_has_the_map_and_its_stylesheet() -> None:
     game = played(12)
     page = replay_page([game])
     assert page.count(MAP_CSS) == 2  # in the board of each view (plain, flipped)
-    data = json.loads(
-        html.unescape(page.split('type="application/json">')[1].split("</script>")[0])
-    )
-    nodes = data["games"][0]["nodes"]
+    nodes = page_data(page)["games"][0]["nodes"]
     assert len(nodes) == 13
     for node in nodes[1:]:
         classes_ = [shape[1].get("class", "") for shape in node["layer"]]
