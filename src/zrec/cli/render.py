@@ -194,12 +194,8 @@ def _pictures(
     options: dict[str, Any],
 ) -> list[str]:
     """The SVG documents ``diagram`` draws for one game (several only with --all)."""
-    from zrec.render.diagram import (
-        all_diagrams,
-        diagram_for_node,
-        diagram_for_record,
-        strip_for_record,
-    )
+    from zrec.render.diagram import all_diagrams, diagram_for_node, diagram_for_record
+    from zrec.render.strip import strip_for_record
 
     if all_plies:
         return list(all_diagrams(record, **options))
