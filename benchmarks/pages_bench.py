@@ -2,13 +2,14 @@
 
 In one run, each as a whole ``zrec`` process under ``/usr/bin/time -v`` (its "Maximum
 resident set size" is the peak memory), with the size of what it wrote beside the
-size of the record it drew (the peer: a page should cost about what its record costs):
+size of the record it drew (the peer: a page should cost about what its record
+costs), and, run just before it on the same file, ``zrec validate`` (what reading
+and replaying the records costs, in time and memory, before anything is drawn):
 
 * ``html-1000``, ``html-10000``: ``zrec html`` of 1,000 and 10,000 random Mosona games
   (one page), and ``folder-10000``: the same 10,000 into a folder (``-o DIR/``);
 * ``ply-100000``, ``ply-1000000``: ``zrec html`` of one Mosona game of 100,000 and of
-  1,000,000 plies (an opening, then a 4-ply cycle), read from text, and
-  ``json-1000000``: the 1,000,000-ply game read from JSON;
+  1,000,000 plies (an opening, then a 4-ply cycle);
 * ``strip``: ``zrec diagram --strip`` of the first 1,000 plies of the 100,000-ply
   game (the most one strip holds), and ``strip-refused``: the whole game, refused;
 * ``publish``: ``zrec archive publish`` of an event of 40 random games and one of
@@ -85,13 +86,6 @@ def made(name: str, make: Callable[[], str]) -> Path:
     return path
 
 
-def as_json(source: Path, python: str) -> Path:
-    path = source.with_suffix(".json")
-    if not path.exists():
-        zrec(python, ["convert", str(source), "--to", "json", "-o", str(path)])
-    return path
-
-
 def zrec(python: str, args: list[str]) -> tuple[float, float, str]:
     """Run ``zrec ARGS`` under /usr/bin/time -v: (seconds, peak MB, standard error)."""
     command = ["/usr/bin/time", "-v", python, "-m", "zrec", *args]
@@ -140,7 +134,6 @@ def main() -> None:
         + long_game(100_000, '[Event "Long Open"]\n[Round "1.41"]\n[White "Long A"]\n'
                     '[Black "Long B"]\n'),
     )  # fmt: skip
-    json_1m = as_json(ply_1m, python)
     shutil.rmtree(SCRATCH, ignore_errors=True)
     SCRATCH.mkdir(parents=True)
     out = SCRATCH / "out.html"
@@ -152,14 +145,16 @@ def main() -> None:
         "folder-10000": (games_10k, ["html", str(games_10k), "-o", f"{folder}/"], folder),
         "ply-100000": (ply_100k, ["html", str(ply_100k), "-o", str(out)], out),
         "ply-1000000": (ply_1m, ["html", str(ply_1m), "-o", str(out)], out),
-        "json-1000000": (json_1m, ["html", str(json_1m), "-o", str(out)], out),
         "strip": (ply_100k, ["diagram", str(ply_100k), "--strip", "--to", "999", "-o",
                              str(strip)], strip),
         "strip-refused": (ply_100k, ["diagram", str(ply_100k), "--strip", "-o", str(strip)],
                           strip),
     }  # fmt: skip
     names = args.only or [*cases, "publish"]
-    print(f"{'case':<14} {'seconds':>8} {'peak MB':>8} {'record':>10} {'output':>11} {'×':>6}")
+    print(
+        f"{'case':<14} {'seconds':>8} {'peak MB':>8} {'record':>10} {'output':>11} {'×':>6}"
+        f" {'validate s':>11} {'MB':>7}"
+    )
     for name in names:
         if name == "publish":
             command, target = publish_case(python, event)
@@ -170,12 +165,13 @@ def main() -> None:
             old.unlink(missing_ok=True)
         shutil.rmtree(folder, ignore_errors=True)
         shutil.rmtree(SCRATCH / "site", ignore_errors=True)
+        checked, checked_peak, _ = zrec(python, ["validate", str(source)])
         seconds, peak, errors = zrec(python, command)
         record, output = size(source), size(target)
         ratio = f"{output / record:.2f}" if output else "-"
         print(
             f"{name:<14} {seconds:>8.1f} {peak:>8.1f} {record / 1e6:>8.2f}MB "
-            f"{output / 1e6:>9.2f}MB {ratio:>6}",
+            f"{output / 1e6:>9.2f}MB {ratio:>6} {checked:>11.1f} {checked_peak:>7.1f}",
             flush=True,
         )
         if errors.strip():

@@ -158,3 +158,21 @@ def data_nodes(folder: Path, number: int) -> list[dict[str, Any]]:
     text = (folder / "games" / f"game-{number}.js").read_text(encoding="utf-8")
     game = build(json.loads(text[text.index(",") + 1 : -3]), index["tables"])
     return [game["nodes"][0], *(game["nodes"][i] for i in game["line"]["moves"])]
+
+
+def test_a_bad_game_anywhere_means_nothing_written(tmp_path: Path) -> None:
+    good = (ROOT / "samples" / "culin-opening.zrec").read_text(encoding="utf-8")
+    broken = tmp_path / "broken.zrec"
+    broken.write_text(good + '\n[Game "mosona"]\n\n1. b6-b5 ((( *\n', encoding="utf-8")
+    illegal = tmp_path / "illegal.zrec"
+    illegal.write_text(good + '\n[Game "mosona"]\n\n1. b6-b4 *\n', encoding="utf-8")
+    for path, said in (
+        (broken, "nothing written: fix the games above first"),
+        (illegal, "game 2: move 1 (White) b6-b4 in the main line is illegal"),
+    ):
+        for out in (tmp_path / "page.html", tmp_path / "folder"):
+            target = f"{out}/" if out.suffix == "" else str(out)
+            result = runner.invoke(app, ["html", str(path), "-o", target])
+            assert result.exit_code == 1, result.output
+            assert said in result.stderr
+            assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]

@@ -79,7 +79,11 @@ def diagram_command(
     ] = False,
     strip: Annotated[
         bool,
-        typer.Option("--strip", help="Every position of the main line in one SVG, side by side."),
+        typer.Option(
+            "--strip",
+            help="Every position of the main line in one SVG, side by side (at most 1,000; "
+            "--from/--to choose which).",
+        ),
     ] = False,
     first: Annotated[
         Optional[int],  # noqa: UP045

@@ -61,10 +61,20 @@ class _Boards:
     def __init__(self) -> None:
         self.known: dict[str, int] = {}
         self.views: list[str] = []
+        #: the board of each title and start seen (two games of the same game and start
+        #: share it without drawing it again)
+        self.seen: dict[tuple[str, str], int] = {}
 
     def number(self, data: GameData) -> int:
         """The number of a game's board, drawn the first time it is met (with that
         game's start, which the page shows without its script)."""
+        start = (data.replay.title, repr(data.start_view))
+        found = self.seen.get(start)
+        if found is None:
+            found = self.seen[start] = self._number(data)
+        return found
+
+    def _number(self, data: GameData) -> int:
         drawn = [self._svg(data, flip) for flip in (False, True)]
         key = "".join(ET.tostring(svg, encoding="unicode") for svg in drawn)
         found = self.known.get(key)
