@@ -33,6 +33,7 @@ from zrec.archive.site import MARKER, SiteError, publish
 from zrec.cli import app
 from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_game
+from zrec.resources import PAGE_SCRIPT, data_text
 from zrec.rules import find_game
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -226,12 +227,17 @@ def leftovers(parent: Path) -> list[str]:
 
 def check_links(site: Path) -> int:
     """Every relative link of every page names a file of the site (and an id of it,
-    for a link with a fragment); nothing is loaded from anywhere.  The links checked."""
+    for a link with a fragment); nothing is loaded from anywhere but the site's one
+    stylesheet and script of the game pages.  The links checked."""
     parsed = {path.resolve(): Page(text) for path, text in pages(site).items()}
     root = site.resolve()
+    shared = {root / "zrec-replay.css", root / "zrec-replay.js"}
     checked = 0
     for path, page in parsed.items():
-        assert page.sources == [], path
+        for source in page.sources:
+            assert not urlsplit(source).scheme and not source.startswith("/"), (path, source)
+            assert (path.parent / source).resolve() in shared, (path, source)
+            assert (path.parent / source).is_file(), (path, source)
         for link in page.links:
             parts = urlsplit(link)
             assert not parts.scheme and not parts.netloc, (path, link)
@@ -255,7 +261,7 @@ def test_every_page_is_there(built: tuple[str, Path, str]) -> None:
     expected = {"index.html", f"{FOLDER}/index.html"}
     expected |= {f"{FOLDER}/round-{n}.html" for n in range(1, ROUNDS + 1)}
     expected |= {f"{FOLDER}/game-{gid}.html" for gid in ids}
-    assert set(tree(site)) == expected | {MARKER}
+    assert set(tree(site)) == expected | {MARKER, "zrec-replay.css", "zrec-replay.js"}
     largest = max(p.stat().st_size for p in site.rglob("*.html"))
     assert report == (
         f"published 1 event, 202 game pages, 214 pages in {site} "
@@ -336,6 +342,11 @@ def test_a_game_page_is_the_replay_page_with_a_bar(built: tuple[str, Path, str])
     assert text.startswith('<!DOCTYPE html>\n<html lang="en">')
     assert text.count("<body>") == 1 and "<body><nav " in text
     assert text.count("<script") == 2  # the replay page's own: the data and the script
+    # the stylesheet and the script are the site's one copy, not in every game page
+    assert '<script src="../zrec-replay.js"></script>' in text
+    assert '<link href="../zrec-replay.css" rel="stylesheet">' in text
+    assert "<style>" not in text and "function" not in text
+    assert (site / "zrec-replay.js").read_text(encoding="utf-8") == data_text(PAGE_SCRIPT)
     page = Page(text)
     assert page.nav == [
         ("All events", "../index.html"),
@@ -371,13 +382,14 @@ def test_a_failure_leaves_the_old_site(
     before = tree(site)
     calls = []
 
-    def broken(games: Any, **options: Any) -> str:
+    def broken(games: Any, out: Any, **options: Any) -> int:
         calls.append(1)
         if len(calls) > 3:
             raise RuntimeError("the disk caught fire")
-        return "<!DOCTYPE html>\n<html><body></body></html>\n"
+        out.write("<!DOCTYPE html>\n<html><body></body></html>\n")
+        return 1
 
-    monkeypatch.setattr("zrec.archive.site.replay_page", broken)
+    monkeypatch.setattr("zrec.archive.site.write_page", broken)
     with Archive.open(db) as archive, pytest.raises(RuntimeError, match="caught fire"):
         publish(archive, [EVENT], site)
     assert tree(site) == before
@@ -466,6 +478,8 @@ def test_several_events_on_either_database(db_url: str, tmp_path: Path) -> None:
     assert sorted(p.name for p in site.iterdir()) == [
         MARKER,
         "index.html",
+        "zrec-replay.css",
+        "zrec-replay.js",
         "zuni-club-championship-2026",
     ]
     with Archive.open(db_url) as archive, pytest.raises(SiteError, match="not a site"):

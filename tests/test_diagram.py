@@ -36,9 +36,8 @@ from zrec.render.diagram import (
     mark_move,
     position_text,
     record_frames,
-    strip,
-    strip_for_record,
 )
+from zrec.render.strip import strip, strip_for_record
 from zrec.rules.base import Engine
 from zrec.rules.serpent.rules import KOLOWIS, MOSONA
 from zrec.rules.stonewarriors.rules import StoneWarriors

@@ -21,9 +21,9 @@ from zrec.render.diagram import (
     mark_move,
     ply_range,
     record_frames,
-    strip_for_record,
 )
 from zrec.render.replay_page import replay_page
+from zrec.render.strip import strip_for_record
 
 ROOT = Path(__file__).resolve().parent.parent
 CULIN = ROOT / "samples" / "culin-opening.zrec"

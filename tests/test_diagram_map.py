@@ -11,8 +11,6 @@ pictures: ``zrec diagram samples/... -o map.svg && rsvg-convert map.svg -o map.p
 
 from __future__ import annotations
 
-import html
-import json
 import math
 import os
 import random
@@ -26,15 +24,17 @@ from typing import Any
 
 import pytest
 
+from page_decode import page_data
 from zrec import Game, read_game
 from zrec.play import GameSetupError, prepare
 from zrec.play.selfplay import random_game
 from zrec.render.boards import GridBoard, MapBoard, board_for
 from zrec.render.diagram import Frame as StripFrame
-from zrec.render.diagram import diagram, strip
+from zrec.render.diagram import diagram
 from zrec.render.layers import LastMove, mark_move, position_layer
 from zrec.render.pieces import TERRAINS
 from zrec.render.replay_page import replay_page
+from zrec.render.strip import strip
 from zrec.render.svg import MAP_CSS
 from zrec.rules import find_game
 from zrec.rules.base import REMOVED, BoardSpec, Event, MoveNumber, Piece, View
@@ -432,7 +432,7 @@ def test_an_eaten_animal_is_a_ghost_beside_the_wolf_that_ate_it() -> None:
     assert (float(ghost.attrib["cx"]), float(ghost.attrib["cy"])) == (x, y)
 
 
-def test_a_strip_of_maps_has_one_stylesheet_and_a_legend_a_board() -> None:
+def test_a_strip_of_maps_has_one_stylesheet_and_one_empty_board_each_uses() -> None:
     engine: Any = MapEngine(start_view())
     root = ET.fromstring(
         strip(
@@ -442,9 +442,13 @@ def test_a_strip_of_maps_has_one_stylesheet_and_a_legend_a_board() -> None:
     )
     assert len(root.findall(f".//{SVG}style")) == 1
     legends = [e for e in root.iter() if classes(e) == ["legend"]]
-    assert len(legends) == 2 and all(
-        len(having(g, "legend-head", legend=True)) == 5 for g in legends
-    )
+    assert len(legends) == 1 and len(having(legends[0], "legend-head", legend=True)) == 5
+    (empty,) = root.findall(f"{SVG}defs/{SVG}g")  # the board with its legend, drawn once
+    assert legends[0] in list(empty.iter())
+    boards = [g for g in root.iter(f"{SVG}g") if classes(g) == ["board"]]
+    assert [[u.get("href") for u in g.findall(f"{SVG}use")] for g in boards] == [
+        [f"#{empty.get('id')}"]
+    ] * 2
 
 
 def test_golden_map_with_every_kind_of_token_and_the_marks_of_a_turn() -> None:
@@ -535,10 +539,7 @@ def test_the_page_of_a_game_has_the_map_and_its_stylesheet() -> None:
     game = played(12)
     page = replay_page([game])
     assert page.count(MAP_CSS) == 2  # in the board of each view (plain, flipped)
-    data = json.loads(
-        html.unescape(page.split('type="application/json">')[1].split("</script>")[0])
-    )
-    nodes = data["games"][0]["nodes"]
+    nodes = page_data(page)["games"][0]["nodes"]
     assert len(nodes) == 13
     for node in nodes[1:]:
         classes_ = [shape[1].get("class", "") for shape in node["layer"]]

@@ -12,7 +12,8 @@ import re
 import xml.etree.ElementTree as ET
 
 from zrec import read_game
-from zrec.render.diagram import Frame, diagram, diagram_for_record, strip, strip_for_record
+from zrec.render.diagram import Frame, diagram, diagram_for_record
+from zrec.render.strip import strip, strip_for_record
 from zrec.render.text import EM_PER_CHAR, EM_PER_CHAR_BOLD, text_width, wrap
 from zrec.rules.serpent.rules import KOLOWIS, MOSONA
 from zrec.rules.stonewarriors.rules import StoneWarriors

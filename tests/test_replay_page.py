@@ -8,7 +8,6 @@ skipped when chromium is not installed, unless CI is "true" (then they fail).
 from __future__ import annotations
 
 import html
-import json
 import os
 import re
 import shutil
@@ -22,6 +21,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from page_decode import layer_pieces, page_data
 from zrec import Game, Line, read_game, read_games
 from zrec.cli import app
 from zrec.play import prepare
@@ -31,22 +31,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CULIN = ROOT / "samples" / "culin-opening.zrec"
 EVIL = "<script>alert(1)</script> ]]> \"quoted\" 'single' &amp; & <!-- x --> </script>"
 runner = CliRunner()
-
-
-def page_data(page: str) -> dict[str, Any]:
-    match = re.search(r'<script id="zrec-data" type="application/json">(.*?)</script>', page, re.S)
-    assert match is not None
-    assert "<" not in match.group(1) and ">" not in match.group(1)
-    data: dict[str, Any] = json.loads(match.group(1))
-    return data
-
-
-def layer_pieces(layer: list[list[Any]]) -> dict[str, str]:
-    return {
-        attrs["data-square"]: attrs["data-piece"]
-        for tag, attrs, *_ in layer
-        if "piece" in attrs.get("class", "").split()
-    }
 
 
 def positions(game: Game) -> Iterator[tuple[list[str], dict[str, str]]]:

@@ -1,10 +1,15 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("zrec-data").textContent);
+  var tables = data.tables;
+  var labels = data.labels || data.games.map(function (game) { return game.label; });
   var NS = "http://www.w3.org/2000/svg";
   var state = { game: 0, node: 0, flipped: false };
+  var games = [];  // each game once built from its data: its nodes and lines
+  var waiting = {};  // a game's file being loaded: what to do once it is there
   var views = [];
   var buttons = {};
+  var EVERY = 64;  // the pieces are kept at every 64th node, and worked out between
 
   function byId(id) { return document.getElementById(id); }
   function make(tag, cls, text) {
@@ -16,28 +21,128 @@
   function clear(e) { while (e.firstChild) { e.removeChild(e.firstChild); } }
 
   document.querySelectorAll(".view").forEach(function (view) {
-    var g = Number(view.getAttribute("data-game"));
+    var b = Number(view.getAttribute("data-board"));
     var f = Number(view.getAttribute("data-flipped"));
-    views[g] = views[g] || [];
-    views[g][f] = view;
+    views[b] = views[b] || [];
+    views[b][f] = view;
   });
 
-  function currentView() { return views[state.game][state.flipped ? 1 : 0]; }
+  // Shapes and changes are named by their number in the page's tables, or written out.
+  function shape(ref) { return typeof ref === "number" ? tables.shapes[ref] : ref; }
+  function change(ref) { return typeof ref === "number" ? tables.changes[ref] : ref; }
+
+  // The nodes of a game from its items, in order (the start is node 0): each knows the
+  // node before it and after it in its line; each line its comments and its moves.
+  function build(raw) {
+    var items = raw.items;
+    var nodes = [{ prev: -1, next: -1, c: items[0][2], caption: "start position" }];
+    var main = { comments: raw.comments, moves: [] };
+    var stack = [{ line: main, last: -1, prev: 0 }];
+    for (var i = 1; i < items.length; i++) {
+      var item = items[i];
+      var top = stack[stack.length - 1];
+      if (item === 0) { stack.pop(); continue; }
+      if (!Array.isArray(item)) {  // a variation of the line's last move
+        var parent = nodes[top.last];
+        var line = { comments: item.v, moves: [] };
+        parent.vars.push(line);
+        stack.push({ line: line, last: -1, prev: parent.prev });
+        continue;
+      }
+      var id = nodes.length;
+      var extra = item[3] || {};
+      var n = item[1];
+      var number = typeof n === "string" ? n : n > 0 ? n + "." : n < 0 ? -n + "..." : "";
+      var depth = stack.length - 1;
+      nodes.push({
+        prev: top.prev, next: -1, c: item[2], vars: [],
+        move: item[0] + (extra.x || ""), num: typeof n === "string" ? n : "",
+        nags: extra.g || "", before: extra.b || [], after: extra.a || [],
+        caption: "after " + (number ? number + " " : "") + item[0] + (depth ? " (variation)" : "")
+      });
+      if (top.last >= 0) { nodes[top.last].next = id; } else if (depth === 0) { nodes[0].next = id; }
+      top.line.moves.push(id);
+      top.last = id;
+      top.prev = id;
+    }
+    var game = {
+      heading: raw.heading, tags: raw.tags, result: raw.result, wide: raw.wide,
+      board: raw.board, line: main, nodes: nodes, kept: {}, last: -1, lastState: null
+    };
+    game.kept[0] = apply([], nodes[0].c);
+    return game;
+  }
+
+  function apply(before, ref) {
+    var squares = change(ref)[1];
+    var after = before.slice();
+    for (var i = 0; i < squares.length; i += 2) { after[squares[i]] = squares[i + 1]; }
+    return after;
+  }
+
+  // The shapes of every square at a node: from the nearest node before it whose
+  // pieces are known, forward.
+  function piecesAt(game, id) {
+    if (id === game.last) { return game.lastState; }
+    var path = [];
+    var at = id;
+    while (!game.kept[at] && at !== game.last) { path.push(at); at = game.nodes[at].prev; }
+    var pieces = at === game.last ? game.lastState : game.kept[at];
+    for (var i = path.length - 1; i >= 0; i--) {
+      pieces = apply(pieces, game.nodes[path[i]].c);
+      if (path[i] % EVERY === 0) { game.kept[path[i]] = pieces; }
+    }
+    game.last = id;
+    game.lastState = pieces;
+    return pieces;
+  }
+
+  function load(g, done) {
+    if (games[g]) { done(); return; }
+    if (data.games) {
+      games[g] = build(data.games[g]);
+      data.games[g] = null;
+      done();
+      return;
+    }
+    waiting[g] = done;
+    var script = document.createElement("script");
+    script.src = data.files[g];
+    script.onerror = function () {
+      byId("zrec-caption").textContent = "cannot load " + data.files[g];
+    };
+    document.body.appendChild(script);
+  }
+  window.zrecGame = function (g, raw) {
+    games[g] = build(raw);
+    var done = waiting[g];
+    delete waiting[g];
+    if (done) { done(); }
+  };
+
+  function currentView() { return views[games[state.game].board][state.flipped ? 1 : 0]; }
 
   function draw() {
-    var game = data.games[state.game];
+    var game = games[state.game];
     var node = game.nodes[state.node];
-    views.forEach(function (pair, g) {
+    views.forEach(function (pair, b) {
       pair.forEach(function (view, f) {
-        view.hidden = !(g === state.game && f === (state.flipped ? 1 : 0));
+        view.hidden = !(b === game.board && f === (state.flipped ? 1 : 0));
       });
     });
     var layer = currentView().querySelector("g.position");
     clear(layer);
-    node.layer.forEach(function (shape) {
-      var e = document.createElementNS(NS, shape[0]);
-      Object.keys(shape[1]).forEach(function (k) { e.setAttribute(k, shape[1][k]); });
-      if (shape.length > 2) { e.textContent = shape[2]; }
+    var marks = change(node.c);
+    var shapes = marks[0].slice();
+    piecesAt(game, state.node).forEach(function (square) {
+      if (square) { shapes.push.apply(shapes, square); }
+    });
+    shapes.push.apply(shapes, marks[2]);
+    shapes.forEach(function (ref) {
+      var s = shape(ref);
+      var e = document.createElementNS(NS, s[0]);
+      Object.keys(s[1]).forEach(function (k) { e.setAttribute(k, s[1][k]); });
+      if (s.length > 2) { e.textContent = s[2]; }
       layer.appendChild(e);
     });
     if (state.flipped) { upright(layer); }
@@ -87,7 +192,7 @@
   }
 
   function lineEnd(id) {
-    var nodes = data.games[state.game].nodes;
+    var nodes = games[state.game].nodes;
     while (nodes[id].next >= 0) { id = nodes[id].next; }
     return id;
   }
@@ -122,7 +227,7 @@
   }
 
   function renderRecord() {
-    var game = data.games[state.game];
+    var game = games[state.game];
     byId("zrec-title").textContent = game.heading;
     document.title = game.heading + " \u2014 zrec replay";
     var table = byId("zrec-tags");
@@ -140,29 +245,33 @@
     moves.appendChild(make("span", "result", game.result));
   }
 
-  function choose(g) {
-    state.game = g;
-    state.node = 0;
-    document.body.classList.toggle("wide", data.games[g].wide);
-    // a board much taller than wide (a map with its legend) is kept within the window,
-    // so that the buttons under it stay in view
-    var box = views[g][0].querySelector("svg").viewBox.baseVal;
-    document.body.classList.toggle("tall", box.height > 1.15 * box.width);
-    renderRecord();
-    draw();
+  function choose(g, then) {
+    load(g, function () {
+      var game = games[g];
+      state.game = g;
+      state.node = 0;
+      document.body.classList.toggle("wide", game.wide);
+      // a board much taller than wide (a map with its legend) is kept within the window,
+      // so that the buttons under it stay in view
+      var box = views[game.board][0].querySelector("svg").viewBox.baseVal;
+      document.body.classList.toggle("tall", box.height > 1.15 * box.width);
+      renderRecord();
+      draw();
+      if (then) { then(); }
+    });
   }
 
   var select = byId("zrec-game");
-  data.games.forEach(function (game, g) {
-    var option = make("option", null, game.label);
+  labels.forEach(function (label, g) {
+    var option = make("option", null, label);
     option.value = String(g);
     select.appendChild(option);
   });
   select.addEventListener("change", function () { choose(Number(select.value)); });
 
   var actions = {
-    ArrowRight: function () { go(data.games[state.game].nodes[state.node].next); },
-    ArrowLeft: function () { go(data.games[state.game].nodes[state.node].prev); },
+    ArrowRight: function () { go(games[state.game].nodes[state.node].next); },
+    ArrowLeft: function () { go(games[state.game].nodes[state.node].prev); },
     Home: function () { go(0); },
     End: function () { go(lineEnd(state.node)); }
   };
@@ -183,8 +292,6 @@
     draw();
   });
 
-  choose(0);
-
   function placement() {
     var out = [];
     currentView().querySelectorAll(".piece").forEach(function (piece) {
@@ -192,25 +299,42 @@
     });
     return out.sort().join(" ");
   }
-  var test = /[#&]autotest=([^&]*)/.exec(location.hash);
-  if (test) {
+
+  // The test harness: the steps of #autotest=..., one after another (choosing a game
+  // of a folder waits for its file), then the log.
+  function autotest(steps) {
     var log = make("pre");
     log.id = "zrec-test-log";
     var lines = ["start\t" + state.node + "\t" + placement()];
-    decodeURIComponent(test[1]).split(",").forEach(function (step) {
+    function next(i) {
+      if (i === steps.length) {
+        log.textContent = lines.join("\n");
+        document.body.appendChild(log);
+        return;
+      }
+      var step = steps[i];
+      function logged() {
+        lines.push(step + "\t" + state.node + "\t" + placement());
+        next(i + 1);
+      }
       if (step === "Flip") {
         byId("zrec-flip").click();
       } else if (step.indexOf("node:") === 0) {
         buttons[Number(step.slice(5))].click();
       } else if (step.indexOf("game:") === 0) {
         select.value = String(Number(step.slice(5)) - 1);
-        select.dispatchEvent(new Event("change"));
+        choose(Number(select.value), logged);
+        return;
       } else {
         document.dispatchEvent(new KeyboardEvent("keydown", { key: step, bubbles: true }));
       }
-      lines.push(step + "\t" + state.node + "\t" + placement());
-    });
-    log.textContent = lines.join("\n");
-    document.body.appendChild(log);
+      logged();
+    }
+    next(0);
   }
+
+  var test = /[#&]autotest=([^&]*)/.exec(location.hash);
+  choose(0, function () {
+    if (test) { autotest(decodeURIComponent(test[1]).split(",")); }
+  });
 })();

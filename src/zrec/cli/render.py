@@ -9,6 +9,7 @@ written whole, and none at all when one of them fails.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -32,7 +33,7 @@ from zrec.cli._app import (
 from zrec.cli._inputs import display_name, unique
 from zrec.cli._readings import ReadingOpt, read_under, reading_of
 from zrec.notation.model import Game
-from zrec.notation.reader import read_records
+from zrec.notation.reader import Record, read_records
 
 
 def _is_folder(output: str | None) -> bool:
@@ -78,7 +79,11 @@ def diagram_command(
     ] = False,
     strip: Annotated[
         bool,
-        typer.Option("--strip", help="Every position of the main line in one SVG, side by side."),
+        typer.Option(
+            "--strip",
+            help="Every position of the main line in one SVG, side by side (at most 1,000; "
+            "--from/--to choose which).",
+        ),
     ] = False,
     first: Annotated[
         Optional[int],  # noqa: UP045
@@ -193,12 +198,8 @@ def _pictures(
     options: dict[str, Any],
 ) -> list[str]:
     """The SVG documents ``diagram`` draws for one game (several only with --all)."""
-    from zrec.render.diagram import (
-        all_diagrams,
-        diagram_for_node,
-        diagram_for_record,
-        strip_for_record,
-    )
+    from zrec.render.diagram import all_diagrams, diagram_for_node, diagram_for_record
+    from zrec.render.strip import strip_for_record
 
     if all_plies:
         return list(all_diagrams(record, **options))
@@ -251,7 +252,16 @@ def _write_all(written: list[tuple[Path | None, str]], folder: str | None) -> No
 @app.command("html")
 def html_command(
     files: FilesArg,
-    output: OutputOpt = None,
+    output: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "-o",
+            "--output",
+            help="Output file (default: standard output); a folder (one that exists, or a "
+            "name ending in /) gets index.html and one file per game.",
+            metavar="PATH",
+        ),
+    ] = None,
     game: Annotated[
         Optional[int],  # noqa: UP045
         typer.Option("--game", min=1, help="Only this game of each file (default: all)."),
@@ -263,45 +273,91 @@ def html_command(
     The board, the tags and the moves with their comments and variations; step with
     the buttons or the keys (left, right, Home, End), click a move to jump to it, flip
     the board.  With several games (of one file or of several), a selector picks one.
-    Exit code 1 when a game cannot be read or replayed, or no FILE holds a game
-    (nothing is written then).
+    With -o naming a folder (one that exists, or a name ending in /), the page is
+    FOLDER/index.html and each game FOLDER/games/game-N.js, loaded when it is chosen:
+    for a season of thousands of games, the page opens at once.  Games are walked and
+    written one at a time, so memory does not grow with their number.  Exit code 1
+    when a game cannot be read or replayed, or no FILE holds a game (nothing is
+    written then).
     """
-    from zrec.notation.reader import Record
-    from zrec.render.replay_page import PageError, replay_page
+    from zrec.render.replay_page import PageError, write_page
 
     files = unique(files)
-    several = len(files) > 1
-    records: list[Record] = []
-    sources: list[str] = []
-    counted = Found()
-    for file in files:
-        with open_input(file) as stream:
-            if game is not None:
-                found = [nth_record(read_records(stream, file), game, file)]
-            else:
-                found = list(counted.of(read_records(stream, file), file))
-        records += found
-        sources += [display_name(file)] * len(found)
-    broken = [r for r in records if r.game is None]
-    if broken:
-        report_broken(broken)
-        fail("nothing written: fix the games above first", EXIT_INVALID)
-    if not records:
-        counted.check()
-    reading = reading_of(option)
-    games = [
-        read_under(r.game, reading, f"{where}game {r.number}: ")
-        for r, where in zip(records, [f"{s}: " if several else "" for s in sources],
-                            strict=True)
-        if r.game is not None
-    ]
+    games = _PageGames(files, game, reading_of(option))
     try:
-        page = replay_page(
-            games,
-            numbers=[r.number for r in records],
-            sources=sources if several else None,
-        )
+        if _is_folder(output):
+            assert output is not None
+            count = _html_folder(games, output)
+        else:
+            with write_to(output) as out:
+                count = write_page(games, out)
+                games.check()
     except PageError as exc:
+        games.drain()
+        games.check()
         fail(str(exc), EXIT_INVALID)
-    with write_to(output) as out:
-        out.write(page)
+    assert count
+
+
+class _PageGames:
+    """The games of the inputs for a page, read as they are shown: a game that cannot
+    be read is kept aside (and nothing written), the others handed on."""
+
+    def __init__(self, files: list[str], game: int | None, reading: Any) -> None:
+        self.files, self.game, self.reading = files, game, reading
+        self.broken: list[Record] = []
+        self.counted = Found()
+        self.walked = self._walk()
+
+    def __iter__(self) -> Iterator[tuple[Game, int, str | None]]:
+        return self.walked
+
+    def _walk(self) -> Iterator[tuple[Game, int, str | None]]:
+        several = len(self.files) > 1
+        for file in self.files:
+            with open_input(file) as stream:
+                records: Iterable[Record]
+                if self.game is not None:
+                    records = [nth_record(read_records(stream, file), self.game, file)]
+                else:
+                    records = self.counted.of(read_records(stream, file), file)
+                source = display_name(file) if several else None
+                for record in records:
+                    if record.game is None:
+                        self.broken.append(record)
+                    elif not self.broken:  # else nothing is written: only look further
+                        where = f"{source}: " if several else ""
+                        name = f"{where}game {record.number}: "
+                        yield read_under(record.game, self.reading, name), record.number, source
+
+    def drain(self) -> None:
+        """Read the rest of the inputs (for the games that cannot be read)."""
+        for _ in self.walked:
+            pass
+
+    def check(self) -> None:
+        """Exit 1 when a game could not be read (each is reported) or there was none."""
+        if self.broken:
+            report_broken(self.broken)
+            fail("nothing written: fix the games above first", EXIT_INVALID)
+        if self.game is None:
+            self.counted.check()
+
+
+def _html_folder(games: _PageGames, output: str) -> int:
+    """Write the page as a folder, all its files or none."""
+    from zrec.fileio import OutputError, atomic_files
+    from zrec.render.replay_page import write_folder
+
+    folder = Path(output)
+    try:
+        (folder / "games").mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot write {output}: {exc.strerror or exc}")
+    try:
+        with atomic_files() as group:
+            count = write_folder(games, lambda name, text: group.write(folder / name, text))
+            games.check()
+    except OutputError as exc:
+        output_failed(exc)
+    return count

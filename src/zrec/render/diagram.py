@@ -1,4 +1,4 @@
-"""SVG diagrams of positions: one board, or a strip of every position of a record.
+"""SVG diagrams of positions: one board, and what strips and pages share.
 
 Modelled on python-chess's ``chess.svg``: the picture is built with
 :mod:`xml.etree.ElementTree` (so every string from a record is escaped, never pasted
@@ -17,9 +17,9 @@ no random ids, attributes in sorted order.  The board geometry is in
 :mod:`zrec.render.svg`, and the wrapping of long captions in :mod:`zrec.render.text`.
 
 For a record: :func:`diagram_for_record` (a ply of the main line),
-:func:`diagram_for_node` (any move, variations included), :func:`strip_for_record`
-(a range of plies) and :func:`all_diagrams`.  Plies count turns: a move that is not a
-turn (a priest's entry) keeps the ply of the turn before it.
+:func:`diagram_for_node` (any move, variations included) and :func:`all_diagrams`;
+strips of several positions are in :mod:`zrec.render.strip`.  Plies count turns: a
+move that is not a turn (a priest's entry) keeps the ply of the turn before it.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from zrec.render.board_base import Board, BoardError
 from zrec.render.boards import board_for, element, num
 from zrec.render.layers import LastMove, mark_move, position_layer, square_key
 from zrec.render.svg import DEFAULT_CSS, SVG_NS, finish, svg_root
-from zrec.render.text import EM_PER_CHAR_BOLD, text_lines, wrap
+from zrec.render.text import text_lines, wrap
 from zrec.rules.base import Engine, View
 
 __all__ = [
@@ -56,8 +56,6 @@ __all__ = [
     "ply_range",
     "position_text",
     "record_frames",
-    "strip",
-    "strip_for_record",
 ]
 
 CAPTION = 26.0  # height of a caption line
@@ -137,7 +135,7 @@ def diagram(
     ``css`` is appended to the default stylesheet.  Raises :class:`DiagramError` for an
     engine whose board zrec cannot draw.
     """
-    board = _board(engine, flip, coordinates)
+    board = board_of(engine, flip, coordinates)
     return _diagram(board, engine, position, last_move, size, caption, css)
 
 
@@ -162,50 +160,7 @@ def _diagram(
     return finish(svg, caption or "zrec diagram", text, css, board.css)
 
 
-def strip(
-    engine: Engine[Any, Any],
-    frames: Sequence[Frame],
-    *,
-    flip: bool = False,
-    coordinates: bool = True,
-    size: int | None = None,
-    caption: str | None = None,
-    css: str | None = None,
-    columns: int | None = None,
-) -> str:
-    """Several positions side by side in one SVG, wrapped into rows, each with its
-    caption; ``caption`` heads the whole strip.  ``columns`` defaults to what keeps the
-    strip close to the shape of a landscape page."""
-    if not frames:
-        raise DiagramError("a strip needs at least one position")
-    board = _board(engine, flip, coordinates)
-    captions = [wrap(f.caption, board.width, CAPTION_SIZE) if f.caption else [] for f in frames]
-    deepest = max(len(lines) for lines in captions)
-    gap, cell_h = 18.0, board.height + CAPTION + max(deepest - 1, 0) * CAPTION_LEADING
-    if columns is None:
-        columns = _columns(len(frames), board.width + gap, cell_h + gap)
-    rows = math.ceil(len(frames) / columns)
-    width = columns * board.width + (columns - 1) * gap
-    title = wrap(caption, width, TITLE_SIZE, EM_PER_CHAR_BOLD) if caption else []
-    top = CAPTION + 10 + (len(title) - 1) * TITLE_LEADING if title else 0.0
-    height = top + rows * cell_h + (rows - 1) * gap
-    svg = svg_root(width, height, size)
-    svg.append(element("rect", "background", x=0, y=0, width=width, height=height))
-    if title:
-        svg.append(text_lines(title, width / 2, CAPTION - 6, TITLE_LEADING, "caption title"))
-    texts = []
-    for i, (frame, lines) in enumerate(zip(frames, captions, strict=True)):
-        row, col = divmod(i, columns)
-        x, y = col * (board.width + gap), top + row * (cell_h + gap)
-        svg.append(_board_group(board, engine.view(frame.position), frame.last_move, x, y))
-        if lines:
-            at = y + board.height + CAPTION - 9
-            svg.append(text_lines(lines, x + board.width / 2, at, CAPTION_LEADING, "caption"))
-        texts.append(f"{frame.caption or i}: {position_text(engine, frame.position)}")
-    return finish(svg, caption or "zrec diagram", "\n".join(texts), css, board.css)
-
-
-def _columns(count: int, width: float, height: float) -> int:
+def strip_columns(count: int, width: float, height: float) -> int:
     """The number of columns that makes a strip closest to the shape of a landscape page."""
     return min(
         range(1, count + 1),
@@ -213,7 +168,7 @@ def _columns(count: int, width: float, height: float) -> int:
     )
 
 
-def _board(engine: Engine[Any, Any], flip: bool, coordinates: bool) -> Board:
+def board_of(engine: Engine[Any, Any], flip: bool, coordinates: bool) -> Board:
     start = engine.view(engine.start())
     try:
         return board_for(start.board, flip=flip, coordinates=coordinates, legend=start)
@@ -257,10 +212,10 @@ def record_frames(game: Game, *, upto: int | None = None) -> tuple[Replay, list[
         steps = positions(replay, game.line, upto)
     except ReplayError as exc:
         raise DiagramError(str(exc)) from None
-    return replay, [Frame(replay.start, None, "start position"), *_frames(replay, steps)]
+    return replay, [Frame(replay.start, None, "start position"), *move_frames(replay, steps)]
 
 
-def _frames(replay: Replay, steps: Sequence[Step]) -> Iterator[Frame]:
+def move_frames(replay: Replay, steps: Sequence[Step]) -> Iterator[Frame]:
     for step in steps:
         mark = mark_move(replay.engine, step.before, step.move, step.events)
         label = move_label(replay, step.before, step.node)
@@ -294,12 +249,15 @@ def _has_plies(total: int) -> str:
     return f"the main line has {total} {'ply' if total == 1 else 'plies'}"
 
 
-def ply_range(frames: Sequence[Frame], first: int | None, last: int | None) -> list[Frame]:
+def ply_range(
+    frames: Sequence[Frame], first: int | None, last: int | None, total: int | None = None
+) -> list[Frame]:
     """The frames from the position after ``first`` plies to the one after ``last``
     (default: from the start, to the end).  The moves that are not turns after ply
     ``last`` are left out, as ``positions(..., upto=last)`` leaves them out.  Raises
-    :class:`PlyRangeError` for a range the main line does not have."""
-    total = frames[-1].ply
+    :class:`PlyRangeError` for a range the main line does not have (``total``: its
+    plies, when ``frames`` are not all of them)."""
+    total = frames[-1].ply if total is None else total
     low = 0 if first is None else first
     high = total if last is None else last
     if min(low, high) < 0 or max(low, high) > total:
@@ -309,19 +267,6 @@ def ply_range(frames: Sequence[Frame], first: int | None, last: int | None) -> l
     plies = [frame.ply for frame in frames]
     end = len(frames) if last is None else plies.index(high) + 1
     return list(frames[plies.index(low) : end])
-
-
-def strip_for_record(
-    game: Game, *, first: int | None = None, last: int | None = None, **options: Any
-) -> str:
-    """Every position of the main line, the start included (or those from ply ``first``
-    to ply ``last``, see :func:`ply_range`), in one SVG headed by the game's name and
-    event; ``options`` are those of :func:`strip`."""
-    replay, frames = record_frames(game)
-    frames = ply_range(frames, first, last)
-    if options.get("caption") is None:
-        options["caption"] = record_title(game, replay)
-    return strip(replay.engine, frames, **options)
 
 
 def count_moves(line: Line) -> int:
@@ -348,7 +293,7 @@ def diagram_for_node(game: Game, node: int, **options: Any) -> str:
             steps = path_to(replay, game.line, node)
         except ReplayError as exc:
             raise DiagramError(str(exc)) from None
-    frame = next(_frames(replay, steps[-1:]), Frame(replay.start, None, "start position"))
+    frame = next(move_frames(replay, steps[-1:]), Frame(replay.start, None, "start position"))
     if options.get("caption") is None:
         variation = bool(steps) and steps[-1].depth > 0
         options["caption"] = _caption(replay.title, frame, bool(steps), variation)
@@ -367,7 +312,7 @@ def all_diagrams(
     """One SVG per position of the main line, the start first (as ``--all`` writes);
     the options are those of :func:`diagram`."""
     replay, frames = record_frames(game)
-    board = _board(replay.engine, flip, coordinates)
+    board = board_of(replay.engine, flip, coordinates)
     for i, frame in enumerate(frames):
         text = caption or _caption(replay.title, frame, i > 0)
         yield _diagram(board, replay.engine, frame.position, frame.last_move, size, text, css)

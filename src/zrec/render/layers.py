@@ -124,6 +124,24 @@ def _arrow(board: Board, path: Sequence[str], captured: Sequence[str]) -> list[E
 def position_layer(board: Board, view: View, last_move: LastMove | None) -> list[ET.Element]:
     """What changes from one position to the next: marks of the last move, ghosts and
     pieces, in drawing order."""
+    parts = layer_parts(board, view, last_move)
+    return [*parts.marks, *(e for _, group in parts.squares for e in group), *parts.top]
+
+
+@dataclass(frozen=True)
+class LayerParts:
+    """:func:`position_layer` cut where the replay page needs it: the marks of the last
+    move drawn first, then each square's pieces (squares in reading order, the
+    elements of a square's pieces in drawing order), then what is drawn over them (on
+    a map, the ghost of a piece taken from a square a piece holds now)."""
+
+    marks: list[ET.Element]
+    squares: list[tuple[str, list[ET.Element]]]
+    top: list[ET.Element]
+
+
+def layer_parts(board: Board, view: View, last_move: LastMove | None) -> LayerParts:
+    """The elements of :func:`position_layer`, in its order, cut into its parts."""
     if isinstance(board, MapBoard):
         return _map_layer(board, view, last_move)
     out: list[ET.Element] = []
@@ -134,9 +152,20 @@ def position_layer(board: Board, view: View, last_move: LastMove | None) -> list
         for ghost in last_move.ghosts:
             out += _piece(board, ghost, seats, ghost=True)
         out += _routes(board, last_move)
+    squares: list[tuple[str, list[ET.Element]]] = []
     for piece in sorted(view.pieces, key=lambda p: square_key(p.square)):
-        out += _piece(board, piece, seats)
-    return out
+        _add(squares, piece.square, _piece(board, piece, seats))
+    return LayerParts(out, squares, [])
+
+
+def _add(
+    squares: list[tuple[str, list[ET.Element]]], square: str, parts: list[ET.Element]
+) -> None:
+    """Add a piece's elements to its square's, the last square of the list or a new one."""
+    if squares and squares[-1][0] == square:
+        squares[-1][1].extend(parts)
+    else:
+        squares.append((square, list(parts)))
 
 
 def _routes(board: Board, last_move: LastMove) -> list[ET.Element]:
@@ -155,8 +184,8 @@ def _routes(board: Board, last_move: LastMove) -> list[ET.Element]:
     return out
 
 
-def _map_layer(board: MapBoard, view: View, last_move: LastMove | None) -> list[ET.Element]:
-    """:func:`position_layer` on a map: tokens, each in its place in its square, and the
+def _map_layer(board: MapBoard, view: View, last_move: LastMove | None) -> LayerParts:
+    """:func:`layer_parts` on a map: tokens, each in its place in its square, and the
     ghost of a piece taken from a square that a piece now holds drawn last, small, in
     the square's lower right corner."""
     out: list[ET.Element] = []
@@ -175,15 +204,17 @@ def _map_layer(board: MapBoard, view: View, last_move: LastMove | None) -> list[
         out += _routes(board, last_move)
     counted = {p.square for p in view.pieces if p.kind in _pieces.COUNTERS and not p.hidden}
     many = Counter(p.square for p in view.pieces)
+    squares: list[tuple[str, list[ET.Element]]] = []
     for piece in sorted(view.pieces, key=lambda p: square_key(p.square)):
         x, y = board.centres[piece.square]
         shared = piece.square in counted and many[piece.square] > 1
         dx, dy, size = _pieces.slot(piece, unit, shared)
-        out += _pieces.token(piece, seats, x + dx, y + dy, size)
+        _add(squares, piece.square, _pieces.token(piece, seats, x + dx, y + dy, size))
+    top: list[ET.Element] = []
     for ghost in ghosts:
         x, y = board.centres[ghost.square]
-        out += _pieces.token(ghost, seats, x + 9 * unit, y + 9 * unit, unit * 0.7, role="ghost")
-    return out
+        top += _pieces.token(ghost, seats, x + 9 * unit, y + 9 * unit, unit * 0.7, role="ghost")
+    return LayerParts(out, squares, top)
 
 
 def square_key(name: str) -> tuple[str, int]:

@@ -8,7 +8,9 @@
 - per round, ``<folder>/round-N.html``: its boards with their results, then its byes
   and absences;
 - per stored game, ``<folder>/game-ID.html``: the replay page of that one game, with a
-  navigation bar at the top (the site, the event, the round, the games either side).
+  navigation bar at the top (the site, the event, the round, the games either side);
+- ``zrec-replay.css`` and ``zrec-replay.js``: the stylesheet and script of the game
+  pages, one copy for the whole site.
 
 Each game has a page of its own, so no page grows with the number of games; the
 standings, crosstable and rounds of a large event are cut into pages of a bounded size
@@ -35,7 +37,9 @@ import tempfile
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import TextIO
 
 from zrec.archive.site.paged import event_pages, game_home, page_count
 from zrec.archive.site.pages import (
@@ -54,7 +58,7 @@ from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_rob
 from zrec.errors import ZrecError
 from zrec.fileio import mode_for, no_space
 from zrec.notation.reader import read_game
-from zrec.render.replay_page import replay_page
+from zrec.render.replay_page import assets, write_page
 
 __all__ = ["MARKER", "Progress", "Published", "SiteError", "publish", "slug"]
 
@@ -234,27 +238,39 @@ class _Writer:
         self.names: list[str] = []
 
     def write(self, relative: str, text: str) -> None:
-        data = text.encode("utf-8")
-        (self.root / relative).write_bytes(data)
+        self.stream(relative, lambda out: out.write(text))
+
+    def stream(self, relative: str, fill: Callable[[TextIO], object]) -> None:
+        """Write a page as ``fill`` writes it to the stream it is given."""
+        with open(self.root / relative, "w", encoding="utf-8", newline="\n") as out:
+            fill(out)
+            size = out.tell()
         self.names.append(relative)
         self.done.pages += 1
-        if len(data) > self.done.largest:
-            self.done.largest, self.done.largest_page = len(data), relative
+        if size > self.done.largest:
+            self.done.largest, self.done.largest_page = size, relative
         if self.progress is not None:
             self.progress(self.done.pages, self.total)
 
 
 def _game_page(
-    plan: EventPlan, stored: StoredGame, number: int | None, around: tuple[int | None, int | None]
-) -> str:
+    plan: EventPlan,
+    stored: StoredGame,
+    number: int | None,
+    around: tuple[int | None, int | None],
+    out: TextIO,
+) -> None:
+    """Write a game's page: its replay page, linking the site's shared stylesheet and
+    script, written as the game is walked (one long game costs no more memory than a
+    short one); or, for a game that cannot be replayed, why, and its record."""
     links = game_links(plan, number, game_home(plan, stored.id, number), *around)
     try:
         game = read_game(stored.text, f"game #{stored.id}")
-        return replay_page([game], nav=game_nav(links))
-    except ZrecError as exc:
+        write_page([(game, 1, None)], out, nav=game_nav(links), linked="../")
+    except ZrecError as exc:  # nothing was written: the page is written after the walk
         players = " – ".join(name for _, name in stored.players)
         title = f"{plan.event.name}: game #{stored.id}" + (f", {players}" if players else "")
-        return fallback_page(title, links, str(exc), stored.text)
+        out.write(fallback_page(title, links, str(exc), stored.text))
 
 
 def _write_event(archive: Archive, plan: EventPlan, out: _Writer) -> None:
@@ -265,8 +281,8 @@ def _write_event(archive: Archive, plan: EventPlan, out: _Writer) -> None:
     rounds = {p.game: n for n, ps in plan.pairings.items() for p in ps if p.game is not None}
     around = neighbours(plan)
     for stored in archive.games(plan.games):
-        page = _game_page(plan, stored, rounds.get(stored.id), around[stored.id])
-        out.write(f"{folder}/{game_href(stored.id)}", page)
+        page = partial(_game_page, plan, stored, rounds.get(stored.id), around[stored.id])
+        out.stream(f"{folder}/{game_href(stored.id)}", page)
         out.done.game_pages += 1
 
 
@@ -314,7 +330,10 @@ def publish(
             _write_event(archive, plan, out)
             out.done.events.append(plan.event.name)
         out.write("index.html", index_page(plans))
-        (built / MARKER).write_text(_manifest(out.names), encoding="utf-8")
+        shared = assets()
+        for name, text in shared.items():
+            (built / name).write_text(text, encoding="utf-8")
+        (built / MARKER).write_text(_manifest([*out.names, *shared]), encoding="utf-8")
         os.chmod(built, mode_for(target, 0o777))
         _check_target(target, shown)  # nobody put anything there meanwhile
         _swap(built, target)
