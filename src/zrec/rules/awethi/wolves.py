@@ -69,9 +69,16 @@ class WolfBoard:
         self.shepherds = t.shepherd_squares(pos.shepherds)
         self.animals: dict[int, Animal] = {a[0]: a for a in pos.animals}
         self.wolves = set(pos.wolves)
-        self.passable = list(t.wolf_passable)
-        for s in self.shepherds:
-            self.passable[s] = False
+        self._passable: list[bool] | None = None  # made when a search needs it
+
+    @property
+    def passable(self) -> list[bool]:
+        """For each square, whether a wolf may step on it (no water, shelter or shepherd)."""
+        if self._passable is None:
+            self._passable = list(self.t.wolf_passable)
+            for s in self.shepherds:
+                self._passable[s] = False
+        return self._passable
 
     def layers(self, start: int, n: int) -> list[set[int]]:
         """The squares a wolf on ``start`` can stand on after 0, 1, ... ``n`` steps."""
