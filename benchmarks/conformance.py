@@ -4,7 +4,7 @@ Each configuration's games are generated with a fixed seed, written as text, rea
 back and validated; every game must be valid with no diagnostic.  Configurations run
 in parallel (one process a core).  Usage::
 
-    python benchmarks/conformance.py [--games 10000]
+    python benchmarks/conformance.py [--games 10000] [--game awethi ...]
 """
 
 from __future__ import annotations
@@ -64,10 +64,17 @@ def run(config: tuple[str, dict[str, str]], count: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=sorted({game for game, _ in CONFIGS}),
+        help="only this game's configurations (repeatable; default: every game)",
+    )
     args = parser.parse_args(argv)
+    configs = [c for c in CONFIGS if not args.game or c[0] in args.game]
     failed = False
     with ProcessPoolExecutor() as pool:
-        for line in pool.map(run, CONFIGS, [args.games] * len(CONFIGS)):
+        for line in pool.map(run, configs, [args.games] * len(configs)):
             print(line, flush=True)
             failed |= line.startswith("FAIL")
     return 1 if failed else 0

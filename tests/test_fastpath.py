@@ -82,7 +82,8 @@ def test_lines_of_moves_take_the_fast_path() -> None:
     )
     assert fastpath.CommonPath().plain_line("\n", 1) == ([], None)
     # words after the result, a comment, a suffix, a tab, a glued number, a jump over a
-    # point, dice, a bad word: the grammar reads these
+    # point, glued dice, a comma starting a word or doubled, a bad word: the grammar
+    # reads these
     for text in (
         "b4-b5 1-0 [Game\n",
         "b4-b5 {ok}\n",
@@ -90,10 +91,40 @@ def test_lines_of_moves_take_the_fast_path() -> None:
         "b4-b5\tc1-c2\n",
         "12.b4-b5\n",
         "b4x(c3)d2\n",
-        "12: a1-a2\n",
+        "12:a1-a2\n",
+        "12: a1-a2 ,b2\n",
+        "12: a1-a2,, b2\n",
         "b444\n",
     ):
         assert fastpath.CommonPath().plain_line(text, 1) is None, text
+
+
+def test_dice_turns_take_the_fast_path() -> None:
+    """Dice are one word; an action before a comma is two tokens, as the grammar has it."""
+    assert fastpath.CommonPath().plain_line("3. 2: H 2114s: y25-y24, t20>y25 ,\n", 4) == (
+        [
+            ("MOVE_NUMBER", "3.", 4, 1),
+            ("DICE", "2:", 4, 4),
+            ("ACTION", "H", 4, 7),
+            ("DICE", "2114s:", 4, 9),
+            ("ACTION", "y25-y24", 4, 16),
+            ("COMMA", ",", 4, 23),
+            ("ACTION", "t20>y25", 4, 25),
+            ("COMMA", ",", 4, 33),
+        ],
+        None,
+    )
+    assert fastpath.CommonPath().plain_line("35: --, H, m13-m12 0-0-1\n", 2) == (
+        [
+            ("DICE", "35:", 2, 1),
+            ("ACTION", "--", 2, 5),
+            ("COMMA", ",", 2, 7),
+            ("ACTION", "H", 2, 9),
+            ("COMMA", ",", 2, 10),
+            ("ACTION", "m13-m12", 2, 12),
+        ],
+        ("RESULT", "0-0-1", 2, 20),
+    )
 
 
 # words made of what moves, numbers, results and their neighbours are made of
@@ -222,6 +253,10 @@ def test_samples_and_random_games_take_the_fast_path_and_agree(
     taken = sum(_check(t) for text in texts for t in _token_lists(text, monkeypatch))
     # every random game of a board game is plain; the samples with comments take Lark
     assert taken >= 60
+    # a game of dice turns (paths, the herd, passes, jumps back to a shelter) too
+    for seats in (1, 2, 4):
+        for game in random_games(find_game("awethi"), {}, 3, seats, seats=seats):
+            assert all(_check(t) for t in _token_lists(write_game(game), monkeypatch))
 
 
 def test_every_invalid_sample_reads_the_same_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -272,6 +307,55 @@ def test_the_one_trick_builds_what_the_constructor_builds(
     assert hash(fast.span) == hash(plain.span)
     for name in MoveNode.__dataclass_fields__:
         assert getattr(fast, name) == getattr(plain, name)
+
+
+_DICE_WORD = st.builds(
+    lambda digits, option: digits + option + ":",
+    st.text(alphabet="0123467", min_size=1, max_size=5),
+    st.sampled_from(["", "", "e", "s", "z", "E", "ee"]),
+)
+_TURN_ACTION = st.one_of(
+    st.sampled_from(["H", "--", "P@g14", "c3>a1", "b4x(c3)d2", "a1-", "H2"]),
+    st.builds(
+        lambda squares, seps: (
+            squares[0] + "".join(s + q for s, q in zip(seps, squares[1:], strict=False))
+        ),
+        st.lists(st.sampled_from(["a1", "b2", "x3", "y25", "m13", "x10", "z9"]), min_size=1),
+        st.lists(st.sampled_from("-x>"), min_size=6, max_size=6),
+    ),
+)
+_JOIN = st.sampled_from([", ", ", ", " , ", ",", " ,", " ", ",, "])
+
+
+@st.composite
+def _dice_turn(draw: st.DrawFn) -> str:
+    """A dice turn as a player might write it, now and then broken."""
+    actions: list[str] = draw(st.lists(_TURN_ACTION, min_size=0, max_size=5))
+    text: str = draw(_DICE_WORD)
+    if actions:
+        text += " " + actions[0]
+        for action in actions[1:]:
+            text += draw(_JOIN) + action
+    number: str = draw(st.sampled_from(["", "", "7. ", "7... "]))
+    return number + text
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(_dice_turn(), min_size=1, max_size=4),
+    st.sampled_from(["", " *", " 1-0-0", " 0-0-1-0"]),
+    st.sampled_from([" ", "\n"]),
+)
+def test_dice_turns_read_the_same_both_ways(turns: list[str], result: str, gap: str) -> None:
+    """The fast path's tokens of a line of dice turns are Lark's lexer's, and the game it
+    builds from them is the game Lark's parser builds (or both refuse it)."""
+    movetext = gap.join(turns) + result
+    for line in movetext.split("\n"):
+        _agrees(line + "\n")
+    text = '[Game "g"]\n\n' + movetext + "\n"
+    with pytest.MonkeyPatch.context() as patch:
+        for tokens in _token_lists(text, patch):
+            _check(tokens)
 
 
 _SQUARE_WORD = st.builds(

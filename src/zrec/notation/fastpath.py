@@ -7,9 +7,10 @@ reader (:mod:`zrec.notation.reader`) neither lexes a token at a time nor parses 
 Lark: :func:`plain_tag` matches a line that is one tag pair,
 :meth:`CommonPath.plain_line` splits a line of moves at its spaces and looks each word
 up, and :meth:`CommonPath.direct_game` builds the game straight from its tokens.
-Anything else (a comment, a variation, dice, a suffix, a jump over a point, odd
-spacing, a character outside ASCII) is left to the
-grammar: these functions then answer ``None``.
+A turn with dice (``2413e: a1-b2, c3``) is common too: its dice roll is one word
+and each of its actions but the last ends with its comma.  Anything else (a comment,
+a variation, a suffix, a jump over a point, odd spacing, a character outside ASCII)
+is left to the grammar: these functions then answer ``None``.
 
 The patterns below are a subset of the grammar's terminals, written out by hand so
 that a file of common games is read without building Lark's parser at all.  They may
@@ -26,15 +27,17 @@ import sys
 from collections.abc import Sequence
 from functools import lru_cache
 
-from zrec.moves import Action, Turn
+from zrec.moves import Action, Dice, Turn
 from zrec.notation import _fast
 from zrec.notation.grammar import TokenT, possessive
 from zrec.notation.model import Game, Line, MoveNode, Span
 
 _SQUARE = r"[a-z][1-9][0-9]?"
-#: a move along squares joined by ``-`` or ``x``, or a piece dropped on a square (the
-#: grammar's ACTION, less passes, the herd, ``>`` and jumps over a named point)
-_PLAIN_ACTION = re.compile(possessive(rf"{_SQUARE}(?:[-x]{_SQUARE})*|[A-Z]@{_SQUARE}"))
+#: a move along squares joined by ``-``, ``x`` or ``>``, a piece dropped on a square, a
+#: pass or the herd (the grammar's ACTION, less jumps over a named point)
+_PLAIN_ACTION = re.compile(possessive(rf"{_SQUARE}(?:[-x>]{_SQUARE})*|[A-Z]@{_SQUARE}|H|--"))
+#: the grammar's DICE: one digit a die, an optional option letter, then ``:``
+_DICE = re.compile(r"[1-6]+[a-z]?:")
 #: the grammar's MOVE_NUMBER: ``12.`` or ``12...``
 _MOVE_NUMBER = re.compile(r"[1-9][0-9]{0,5}(?:\.\.\.|\.)")
 #: the grammar's RESULT: one score a side, or ``*``
@@ -52,32 +55,52 @@ _UNESCAPE = re.compile(r"\\(.)")
 _SQUARES = re.compile(_SQUARE)
 #: the separators of a plain move: a separator follows a square's digit, a file letter
 #: ``x`` never does
-_SEPARATORS = re.compile(r"(?<=[0-9])[-x]")
+_SEPARATORS = re.compile(r"(?<=[0-9])[-x>]")
+#: the kind of a word that is a plain move followed by its comma (two tokens)
+ACTION_COMMA = "ACTION,"
+_PASS_TURN = Turn((Action("pass"),))
+_HERD_TURN = Turn((Action("herd"),))
 
 
 def word_kind(word: str) -> str:
     """The kind of token the grammar makes of ``word`` standing alone between spaces,
-    when it is a plain move, a move number or a result; ``""`` for anything else."""
+    when it is a plain move, a move number, a result, dice or a comma;
+    :data:`ACTION_COMMA` for a plain move followed by its comma; ``""`` for anything
+    else."""
     if _PLAIN_ACTION.fullmatch(word):
         return "ACTION"
     if _MOVE_NUMBER.fullmatch(word):
         return "MOVE_NUMBER"
     if _RESULT.fullmatch(word):
         return "RESULT"
+    if _DICE.fullmatch(word):
+        return "DICE"
+    if word == ",":
+        return "COMMA"
+    if word[-1:] == "," and _PLAIN_ACTION.fullmatch(word, 0, len(word) - 1):
+        return ACTION_COMMA
     return ""
 
 
 def plain_turn(text: str) -> Turn | None:
-    """The turn of a plain move or drop, ``None`` for any other move."""
+    """The turn of a plain move, drop, pass or herd move, ``None`` for any other move."""
     if not _PLAIN_ACTION.fullmatch(text):
         return None
+    if text == "--":
+        return _PASS_TURN
+    if text == "H":
+        return _HERD_TURN
     if "@" in text:
         piece, square = text.split("@")
         return Turn((Action("drop", (square,), piece=piece),))
     # the word matched square (separator square)*; the squares are interned, so that
     # a move of a million squares holds a pointer for each, not a string
-    squares = tuple(sys.intern(m.group()) for m in _SQUARES.finditer(text))
-    seps = tuple(_SEPARATORS.findall(text))
+    if "x" in text or ">" in text:
+        squares = tuple(sys.intern(m.group()) for m in _SQUARES.finditer(text))
+        seps = tuple(_SEPARATORS.findall(text))
+    else:  # steps only
+        squares = tuple(map(sys.intern, text.split("-")))
+        seps = ("-",) * (len(squares) - 1)
     return Turn((Action("path", squares, seps, (None,) * len(seps)),))
 
 
@@ -94,6 +117,13 @@ def _tag(text: str) -> tuple[str, str] | None:
     if found is None:
         return None
     return found.group(2), _UNESCAPE.sub(r"\1", found.group(3))
+
+
+@lru_cache(maxsize=4096)
+def _dice(text: str) -> Dice:
+    """A DICE token's dice (``2413e:`` is ``Dice((2, 4, 1, 3), "e")``)."""
+    option = text[-2] if text[-2].isalpha() else None
+    return Dice(tuple(int(d) for d in text[: -2 if option else -1]), option)
 
 
 @lru_cache(maxsize=4096)
@@ -135,6 +165,10 @@ class CommonPath:
                     return None
                 if kind == "RESULT":
                     result = (kind, word, number, column)
+                elif kind == ACTION_COMMA:
+                    end = len(word) - 1
+                    tokens.append(("ACTION", word[:end], number, column))
+                    tokens.append(("COMMA", ",", number, column + end))
                 else:
                     tokens.append((kind, word, number, column))
             column += len(word) + 1
@@ -142,8 +176,9 @@ class CommonPath:
 
     def direct_game(self, tokens: Sequence[TokenT]) -> Game | None:
         """The common game (tag pairs, then plain moves each with or without its number,
-        then the result) built straight from its tokens, exactly as the grammar would
-        build it; ``None`` for any other game, which the grammar then reads."""
+        each move one action or dice and actions joined by commas, then the result) built
+        straight from its tokens, exactly as the grammar would build it; ``None`` for any
+        other game, which the grammar then reads."""
         count = len(tokens)
         first = 0
         while first < count and tokens[first][0] == "TAG_PAIR":
@@ -161,20 +196,36 @@ class CommonPath:
         nodes: list[MoveNode] = []
         number: int | None = None
         dots = 1
-        for index in range(first, count - 1):
+        index, end = first, count - 1
+        while index < end:
             kind, text, line, column = tokens[index]
+            index += 1
             if kind == "ACTION":
                 turn = turns.get(text)
                 if turn is None:
-                    if len(turns) >= WORDS:
-                        turns.clear()
-                    turn = turns[text] = plain_turn(text)
+                    turn = self._turn(text)
                     if turn is None:
                         return None
                 nodes.append(make(turn, number, dots, line, column))
                 number, dots = None, 1
             elif kind == "MOVE_NUMBER" and number is None:
                 number, dots = _number(text)
+            elif kind == "DICE":  # then actions joined by commas
+                actions: list[Action] = []
+                while index < end and tokens[index][0] == "ACTION":
+                    word = tokens[index][1]
+                    turn = turns.get(word) or self._turn(word)
+                    if turn is None:
+                        return None
+                    actions.append(turn.actions[0])
+                    index += 1
+                    if index == end or tokens[index][0] != "COMMA":
+                        break
+                    index += 1
+                else:  # no action after the dice or after a comma
+                    return None
+                nodes.append(make(Turn(tuple(actions), _dice(text)), number, dots, line, column))
+                number, dots = None, 1
             else:
                 return None
         if number is not None:  # a number with no move after it
@@ -182,5 +233,21 @@ class CommonPath:
         spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
         return Game(tuple(tags), Line(tuple(nodes)), tokens[-1][1], spans)
 
+    def _turn(self, text: str) -> Turn | None:
+        """The turn of a plain move's word, learnt for the next time."""
+        turns = self.turns
+        if len(turns) >= WORDS:
+            turns.clear()
+        turn = turns[text] = plain_turn(text)
+        return turn
 
-__all__ = ["RESULT", "WORDS", "CommonPath", "plain_tag", "plain_turn", "word_kind"]
+
+__all__ = [
+    "ACTION_COMMA",
+    "RESULT",
+    "WORDS",
+    "CommonPath",
+    "plain_tag",
+    "plain_turn",
+    "word_kind",
+]

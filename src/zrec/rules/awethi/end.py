@@ -47,6 +47,8 @@ def count_words(counts: Counts) -> str:
 
 def gone_seats(t: Table, pos: AwethiPosition) -> list[int]:
     """The seats with no animal of their own herd left on the board."""
+    if len({a[1] for a in pos.animals}) == t.n:  # the common case: every herd is there
+        return []
     left = [0] * t.n
     for a in pos.animals:
         left[a[1]] += 1

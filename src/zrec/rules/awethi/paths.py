@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from zrec.moves import Action, Turn
-from zrec.rules.awethi.board import INDEX, NAME, SIZE
+from zrec.rules.awethi.board import CELLS, INDEX, NAME, STEP
 from zrec.rules.awethi.position import AwethiPosition, ShepherdsMove, Table, amounts
 from zrec.rules.awethi.shepherds import ShepherdsBoard, path_text
 from zrec.rules.base import IllegalMoveError
@@ -23,6 +23,28 @@ from zrec.rules.base import IllegalMoveError
 __all__ = ["read_shepherds"]
 
 _MOST = 12  # alternatives listed with a refusal
+_INDEX = dict(INDEX)
+#: the cost of each step between two squares next to each other, by ``a * CELLS + b``:
+#: 1 orthogonal, 2 diagonal
+_STEP_COST = {
+    a * CELLS + STEP[d][a]: 1 if d % 2 == 0 else 2
+    for d in range(8)
+    for a in range(CELLS)
+    if STEP[d][a] >= 0
+}
+
+
+class _Label:
+    """``path 2, a1-b2``: what a refusal begins with, written only when it is needed."""
+
+    __slots__ = ("action", "i")
+
+    def __init__(self, i: int, action: Action) -> None:
+        self.i = i
+        self.action = action
+
+    def __str__(self) -> str:
+        return f"path {self.i + 1}, {self.action.text()}"
 
 
 def read_shepherds(t: Table, pos: AwethiPosition, turn: Turn) -> ShepherdsMove:
@@ -60,7 +82,7 @@ def _read_path(
     dice: tuple[int, ...],
     option: str,
 ) -> tuple[tuple[int, ...], bool]:
-    label = f"path {i + 1}, {action.text()}"
+    label = _Label(i, action)
     if action.kind != "path":
         raise IllegalMoveError(
             f"{label}: a shepherd's turn writes a path for each shepherd (its square alone "
@@ -68,18 +90,18 @@ def _read_path(
             (),
             "form",
         )
-    if any(v is not None for v in action.vias):
+    if action.vias.count(None) != len(action.vias):
         raise IllegalMoveError(
             f"{label}: nothing is jumped in Awéthi: write no (square)", (), "form"
         )
-    if action.squares[0] not in INDEX:
+    start = _INDEX.get(action.squares[0], -1)
+    if start < 0:
         raise IllegalMoveError(
             f"{label}: {action.squares[0]} is not a square of the board (a1-y25)",
             (),
             "path-blocked",
         )
-    start = INDEX[action.squares[0]]
-    if board.unmoved[start] <= 0:
+    if board.unmoved.get(start, 0) <= 0:
         here = [s for s, n in sorted(board.unmoved.items()) if n > 0]
         ways = tuple(_first_way(board, s, amount) for s in here)
         if start in board.own or start in board.pos.shepherds[board.pos.seat]:
@@ -87,14 +109,14 @@ def _read_path(
         else:
             reason = f"{label}: no shepherd of {t.names[board.pos.seat]} stands on {NAME[start]}"
         raise IllegalMoveError(reason, ways, "path-blocked")
-    for square in action.squares[1:]:
-        if square not in INDEX:
-            raise IllegalMoveError(
-                f"{label}: {square} is not a square of the board (a1-y25)",
-                _alternatives(board, start, amount),
-                "path-blocked",
-            )
-    squares = tuple(INDEX[s] for s in action.squares)
+    squares = tuple([_INDEX.get(s, -1) for s in action.squares])
+    if -1 in squares:
+        square = action.squares[squares.index(-1)]
+        raise IllegalMoveError(
+            f"{label}: {square} is not a square of the board (a1-y25)",
+            _alternatives(board, start, amount),
+            "path-blocked",
+        )
     water = t.water[start]
     shelter = board.shelter
     if len(squares) == 1:
@@ -139,7 +161,7 @@ def _read_path(
         if example is not None:
             raise _can_move(board, label, start, amount, example, "so it may not go back")
         return squares, True
-    if any(sep != "-" for sep in action.seps):
+    if action.seps.count("-") != len(action.seps):
         raise IllegalMoveError(
             f"{label}: a shepherd's path joins its squares with - (shepherds never capture)",
             (),
@@ -151,7 +173,7 @@ def _read_path(
 
 def _can_move(
     board: ShepherdsBoard,
-    label: str,
+    label: _Label,
     start: int,
     amount: int,
     example: tuple[int, ...],
@@ -170,7 +192,7 @@ def _can_move(
 def _check_walk(
     t: Table,
     board: ShepherdsBoard,
-    label: str,
+    label: _Label,
     squares: tuple[int, ...],
     amount: int,
     dice: tuple[int, ...],
@@ -179,17 +201,19 @@ def _check_walk(
     start = squares[0]
     cost = 0
     diagonal = False
+    step_cost = _STEP_COST.get
     for a, b in pairwise(squares):
-        df, dr = abs(a % SIZE - b % SIZE), abs(a // SIZE - b // SIZE)
-        if max(df, dr) != 1:
+        one = step_cost(a * CELLS + b, 0)
+        if not one:
             raise IllegalMoveError(
                 f"{label}: {NAME[b]} is not next to {NAME[a]} (a step goes to one of the 8 "
                 "squares around)",
                 _alternatives(board, start, amount),
                 "path-blocked",
             )
-        cost += df + dr
-        diagonal = diagonal or df + dr == 2
+        cost += one
+        if one == 2:
+            diagonal = True
     if cost != amount:
         why = " (a diagonal step costs 2)" if diagonal else ""
         if option == "e":
@@ -201,6 +225,13 @@ def _check_walk(
             _alternatives(board, start, amount),
             "path-cost",
         )
+    if (  # the common case: nothing in the way
+        len(set(squares)) == len(squares)
+        and board.forbidden.isdisjoint(squares)
+        and board.occupied.isdisjoint(squares[1:])
+    ):
+        _check_water(t, board, label, squares, amount)
+        return
     seen = {start}
     for b in squares[1:]:
         problem = ""
@@ -223,6 +254,13 @@ def _check_walk(
                 f"{label}: {problem}", _alternatives(board, start, amount), "path-blocked"
             )
         seen.add(b)
+    _check_water(t, board, label, squares, amount)
+
+
+def _check_water(
+    t: Table, board: ShepherdsBoard, label: _Label, squares: tuple[int, ...], amount: int
+) -> None:
+    start = squares[0]
     if t.water[start] and t.water[squares[-1]]:
         raise IllegalMoveError(
             f"{label}: the shepherd started in water and must leave it, but "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from zrec.rules.awethi.board import (
     BULL,
@@ -116,11 +117,52 @@ def herd_direction(kind: int, die: int) -> int:
     return (_SLANT if kind == COW else _STRAIGHT)[die - 1]
 
 
+#: for each die (1-4, index 0 unused) and kind: the step table of the kind's direction
+#: and how many squares it walks
+_HERD_STEPS = tuple(
+    tuple((STEP[herd_direction(kind, die)], _STEPS[kind]) for kind in (CALF, COW, BULL))
+    for die in range(5)
+)
+
+
 def ahead(square: int, direction: int) -> int:
     """How far ahead a square is along a direction (north: rank; north-west: rank
     minus file...)."""
     df, dr = DELTAS[direction]
     return df * (square % SIZE) + dr * (square // SIZE)
+
+
+@cache
+def _move_order(die: int) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
+    """For each kind, each square's place in the order a herd's animals move for
+    ``die``: bulls, then cows, then calves, each the furthest ahead first, then in map
+    reading order."""
+    return tuple(
+        tuple(
+            (
+                _KIND_ORDER.index(kind),
+                -ahead(square, herd_direction(kind, die)),
+                *reading_key(square),
+            )
+            for square in range(SIZE * SIZE)
+        )
+        for kind in range(len(KIND_LETTERS))
+    )
+
+
+@lru_cache(maxsize=16)
+def _terrain(terrain: str) -> tuple[tuple[bool, ...], ...]:
+    """A map's water, forest, what stops a herd, what stops a wolf and where a wolf may
+    go, square by square (worked out once a map: every game of a file has an engine of
+    its own)."""
+    wolf_barrier = tuple(t in (WATER, SHELTER) for t in terrain)
+    return (
+        tuple(t == WATER for t in terrain),
+        tuple(t == FOREST for t in terrain),
+        tuple(t in (WATER, LAIR_LETTER, SHELTER) for t in terrain),
+        wolf_barrier,
+        tuple(not b for b in wolf_barrier),
+    )
 
 
 class Table:
@@ -137,11 +179,9 @@ class Table:
         self.names = (*(f"Shepherd{k + 1}" for k in range(seats)), "Wolves")
         self.wolves_seat = seats
         self.shelters = CORNERS[:seats]
-        terrain = amap.terrain
-        self.water = tuple(t == WATER for t in terrain)
-        self.forest = tuple(t == FOREST for t in terrain)
-        self.herd_barrier = tuple(t in (WATER, LAIR_LETTER, SHELTER) for t in terrain)
-        self.wolf_barrier = tuple(t in (WATER, SHELTER) for t in terrain)
+        terrain = _terrain(amap.terrain)
+        self.water, self.forest, self.herd_barrier, self.wolf_barrier = terrain[:4]
+        self.wolf_passable = terrain[4]
         #: per seat in play: the squares its shepherds never enter (the Lair, the other
         #: shelters, in play or not)
         self.forbidden = tuple(frozenset({LAIR, *CORNERS}) - {own} for own in self.shelters)
@@ -198,38 +238,43 @@ class Table:
         with its route (start first, end last; the start alone when it stays); and the
         first forest square an animal enters (-1 for none)."""
         seat = pos.seat
-        movers = [a for a in pos.animals if a[1] == seat and a[3] == NOT_CAUGHT]
-        movers.sort(
-            key=lambda a: (
-                _KIND_ORDER.index(a[2]),
-                -ahead(a[0], herd_direction(a[2], die)),
-                reading_key(a[0]),
+        order = _move_order(die)
+        movers = [
+            a
+            for _, a in sorted(
+                (order[a[2]][a[0]], a) for a in pos.animals if a[1] == seat and a[3] == NOT_CAUGHT
             )
-        )
+        ]
         occupied = self.occupied(pos)
         barrier, forest = self.herd_barrier, self.forest
-        woke = -1
+        steps = _HERD_STEPS[die]
+        woke = -1 if not pos.awake else -2  # -2: awake already, no forest to look for
         out: list[tuple[Animal, tuple[int, ...]]] = []
         for animal in movers:
             start = animal[0]
-            step = STEP[herd_direction(animal[2], die)]
+            step, count = steps[animal[2]]
             occupied.discard(start)
-            walked: list[int] = []
-            reach = 0  # squares of the walk up to the last free one
-            here = start
-            for _ in range(_STEPS[animal[2]]):
-                here = step[here]
-                if here < 0 or barrier[here]:
-                    break
-                walked.append(here)
-                if here not in occupied:
-                    reach = len(walked)
-            route = (start, *walked[:reach])
+            here = step[start]
+            if here < 0 or barrier[here]:
+                route: tuple[int, ...] = (start,)
+            elif count == 1:
+                route = (start,) if here in occupied else (start, here)
+            else:
+                there = step[here]
+                if there >= 0 and not barrier[there] and there not in occupied:
+                    route = (start, here, there)
+                elif here in occupied:
+                    route = (start,)
+                else:
+                    route = (start, here)
             occupied.add(route[-1])
-            if woke < 0 and not pos.awake:
-                woke = next((s for s in route[1:] if forest[s]), -1)
+            if woke == -1:
+                for square in route[1:]:
+                    if forest[square]:
+                        woke = square
+                        break
             out.append((animal, route))
-        return out, woke
+        return out, max(woke, -1)
 
     def occupied(self, pos: AwethiPosition) -> set[int]:
         """Squares holding a piece, shelters and the Lair left out (their terrain
@@ -254,14 +299,17 @@ class Table:
     def surrounded(square: int, shepherd_squares: set[int]) -> bool:
         """Whether three of the four squares orthogonally next to ``square`` hold a
         shepherd (squares count, not shepherds)."""
-        return sum(1 for s in ORTH_NEIGHBOURS[square] if s in shepherd_squares) >= 3
+        return len(shepherd_squares.intersection(ORTH_NEIGHBOURS[square])) >= 3
 
     def completion(self, pos: AwethiPosition) -> tuple[list[Animal], list[Animal]]:
         """The catches of the seat to move that complete, and those that lapse."""
         done: list[Animal] = []
         lapsed: list[Animal] = []
         seat = pos.seat
-        if not any(a[3] == seat for a in pos.animals):
+        for a in pos.animals:
+            if a[3] == seat:
+                break
+        else:  # no catch of the seat is pending
             return done, lapsed
         squares = self.shepherd_squares(pos.shepherds)
         for a in pos.animals:

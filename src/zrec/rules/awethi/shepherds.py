@@ -12,8 +12,7 @@ legal paths of a shepherd's amount; reading a written turn is in
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from zrec.moves import Action, Dice, Turn
 from zrec.rules.awethi.board import (
@@ -54,6 +53,24 @@ def path_text(path: tuple[int, ...], back: bool = False) -> str:
     return "-".join(NAME[s] for s in path)
 
 
+def begin_turn(
+    t: Table, pos: AwethiPosition
+) -> tuple[list[Animal], list[Animal], Sequence[Animal]]:
+    """The catches of the seat to move that complete and those that lapse as its
+    shepherds' turn begins, and the animals on the board after them."""
+    done, lapsed = t.completion(pos)
+    if not done and not lapsed:
+        return done, lapsed, pos.animals
+    gone = {a[0] for a in done}
+    freed = {a[0] for a in lapsed}
+    animals = [
+        (a[0], a[1], a[2], NOT_CAUGHT) if a[0] in freed else a
+        for a in pos.animals
+        if a[0] not in gone
+    ]
+    return done, lapsed, animals
+
+
 class ShepherdsBoard:
     """The board as one shepherds' turn sees it, path after path."""
 
@@ -61,17 +78,15 @@ class ShepherdsBoard:
         self.t = t
         self.pos = pos
         seat = pos.seat
-        self.done, self.lapsed = t.completion(pos)
-        gone = {a[0] for a in self.done}
-        lapsed = {a[0] for a in self.lapsed}
-        self.animals: list[Animal] = [
-            (a[0], a[1], a[2], NOT_CAUGHT) if a[0] in lapsed else a
-            for a in pos.animals
-            if a[0] not in gone
-        ]
-        self.occupied = t.occupied(pos) - gone
+        self.done, self.lapsed, self.animals = begin_turn(t, pos)
+        self.occupied = t.occupied(pos)
+        if self.done:
+            self.occupied -= {a[0] for a in self.done}
         self.own = list(pos.shepherds[seat])
-        self.unmoved = Counter(self.own)
+        #: how many unmoved shepherds of the seat stand on each square
+        self.unmoved: dict[int, int] = {}
+        for square in self.own:
+            self.unmoved[square] = self.unmoved.get(square, 0) + 1
         self.shelter = t.shelters[seat]
         self.forbidden = t.forbidden[seat]
         self.woke = -1
@@ -96,7 +111,10 @@ class ShepherdsBoard:
         self.own.append(end)
         if self.woke < 0 and not self.pos.awake:
             forest = self.t.forest
-            self.woke = next((s for s in entered if forest[s]), -1)
+            for square in entered:
+                if forest[square]:
+                    self.woke = square
+                    break
 
     def walks(self, start: int, amount: int, leave_water: bool) -> Iterator[tuple[int, ...]]:
         """Every legal path of exactly ``amount`` from ``start`` (ending outside water
@@ -138,7 +156,8 @@ class ShepherdsBoard:
             s for k, s in enumerate(self.pos.shepherds) if k != self.pos.seat
         )
         squares.update(self.own)
-        return [a for a in self.animals if a[3] == NOT_CAUGHT and self.t.surrounded(a[0], squares)]
+        surrounded = self.t.surrounded
+        return [a for a in self.animals if a[3] == NOT_CAUGHT and surrounded(a[0], squares)]
 
 
 # -- applying --------------------------------------------------------------------------
@@ -147,12 +166,12 @@ class ShepherdsBoard:
 def apply_shepherds(
     t: Table, pos: AwethiPosition, move: ShepherdsMove
 ) -> tuple[AwethiPosition, tuple[Event, ...]]:
-    board = ShepherdsBoard(t, pos)
     seat = pos.seat
+    done, lapsed, on_board = begin_turn(t, pos)
     name = t.names[seat]
     events: list[Event] = []
     sheltered = pos.sheltered
-    for a in board.done:
+    for a in done:
         home = t.shelter_of(a)
         sheltered = add_count(sheltered, home, a[2])
         events.append(
@@ -163,7 +182,7 @@ def apply_shepherds(
                 (NAME[a[0]],),
             )
         )
-    for a in board.lapsed:
+    for a in lapsed:
         events.append(
             Event(
                 "catch-lapsed",
@@ -172,29 +191,42 @@ def apply_shepherds(
                 (NAME[a[0]],),
             )
         )
+    # the paths in the order written: each shepherd leaves its start for its end
+    own = list(pos.shepherds[seat])
+    forest = t.forest
+    woke = -1 if not pos.awake else -2  # -2: awake already, no forest to look for
     for i, path in enumerate(move.paths):
+        own.remove(path[0])
         if move.back >> i & 1:
-            board.move(path[0], (), path[1])
-        else:
-            board.move(path[0], path[1:], path[-1])
+            own.append(path[1])
+            continue
+        own.append(path[-1])
+        if woke == -1:
+            for square in path[1:]:
+                if forest[square]:
+                    woke = square
+                    break
     awake = pos.awake
-    if board.woke >= 0:
+    if woke >= 0:
         awake = True
         events.append(
             Event(
                 "wolves-woken",
-                f"the wolves wake: a shepherd of {name} enters the forest at {NAME[board.woke]}",
-                (NAME[board.woke],),
+                f"the wolves wake: a shepherd of {name} enters the forest at {NAME[woke]}",
+                (NAME[woke],),
             )
         )
-    caught = {a[0] for a in board.catches()}
+    squares = t.shepherd_squares(s for k, s in enumerate(pos.shepherds) if k != seat)
+    squares.update(own)
+    surrounded = t.surrounded
+    caught = {a[0] for a in on_board if a[3] == NOT_CAUGHT and surrounded(a[0], squares)}
     animals = []
-    for a in board.animals:
+    for a in on_board:
         if a[0] in caught:
             a = (a[0], a[1], a[2], seat)
             events.append(Event("caught", f"{name} catches {t.animal_words(a)}", (NAME[a[0]],)))
         animals.append(a)
-    shepherds = (*pos.shepherds[:seat], tuple(sorted(board.own)), *pos.shepherds[seat + 1 :])
+    shepherds = (*pos.shepherds[:seat], tuple(sorted(own)), *pos.shepherds[seat + 1 :])
     where = (seat, WOLF_TURN, pos.group) if awake else t.next_group(pos)
     after = AwethiPosition(
         where[0],

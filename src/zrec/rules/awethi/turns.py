@@ -40,8 +40,9 @@ _NOTHING: tuple[Event, ...] = ()
 def written_kind(turn: Turn, due: int) -> int:
     """Which kind of turn the written one is (see "Which turn was written")."""
     actions, dice = turn.actions, turn.dice
-    if any(a.kind == "herd" for a in actions):
-        return HERD_TURN
+    for a in actions:
+        if a.kind == "herd":
+            return HERD_TURN
     if len(actions) > 1 or (dice is not None and len(dice.values) == 4):
         return SHEPHERDS_TURN
     if (dice is not None and len(dice.values) == 2) or (actions and actions[0].kind == "pass"):
@@ -153,8 +154,10 @@ def apply_herd(
 ) -> tuple[AwethiPosition, tuple[Event, ...]]:
     """The herd turn applied: every animal walked, the herd face up, the wolves woken."""
     walks, woke = t.herd_walks(pos, move.die)
-    ends = {animal[0]: route[-1] for animal, route in walks}
-    animals = tuple(sorted((ends.get(a[0], a[0]), *a[1:]) for a in pos.animals))
+    ends = {animal[0]: route[-1] for animal, route in walks if len(route) > 1}
+    animals = tuple(
+        sorted([(ends[a[0]], a[1], a[2], a[3]) if a[0] in ends else a for a in pos.animals])
+    )
     events: list[Event] = []
     name = t.names[pos.seat]
     bit = 1 << pos.seat

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import pairwise
 
 from zrec.moves import PASS, Action, Dice, Turn
@@ -70,10 +69,16 @@ class WolfBoard:
         self.shepherds = t.shepherd_squares(pos.shepherds)
         self.animals: dict[int, Animal] = {a[0]: a for a in pos.animals}
         self.wolves = set(pos.wolves)
-        barrier = t.wolf_barrier
-        self.passable = [not b for b in barrier]
-        for s in self.shepherds:
-            self.passable[s] = False
+        self._passable: list[bool] | None = None  # made when a search needs it
+
+    @property
+    def passable(self) -> list[bool]:
+        """For each square, whether a wolf may step on it (no water, shelter or shepherd)."""
+        if self._passable is None:
+            self._passable = list(self.t.wolf_passable)
+            for s in self.shepherds:
+                self._passable[s] = False
+        return self._passable
 
     def layers(self, start: int, n: int) -> list[set[int]]:
         """The squares a wolf on ``start`` can stand on after 0, 1, ... ``n`` steps."""
@@ -229,7 +234,19 @@ def apply_wolf(
 ) -> tuple[AwethiPosition, tuple[Event, ...]]:
     seat, stage, group = t.next_group(pos)
     if not move.path:
-        return replace(pos, seat=seat, stage=stage, group=group), ()
+        after = AwethiPosition(
+            seat,
+            stage,
+            group,
+            pos.awake,
+            pos.revealed,
+            pos.shepherds,
+            pos.animals,
+            pos.wolves,
+            pos.sheltered,
+            pos.eaten,
+        )
+        return after, ()
     start, end = move.path[0], move.path[-1]
     wolves = list(pos.wolves)
     wolves.remove(start)
@@ -242,14 +259,17 @@ def apply_wolf(
         animals = tuple(a for a in animals if a[0] != end)
         eaten = add_count(eaten, victim[1], victim[2])
         events = (Event(REMOVED, f"the wolves eat {t.animal_words(victim)}", (NAME[end],)),)
-    after = replace(
-        pos,
-        seat=seat,
-        stage=stage,
-        group=group,
-        animals=animals,
-        wolves=tuple(sorted(wolves)),
-        eaten=eaten,
+    after = AwethiPosition(
+        seat,
+        stage,
+        group,
+        pos.awake,
+        pos.revealed,
+        pos.shepherds,
+        animals,
+        tuple(sorted(wolves)),
+        pos.sheltered,
+        eaten,
     )
     return after, events
 
