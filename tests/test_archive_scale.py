@@ -16,7 +16,7 @@ from zrec.archive import Archive
 from zrec.archive.store import ingest, posindex
 from zrec.archive.store.ingest import Importer
 from zrec.archive.store.search import Query, search, search_page
-from zrec.archive.store.upkeep import check
+from zrec.archive.store.upkeep import check, remove
 from zrec.archive.store.verify import keys_of_text
 from zrec.cli import app
 from zrec.notation.reader import read_records, read_string
@@ -66,10 +66,11 @@ def test_an_import_holds_one_chunk_of_games_whatever_the_batch(
 
 
 def _old_layout(archive: Archive) -> None:
-    """Turn a schema 3 archive back into schema 2: one position row a ply."""
+    """Turn a schema 3 archive back into schema 2: one position row a ply, no starts."""
     db = archive.db
     with db.transaction():
         db.execute("DROP TABLE positions")
+        db.execute("DROP TABLE starts")
         db.execute(
             "CREATE TABLE positions (key BIGINT NOT NULL, game BIGINT NOT NULL, "
             "ply INTEGER NOT NULL, PRIMARY KEY (key, game, ply))"
@@ -186,3 +187,28 @@ def test_the_index_is_written_at_the_end_of_each_batch(tmp_path: Path) -> None:
         assert sorted(archive.db.rows("SELECT part, bucket, entries FROM positions")) == one
         plies = sum(g.plies + 1 for g in archive.games(list(archive.all_ids())))
         assert posindex.entry_count(archive.db) == plies
+
+
+def test_the_starts_follow_the_games(db_url: str) -> None:
+    with Archive.open(db_url, create=True) as archive:
+        importer = Importer(archive)
+        for name in ("tournament.zrec", "mosona-open.zrec"):
+            importer.import_records(read_records(SAMPLES / name), name)
+        starts = archive.db.rows("SELECT game, options FROM starts ORDER BY game, options")
+        assert ("mosona", "Board=open;Jumps=line;Middle=right;EndRule=majority;First=White") in [
+            (str(g), str(o)) for g, o in starts
+        ]
+        open_board = [
+            int(gid)
+            for (gid,) in archive.db.rows(
+                "SELECT id FROM games WHERE options LIKE ?", ("Board=open%",)
+            )
+        ]
+        remove(archive, open_board)
+        assert len(archive.db.rows("SELECT game FROM starts")) == len(starts) - 1
+        assert check(archive).ok
+        archive.db.execute("DELETE FROM starts WHERE game = 'kolowis'")
+        assert check(archive).problems == [
+            "the starts table lacks kolowis "
+            "(Board=lined;Jumps=line;Middle=right;EndRule=majority;First=White;Pieces=24)"
+        ]

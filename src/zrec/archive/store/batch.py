@@ -64,6 +64,7 @@ class Rows:
         self.sources: list[tuple[Any, ...]] = []
         self.openings: list[tuple[Any, ...]] = []
         self.material: list[tuple[Any, ...]] = []
+        self.starts: set[tuple[str, str, str]] = set()  # (game, options, setup)
         self.openings_by_path: dict[tuple[int, str], tuple[int, int]] = {}
         self.long: dict[int, list[int]] = {}  # path at OPENING_PLIES -> games
         # what the stored games say (see Importer._prefetch), kept up to date
@@ -84,3 +85,9 @@ class Rows:
             )
         db.copy_rows("openings", "path, game", self.openings)
         db.copy_rows("material", "game, counts, ply", self.material)
+        if self.starts:
+            db.executemany(
+                "INSERT INTO starts (game, options, setup) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                sorted(self.starts),
+            )

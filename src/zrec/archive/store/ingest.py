@@ -353,6 +353,7 @@ class Importer:
         rows.source(gid, sid, fact)
         if fact.indexed:
             rows.entries.add(gid, fact.keys)
+            rows.starts.add((fact.name, fact.options, fact.setup))
             if fact.plies > OPENING_PLIES:
                 rows.long.setdefault(fact.paths[OPENING_PLIES], []).append(gid)
             last = min(fact.plies, OPENING_PLIES)

@@ -28,7 +28,9 @@ Version 2 adds what a tournament needs beyond its games (docs/tournaments.md):
   results known without a record (a TRF file's pairings), as TRF result codes.
 
 Version 3 packs the position index (``positions``): the rows of version 2 are packed
-when an archive is migrated.
+when an archive is migrated; and it keeps ``starts``, each game, options and setup that
+a valid game has (what a search by moves or position plays from, without reading
+every game).
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
@@ -161,7 +163,15 @@ CREATE TABLE positions (
     bucket INTEGER NOT NULL,
     entries {blob} NOT NULL,
     PRIMARY KEY (part, bucket)
-){without_rowid}
+){without_rowid};
+CREATE TABLE starts (
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    PRIMARY KEY (game, options, setup)
+){without_rowid};
+INSERT INTO starts (game, options, setup)
+    SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1
 """
 
 #: version -> the statements that make it from the version before (1: from nothing)

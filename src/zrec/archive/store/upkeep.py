@@ -174,10 +174,24 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
                 f"the {table} index holds {total} {'entries' if i == 0 else 'rows'}; the stored "
                 f"games account for {expected[i]}"
             )
+    if not result.damaged:
+        _check_starts(archive, result.problems)
     tables = unreadable_tables(archive)
     result.problems += tables
     result.damaged = result.damaged or bool(tables)
     return result
+
+
+def _check_starts(archive: Archive, problems: list[str]) -> None:
+    """The starts table holds the starts of the valid games, and no other."""
+    held = {tuple(map(str, r)) for r in archive.db.rows("SELECT game, options, setup FROM starts")}
+    games = {tuple(map(str, r)) for r in archive.db.rows(_ALL_STARTS)}
+    for game, options, setup in sorted(games - held):
+        start = f"{game} ({options}{', ' + setup if setup else ''})"
+        problems.append(f"the starts table lacks {start}")
+    for game, options, setup in sorted(held - games):
+        start = f"{game} ({options}{', ' + setup if setup else ''})"
+        problems.append(f"the starts table holds {start}, which no valid game has")
 
 
 def _check_game(archive: Archive, gid: int, problems: list[str]) -> Facts | None:
@@ -255,6 +269,19 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
                 posindex.remove(db, gid, None)
                 for table in ("openings", "material"):
                     db.execute(f"DELETE FROM {table} WHERE game = ?", (gid,))
+            start = db.one("SELECT game, options, setup FROM games WHERE id = ?", (gid,))
             db.execute("DELETE FROM games WHERE id = ?", (gid,))
             gone.append(gid)
+            if start is not None and db.one(_HAS_START, start) is None:
+                db.execute(
+                    "DELETE FROM starts WHERE game = ? AND options = ? AND setup = ?", start
+                )
     return gone
+
+
+#: whether a valid game has this start (the ``starts`` table holds those that do)
+_HAS_START = (
+    "SELECT 1 FROM games WHERE game = ? AND options = ? AND setup = ? AND valid = 1 "
+    "AND checked = 1 LIMIT 1"
+)
+_ALL_STARTS = "SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1"

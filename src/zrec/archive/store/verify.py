@@ -3,16 +3,20 @@
 The position index and the opening paths hold hashes; before a search shows a
 game as holding a position, the game's stored text is replayed and the engine's own
 key at that ply compared with the one asked for.  Import uses the same replay to
-confirm a truncated copy found through the position index.
+confirm a truncated copy found through its first 20 plies.  :class:`After` finds the
+position after a ply of a record, as the index holds it (``--position-after``).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from zrec.archive.store.facts import Indexer
 from zrec.notation.reader import read_string
-from zrec.play import GameSetupError, prepare, walk
+from zrec.play import GameSetupError, Replay, Step, Visitor, prepare, walk
+from zrec.play.replay import ReplayError
 
-__all__ = ["confirmed", "index_text", "keys_of_text"]
+__all__ = ["After", "confirmed", "index_text", "keys_of_text"]
 
 #: the ply the position index gives for "this ply or later"
 _LATE = 0xFFFF
@@ -69,3 +73,26 @@ def confirmed(
     if prefix:
         return any(indexer.keys[: n + 1] == keys[: n + 1] for n, keys in prefix)
     return True
+
+
+class After(Visitor):
+    """Finds the position after ply ``ply`` of a main line: after the moves that are
+    not turns and follow it (a priest's entry), as the index holds it."""
+
+    def __init__(self, replay: Replay, ply: int) -> None:
+        self.replay = replay
+        self.ply = ply
+        self.position: Any = replay.start
+        self.reached = 0
+        self.error: ReplayError | None = None
+
+    def step(self, step: Step) -> None:
+        if step.depth or self.error is not None:
+            return
+        if step.error is not None:
+            if step.ply <= self.ply:
+                label = self.replay.label(step.before)
+                self.error = ReplayError(step.ply, label, step.node.turn.text(), step.error)
+            return
+        if step.ply <= self.ply:
+            self.position, self.reached = step.after, step.ply
