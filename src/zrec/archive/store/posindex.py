@@ -63,10 +63,14 @@ class PositionEntries:
         """The positions of game ``gid``, ply 0 first."""
         buckets = self.parts.setdefault(gid >> PART_BITS, {})
         place = (gid & _PART_MASK) << 16
+        get = buckets.get
+        # _split inlined: this runs for every ply imported (about 40% of its time)
         for ply, key in enumerate(keys):
-            bucket, low = _split(key)
-            value = low << 32 | place | min(ply, _MAX_PLY)
-            found = buckets.get(bucket)
+            unsigned = key & 0xFFFF_FFFF_FFFF_FFFF
+            bucket = unsigned >> (64 - BUCKET_BITS)
+            value = ((unsigned >> (32 - BUCKET_BITS)) & 0xFFFF_FFFF) << 32 | place
+            value |= ply if ply < _MAX_PLY else _MAX_PLY
+            found = get(bucket)
             if found is None:
                 buckets[bucket] = array("Q", (value,))
             else:
