@@ -15,7 +15,7 @@ per 20,000 games, the archive's pragmas), and looks 200 of the keys up in each:
 
 Usage::
 
-    python benchmarks/index_layouts.py benchmarks/data/archive-100000-jobs1.sqlite
+    python benchmarks/index_layouts.py ARCHIVE [--layout packed]
 """
 
 from __future__ import annotations
@@ -130,6 +130,9 @@ LAYOUTS: dict[str, tuple[str, Callable[[Database, list[tuple[int, int, int]]], N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("archive", help="an archive made by archive_bench.py")
+    parser.add_argument(
+        "--layout", action="append", choices=list(LAYOUTS), help="only these (repeat)"
+    )
     args = parser.parse_args()
     entries = _entries(args.archive)
     games = len({gid for _, gid, _ in entries})
@@ -137,6 +140,8 @@ def main() -> None:
     probes = [k for k, _, _ in random.Random(1).sample(entries, 200)]
     scratch = Path(args.archive).with_suffix(".layout.sqlite")
     for name, (schema, insert, query) in LAYOUTS.items():
+        if args.layout and name not in args.layout:
+            continue
         db = _open(scratch)
         for statement in schema.split(";"):
             db.execute(statement)
