@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from zrec.archive import Archive
+from zrec.archive.store import posindex
 from zrec.archive.store.upkeep import check, remove
+from zrec.archive.store.verify import keys_of_text
 from zrec.check.validate import validate_record
 from zrec.cli import app
 from zrec.notation.reader import read_records
@@ -233,7 +236,9 @@ def test_show_and_stats(db_url: str) -> None:
         {"value": "awethi", "games": 2},
     ]
     with Archive.open(db_url) as archive:
-        assert stats["positions"] == archive.db.value("SELECT count(*) FROM positions")
+        assert stats["positions"] == posindex.entry_count(archive.db)
+        stored = list(archive.games(list(archive.all_ids())))
+        assert stats["positions"] == sum(game.plies + 1 for game in stored)
     table = ok("stats", "--db", db_url)
     assert table.startswith(
         f"15 games (15 valid), 7 players, 6 events, 11 files, {stats['positions']}"
@@ -270,30 +275,50 @@ def test_export_and_import_again(db_url: str, tmp_path: Path, kind: str) -> None
 # -- check and remove ----------------------------------------------------------------------
 
 
+def _entries_of(archive: Archive, gid: int) -> int:
+    """How many entries of the position index are game ``gid``'s."""
+    rows = posindex.part_entries(archive.db, gid >> posindex.PART_BITS)
+    place = gid & ((1 << posindex.PART_BITS) - 1)
+    return sum((v >> 16) & 0xFFF == place for values in rows.values() for v in values)
+
+
 def test_check_finds_a_missing_index_row_and_remove_cleans_up(db_url: str) -> None:
     imported(db_url, *SAMPLE_FILES)
     assert ok("check", "--db", db_url) == "15 games checked: all agree with the indexes\n"
     with Archive.open(db_url) as archive:
-        total = int(archive.db.value("SELECT count(*) FROM positions"))
+        total = posindex.entry_count(archive.db)
         plies = archive.game(7).plies
-        assert archive.db.value("SELECT count(*) FROM positions WHERE game = 7") == plies + 1
-        # one row of game 7 lost
-        archive.db.execute("DELETE FROM positions WHERE game = 7 AND ply = 3")
+        assert _entries_of(archive, 7) == plies + 1
+        # the entry of game 7's ply 3 lost
+        keys = keys_of_text(archive.game(7).text)
+        assert keys is not None
+        bucket, value = posindex.game_entries(keys, 7)[3]
+        blob = archive.db.value(
+            "SELECT entries FROM positions WHERE part = 0 AND bucket = ?", (bucket,)
+        )
+        kept = [v for v in array("Q", blob) if v != value]
+        archive.db.execute(
+            "UPDATE positions SET entries = ? WHERE part = 0 AND bucket = ?",
+            (array("Q", kept).tobytes(), bucket),
+        )
+        assert _entries_of(archive, 7) == plies
         found = check(archive)
         assert found.problems == [
             f"#7: {plies} of its {plies + 1} position index rows are stored",
-            f"the positions index holds {total - 1} rows; the stored games account for {total}",
+            f"the positions index holds {total - 1} entries; the stored games account for "
+            f"{total}",
         ]
     cli = invoke("check", "--db", db_url)
     assert cli.exit_code == 1
     assert cli.stdout.splitlines() == [*found.problems, "15 games checked: 2 problems"]
     with Archive.open(db_url) as archive:
         assert remove(archive, [7, 99]) == [7]
-        assert archive.db.value("SELECT count(*) FROM positions") == total - (plies + 1)
+        assert posindex.entry_count(archive.db) == total - (plies + 1)
+        assert _entries_of(archive, 7) == 0
         for table in ("games", "game_tags", "game_players", "game_sources"):
             column = "id" if table == "games" else "game"
             assert archive.db.value(f"SELECT count(*) FROM {table} WHERE {column} = 7") == 0
-        for table in ("positions", "openings", "material"):
+        for table in ("openings", "material"):
             assert archive.db.value(f"SELECT count(*) FROM {table} WHERE game = 7") == 0
         assert check(archive).ok
         other_plies = archive.game(14).plies
@@ -304,9 +329,7 @@ def test_check_finds_a_missing_index_row_and_remove_cleans_up(db_url: str) -> No
     assert result.stderr == "zrec: there is no game #99\n"
     with Archive.open(db_url) as archive:
         assert archive.count() == 13
-        assert archive.db.value("SELECT count(*) FROM positions") == total - (plies + 1) - (
-            other_plies + 1
-        )
+        assert posindex.entry_count(archive.db) == total - (plies + 1) - (other_plies + 1)
     assert ok("check", "--db", db_url) == "13 games checked: all agree with the indexes\n"
     # a game removed can be imported again
     document = imported(db_url, "--reread", TOURNAMENT)

@@ -131,7 +131,7 @@ def import_command(
             "--batch",
             min=1,
             help="Games committed in one transaction: a stopped import loses at most "
-            "these (the next import redoes them); fewer take less memory.",
+            "these (the next import redoes them).",
         ),
     ] = 20_000,
     output_format: Annotated[

@@ -62,14 +62,43 @@ def _position_of(value: str) -> tuple[Any, int]:
     return record.game, ply
 
 
+#: games shown by a search by moves or position when --limit is not given
+PAGE = 50
+
+
 def _ids(archive: "Archive", query: "Query") -> Iterator[int]:
     from zrec.archive.store.search import search
 
     return search(archive, query)
 
 
+def _page(archive: "Archive", query: "Query") -> tuple[list[int], int]:
+    from zrec.archive.store.search import search_page
+
+    return search_page(archive, query)
+
+
+def _summary(shown: int, total: int, offset: int) -> str:
+    """The line under a page of games: which games of how many."""
+    games = "game" if total == 1 else "games"
+    if offset == 0 and shown == total:
+        return f"{total} {games} found"
+    if not shown:
+        return f"{total} {games} found: none from {offset + 1} on"
+    line = f"games {offset + 1}-{offset + shown} of {total} found"
+    if offset + shown < total:
+        line += f" (--offset {offset + shown} for the next {min(shown, total - offset - shown)})"
+    return line
+
+
 def _finder(export: bool) -> Any:
     formats = ("zrec", "json", "jsonl") if export else ("table", "json", "ids", "zrec")
+    limit_help = (
+        "At most this many games."
+        if export
+        else f"At most this many games (default: {PAGE} with --moves, --position or "
+        "--position-after, which say how many match in all; every game otherwise)."
+    )
 
     def command(
         db: DbOpt = DEFAULT_DB,
@@ -127,8 +156,12 @@ def _finder(export: bool) -> Any:
         ] = None,
         limit: Annotated[
             Optional[int],  # noqa: UP045
-            typer.Option("--limit", min=1, help="At most this many games."),
+            typer.Option("--limit", min=1, help=limit_help),
         ] = None,
+        offset: Annotated[
+            int,
+            typer.Option("--offset", min=0, help="Leave out the first N games found (a page on)."),
+        ] = 0,
         output_format: Annotated[
             str, typer.Option("--format", metavar="|".join(formats), help="What to print.")
         ] = formats[0],
@@ -159,12 +192,26 @@ def _finder(export: bool) -> Any:
             material=material,
             ids=ids,
             limit=limit,
+            offset=offset,
         )
+        paged = not export and bool(moves or position or position_after)
+        if paged and limit is None:
+            query.limit = PAGE
         with opened(db, write=False) as archive:
             try:
-                found = _ids(archive, query)
+                if paged:
+                    page, total = _page(archive, query)
+                    found: Iterator[int] = iter(page)
+                else:
+                    found = _ids(archive, query)
                 with write_to(output) as out:
                     _write(archive, found, output_format, export, out)
+                    if paged:
+                        line = _summary(len(page), total, offset)
+                        if output_format == "table":
+                            out.write(line + "\n")
+                        else:
+                            typer.echo(line, err=True)
             except SearchError as exc:
                 fail(str(exc))
 

@@ -1,7 +1,7 @@
-"""What one import batch keeps while it runs, and the small tests import makes of a game.
+"""What one import chunk keeps while it runs, and the small tests import makes of a game.
 
-:class:`Rows` holds the rows written together when a batch commits, and what the
-stored games say about the batch's games (looked up once a batch, kept up to date as
+:class:`Rows` holds the rows written together when a chunk of a batch is done, and what the
+stored games say about the chunk's games (looked up once a chunk, kept up to date as
 games are stored).  :func:`starts` confirms by replay that a game is the start of a
 stored one.
 """
@@ -13,6 +13,7 @@ from typing import Any
 
 from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
 from zrec.archive.store.facts import Facts
+from zrec.archive.store.posindex import PositionEntries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
 
@@ -52,21 +53,23 @@ def seats_key(fact: Facts) -> str:
 
 
 class Rows:
-    """The rows of one batch that are written together at its end."""
+    """The rows of one chunk of a batch, written together at its end (the position
+    index entries are kept for the whole batch)."""
 
-    def __init__(self) -> None:
+    def __init__(self, entries: PositionEntries) -> None:
+        #: the batch's position index entries (written when the batch commits)
+        self.entries = entries
         self.tags: list[tuple[Any, ...]] = []
         self.players: list[tuple[Any, ...]] = []
         self.sources: list[tuple[Any, ...]] = []
-        self.positions: list[tuple[Any, ...]] = []
         self.openings: list[tuple[Any, ...]] = []
         self.material: list[tuple[Any, ...]] = []
+        self.starts: set[tuple[str, str, str]] = set()  # (game, options, setup)
         self.openings_by_path: dict[tuple[int, str], tuple[int, int]] = {}
         self.long: dict[int, list[int]] = {}  # path at OPENING_PLIES -> games
         # what the stored games say (see Importer._prefetch), kept up to date
         self.same: dict[tuple[int, int, str], int] = {}  # (ident, plies, seats) -> id
         self.by_path: dict[int, list[tuple[int, int, str]]] = {}  # path -> (id, plies, seats)
-        self.by_key: dict[tuple[int, int], list[int]] = {}  # (key, ply) -> games
 
     def source(self, gid: int, sid: int, fact: Facts) -> None:
         self.sources.append((gid, sid, fact.number, fact.line))
@@ -80,6 +83,11 @@ class Rows:
                 "ON CONFLICT DO NOTHING",
                 self.sources,
             )
-        db.copy_rows("positions", "key, game, ply", self.positions)
         db.copy_rows("openings", "path, game", self.openings)
         db.copy_rows("material", "game, counts, ply", self.material)
+        if self.starts:
+            db.executemany(
+                "INSERT INTO starts (game, options, setup) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                sorted(self.starts),
+            )

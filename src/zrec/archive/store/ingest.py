@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 
 from zrec.archive.people.names import UNKNOWN_NAMES
 from zrec.archive.store import Archive
 from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
+from zrec.archive.store.posindex import PositionEntries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
 from zrec.notation.json.convert import JsonRecord
@@ -39,10 +41,11 @@ from zrec.notation.reader import Record
 __all__ = ["Importer"]
 
 #: games committed in one transaction (larger batches touch each index page fewer
-#: times: at 100,000 games, 20,000 a batch imported in 90.5 s where 5000 took 99.0 s;
-#: a batch of 20,000 games of ~50 plies holds about 0.4 GB until it is committed: peak memory
-#: was 775 MB, against 465 MB with 5000)
+#: times: at 100,000 games, 20,000 a batch imported in 90.5 s where 5000 took 99.0 s)
 BATCH = 20_000
+#: games judged and written at a time inside a batch: memory holds one chunk's facts
+#: (about 20 KB a game), whatever the size of the batch or the file
+CHUNK = 1000
 
 
 def _now() -> str:
@@ -109,44 +112,59 @@ class Importer:
             counts.already = done
             counts.read = done
             return result
-        found = facts(done) if facts is not None else _serial_facts(records, file, done)
-        pending: list[Facts] = []
+        found = iter(facts(done) if facts is not None else _serial_facts(records, file, done))
         # the games up to ``done`` were committed by an earlier, interrupted import
-        for fact in found:
-            pending.append(fact)
-            if len(pending) >= self.batch:
-                self._commit(pending, sid, file, counts)
-                pending = []
-            if tick is not None:
-                tick()
-        self._commit(pending, sid, file, counts, last=True)
+        while self._commit(found, sid, file, counts, tick):
+            pass
         counts.already += done
         counts.read += done
         return result
 
     def _commit(
-        self, batch: list[Facts], sid: int, file: str, counts: ImportCounts, last: bool = False
-    ) -> None:
-        if not batch and not last:
-            return
-        rows = Rows()
+        self,
+        found: Iterator[Facts],
+        sid: int,
+        file: str,
+        counts: ImportCounts,
+        tick: Callable[[], None] | None,
+    ) -> bool:
+        """Judge and store up to one batch of games in one transaction, a chunk at a
+        time (memory holds one chunk of facts and the batch's position entries);
+        whether games may remain."""
         mine = ImportCounts()
         notices: list[Notice] = []
+        entries = PositionEntries()
+        more = True
         with self.db.transaction(lock=True):
-            self._prefetch(batch, rows)
-            for fact in batch:
-                mine.read += 1
-                notices.extend(self._one(fact, sid, file, rows, mine))
-            rows.write(self.db)
-            if batch:
-                self.db.execute(
-                    "UPDATE sources SET games_done = ? WHERE id = ?", (batch[-1].number, sid)
-                )
-            if last:
+            taken = 0
+            while taken < self.batch:
+                asked = min(CHUNK, self.batch - taken)
+                chunk = list(islice(found, asked))
+                taken += len(chunk)
+                if chunk:
+                    # the chunks before are in the database: only this one's games are
+                    # judged from memory
+                    rows = Rows(entries)
+                    self._prefetch(chunk, rows)
+                    for fact in chunk:
+                        mine.read += 1
+                        notices.extend(self._one(fact, sid, file, rows, mine))
+                        if tick is not None:
+                            tick()
+                    rows.write(self.db)
+                    self.db.execute(
+                        "UPDATE sources SET games_done = ? WHERE id = ?", (chunk[-1].number, sid)
+                    )
+                if len(chunk) < asked:
+                    more = False
+                    break
+            entries.write(self.db)
+            if not more:
                 self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
         counts.merge(mine)  # only once committed
         for notice in notices:
             self.notify(notice)
+        return more
 
     # -- one game ------------------------------------------------------------------
 
@@ -209,9 +227,9 @@ class Importer:
         return found
 
     def _prefetch(self, batch: list[Facts], rows: Rows) -> None:
-        """What the stored games say about this batch, in three queries rather than
-        three a game: games with the same identity, and the games a truncated copy
-        could come from (by its last opening path, or by its last position)."""
+        """What the stored games say about this chunk, in two queries rather than
+        two a game: games with the same identity, and the games a truncated copy could
+        come from (by its opening path at its last ply, or at ply 20 for a longer game)."""
         db = self.db
         for part in parts(sorted({f.ident for f in batch})):
             for gid, ident, plies, seats in db.rows(
@@ -220,7 +238,7 @@ class Importer:
                 part,
             ):
                 rows.same.setdefault((int(ident), int(plies), str(seats)), int(gid))
-        short = {f.paths[f.plies] for f in batch if f.indexed and 0 < f.plies <= OPENING_PLIES}
+        short = {f.paths[min(f.plies, OPENING_PLIES)] for f in batch if f.indexed and f.plies}
         for part in parts(sorted(short)):
             for path, gid, plies, seats in db.rows(
                 "SELECT o.path, g.id, g.plies, g.seats FROM openings o JOIN games g "
@@ -228,13 +246,6 @@ class Importer:
                 part,
             ):
                 rows.by_path.setdefault(int(path), []).append((int(gid), int(plies), str(seats)))
-        ends = {f.keys[f.plies] for f in batch if f.indexed and f.plies > OPENING_PLIES}
-        for part in parts(sorted(ends)):
-            for key, ply, gid in db.rows(
-                f"SELECT key, ply, game FROM positions WHERE key IN ({','.join('?' * len(part))})",
-                part,
-            ):
-                rows.by_key.setdefault((int(key), int(ply)), []).append(int(gid))
 
     def _same(self, fact: Facts, rows: Rows) -> int | None:
         """A stored game that is this one (same ident, plies and players)."""
@@ -253,12 +264,13 @@ class Importer:
                     return gid, plies
             pending = rows.openings_by_path.get((fact.paths[n], seats))
             return pending if pending is not None and pending[1] > n else None
-        # games stored before this batch with this game's last position at its last
-        # ply, and this batch's games that share its opening
+        # stored games, and this chunk's, that share its first 20 plies (confirmed by
+        # replay)
+        path = fact.paths[OPENING_PLIES]
         ids = sorted(
             {
-                *rows.by_key.get((fact.keys[n], n), ()),
-                *rows.long.get(fact.paths[OPENING_PLIES], ()),
+                *(gid for gid, plies, their in rows.by_path.get(path, ()) if plies > n),
+                *rows.long.get(path, ()),
             }
         )
         for part in parts(ids):
@@ -340,7 +352,8 @@ class Importer:
                 rows.players.append((gid, seat, role, self._player(name)))
         rows.source(gid, sid, fact)
         if fact.indexed:
-            rows.positions.extend((key, gid, ply) for ply, key in enumerate(fact.keys))
+            rows.entries.add(gid, fact.keys)
+            rows.starts.add((fact.name, fact.options, fact.setup))
             if fact.plies > OPENING_PLIES:
                 rows.long.setdefault(fact.paths[OPENING_PLIES], []).append(gid)
             last = min(fact.plies, OPENING_PLIES)

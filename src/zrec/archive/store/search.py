@@ -24,24 +24,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zrec.archive.store import Archive
+from zrec.archive.store import Archive, posindex
 from zrec.archive.store.dates import DateError, date_range
 from zrec.archive.store.db import ArchiveError
 from zrec.archive.store.facts import Indexer, hash64
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.starts import stored_starts
-from zrec.archive.store.verify import index_text
+from zrec.archive.store.verify import After, confirmed
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_records
-from zrec.play import GameSetupError, Replay, Step, Visitor, positions, prepare, walk
+from zrec.play import GameSetupError, positions, prepare, walk
 from zrec.play.replay import ReplayError, prepare_rules
 from zrec.rules import find_game
 from zrec.rules.base import UnknownGameError
 
-__all__ = ["Query", "SearchError", "search"]
+__all__ = ["Query", "SearchError", "search", "search_page"]
 
 #: candidate games read from the database at a time
-CHUNK = 2000
+CHUNK = 500
 
 
 class SearchError(ArchiveError):
@@ -69,6 +69,7 @@ class Query:
     material: str | None = None
     ids: list[int] | None = None
     limit: int | None = None
+    offset: int = 0
 
 
 @dataclass
@@ -80,7 +81,17 @@ class _Plan:
     raw_keys: list[set[bytes]] = field(default_factory=list)
     #: move-prefix keys to confirm by replay, for prefixes longer than the openings
     prefix: list[tuple[int, list[int]]] = field(default_factory=list)
+    #: for each position asked for: the games the index gives, with the plies
+    plies: list[dict[int, list[int]]] = field(default_factory=list)
+    #: the games the position index allows (None: no position condition)
+    candidates: set[int] | None = None
+    #: the opening paths asked for, when the openings index is the only condition
+    paths: list[int] = field(default_factory=list)
     empty: bool = False
+
+    def allow(self, games: set[int]) -> None:
+        """Only these games can match."""
+        self.candidates = games if self.candidates is None else self.candidates & games
 
     def add(self, clause: str, *params: Any) -> None:
         self.where.append(clause)
@@ -88,24 +99,99 @@ class _Plan:
 
 
 def search(archive: Archive, query: Query) -> Iterator[int]:
-    """The ids of the games that match, in archive order."""
+    """The ids of the games that match, in archive order, from ``query.offset`` on
+    (at most ``query.limit``)."""
     plan = _plan(archive, query)
     if plan.empty:
         return
-    where = " AND ".join(plan.where) or "1 = 1"
-    confirm = bool(plan.raw_keys or plan.prefix)
-    limit = f" LIMIT {int(query.limit)}" if query.limit is not None and not confirm else ""
-    rows = archive.db.rows(
-        f"SELECT g.id FROM games g WHERE {where} ORDER BY g.id{limit}", plan.params
-    )
-    shown = 0
+    shown = skipped = 0
+    for gid in _matches(archive, plan, query, paged=True):
+        if skipped < query.offset and _confirms(plan):
+            skipped += 1
+            continue
+        yield gid
+        shown += 1
+        if query.limit is not None and shown >= query.limit:
+            return
+
+
+def search_page(archive: Archive, query: Query) -> tuple[list[int], int]:
+    """One page of the games that match (``query.offset`` and ``query.limit``), and
+    how many games match in all."""
+    plan = _plan(archive, query)
+    if plan.empty:
+        return [], 0
+    start, limit = query.offset, query.limit
+    if not _confirms(plan):
+        total = _count(archive, plan)
+        if plan.paths and limit is not None and total:
+            _page_by_scan(archive, plan, start + limit, total)
+        return list(_matches(archive, plan, query, paged=True)), total
+    found = list(_matches(archive, plan, query, paged=False))
+    end = None if limit is None else start + limit
+    return found[start:end], len(found)
+
+
+def _page_by_scan(archive: Archive, plan: _Plan, wanted: int, total: int) -> None:
+    """When an opening is common, the first games are found sooner by going through
+    the games in order and looking each up in the openings index than by reading
+    every game of the opening and sorting them."""
+    games = int(archive.db.value("SELECT coalesce(max(id), 0) FROM games"))
+    if wanted * games / total < total:  # games gone through, against games read
+        marks = ",".join("?" * len(plan.paths))
+        at = plan.where.index(f"g.id IN (SELECT game FROM openings WHERE path IN ({marks}))")
+        plan.where[at] = (
+            f"EXISTS (SELECT 1 FROM openings o WHERE o.path IN ({marks}) AND o.game = g.id)"
+        )
+
+
+def _confirms(plan: _Plan) -> bool:
+    return bool(plan.raw_keys or plan.prefix)
+
+
+def _where(plan: _Plan) -> str:
+    return " AND ".join(plan.where) or "1 = 1"
+
+
+def _count(archive: Archive, plan: _Plan) -> int:
+    if plan.paths and len(plan.where) == 1:  # the openings index alone: counted there
+        marks = ",".join("?" * len(plan.paths))
+        return int(
+            archive.db.value(f"SELECT count(*) FROM openings WHERE path IN ({marks})", plan.paths)
+        )
+    return int(archive.db.value(f"SELECT count(*) FROM games g WHERE {_where(plan)}", plan.params))
+
+
+def _matches(archive: Archive, plan: _Plan, query: Query, paged: bool) -> Iterator[int]:
+    """The games that match, in archive order; ``paged``: from the query's offset, at
+    most its limit, where no hit needs confirming."""
+    where = _where(plan)
+    if plan.candidates is not None:
+        ids = sorted(plan.candidates)
+        for start in range(0, len(ids), CHUNK):
+            part = ids[start : start + CHUNK]
+            rows = archive.db.rows(
+                f"SELECT g.id FROM games g WHERE {where} AND g.id IN "
+                f"({','.join('?' * len(part))}) ORDER BY g.id",
+                [*plan.params, *part],
+            )
+            for (gid,) in rows:
+                if not _confirms(plan) or _confirmed(archive, plan, int(gid)):
+                    yield int(gid)
+        return
+    confirm = _confirms(plan)
+    page = ""
+    if paged and not confirm and (query.limit is not None or query.offset):
+        page = f" LIMIT {int(query.limit) if query.limit is not None else -1}"
+        page += f" OFFSET {int(query.offset)}"
+        if archive.db.dialect == "postgresql" and query.limit is None:
+            page = f" OFFSET {int(query.offset)}"
+    sql = f"SELECT g.id FROM games g WHERE {where} ORDER BY g.id{page}"
+    rows = archive.db.rows(sql, plan.params)
     for (gid,) in rows:
         if confirm and not _confirmed(archive, plan, int(gid)):
             continue
         yield int(gid)
-        shown += 1
-        if query.limit is not None and shown >= query.limit:
-            return
 
 
 def _plan(archive: Archive, q: Query) -> _Plan:
@@ -231,14 +317,11 @@ def _moves(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
         raise SearchError(f'--moves {q.moves!r} holds no move: write moves, as "1. b6-b5"')
     marks = ",".join("?" * len(paths))
     plan.add(f"g.id IN (SELECT game FROM openings WHERE path IN ({marks}))", *paths)
+    plan.paths = paths
     if length > OPENING_PLIES:
-        keys = sorted({keys[length] for _, keys in plan.prefix})
-        plan.add(
-            f"g.id IN (SELECT game FROM positions WHERE ply = ? AND key IN "
-            f"({','.join('?' * len(keys))}))",
-            length,
-            *keys,
-        )
+        hits = posindex.lookup(archive.db, {keys[length] for _, keys in plan.prefix})
+        ply = min(length, 0xFFFF)
+        plan.allow({gid for gid, plies in hits.items() if ply in plies})
 
 
 def _illegal(replay: Any, game: Game) -> str:
@@ -249,29 +332,6 @@ def _illegal(replay: Any, game: Game) -> str:
     return "the moves cannot be played"
 
 
-class _After(Visitor):
-    """Finds the position after ply ``ply`` of a main line: after the moves that are
-    not turns and follow it (a priest's entry), as the index holds it."""
-
-    def __init__(self, replay: Replay, ply: int) -> None:
-        self.replay = replay
-        self.ply = ply
-        self.position: Any = replay.start
-        self.reached = 0
-        self.error: ReplayError | None = None
-
-    def step(self, step: Step) -> None:
-        if step.depth or self.error is not None:
-            return
-        if step.error is not None:
-            if step.ply <= self.ply:
-                label = self.replay.label(step.before)
-                self.error = ReplayError(step.ply, label, step.node.turn.text(), step.error)
-            return
-        if step.ply <= self.ply:
-            self.position, self.reached = step.after, step.ply
-
-
 def _position(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
     """The position conditions: ``position_of`` and ``position`` must both hold."""
     if q.position_of is not None:
@@ -280,13 +340,13 @@ def _position(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None
             replay = prepare(game)
         except GameSetupError as exc:
             raise SearchError(f"the position searched for cannot be found: {exc}") from None
-        after = _After(replay, ply)
+        after = After(replay, ply)
         walk(replay, game.line, after, variations=False, upto=ply + 1)
         if after.error is not None:
             raise SearchError(f"the position searched for cannot be found: {after.error}")
         if after.reached < ply:
             raise SearchError(f"the record has {after.reached} plies: there is no ply {ply}")
-        _passes(plan, {replay.engine.key(after.position)})
+        _passes(archive, plan, {replay.engine.key(after.position)})
     if q.position is not None:
         raw: set[bytes] = set()
         reasons = []
@@ -304,41 +364,19 @@ def _position(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None
         if not raw:
             why = "; ".join(dict.fromkeys(reasons)) or "the archive holds no game to read it in"
             raise SearchError(f"--position {q.position!r} is not a position: {why}")
-        _passes(plan, raw)
+        _passes(archive, plan, raw)
 
 
-def _passes(plan: _Plan, raw: set[bytes]) -> None:
+def _passes(archive: Archive, plan: _Plan, raw: set[bytes]) -> None:
     """A condition: the game passes through a position with one of these keys."""
     plan.raw_keys.append(raw)
-    keys = sorted({hash64(k) for k in raw})
-    plan.add(
-        f"g.id IN (SELECT game FROM positions WHERE key IN ({','.join('?' * len(keys))}))",
-        *keys,
-    )
+    hits = posindex.lookup(archive.db, {hash64(k) for k in raw})
+    plan.plies.append(hits)
+    plan.allow(set(hits))
 
 
 def _confirmed(archive: Archive, plan: _Plan, gid: int) -> bool:
     """Replay a candidate to confirm the position and long-prefix conditions."""
     text = archive.db.value("SELECT text FROM games WHERE id = ?", (gid,))
-    # for each position asked for: the plies where the index says the game holds it
-    plies: list[list[int]] = []
-    for raw in plan.raw_keys:
-        keys = sorted({hash64(k) for k in raw})
-        rows = archive.db.rows(
-            f"SELECT ply FROM positions WHERE game = ? AND key IN ({','.join('?' * len(keys))})",
-            (gid, *keys),
-        )
-        plies.append(sorted({int(r[0]) for r in rows}))
-    upto = max([*(p for found in plies for p in found), *(n for n, _ in plan.prefix), 0])
-    # one ply more: the index holds a ply's position after the moves that follow it
-    # and are not turns (a priest's entry), which a walk up to that ply leaves out
-    indexer = index_text(str(text), upto + 1, raw=True)
-    if indexer is None or indexer.raw is None:
-        return False
-    held = indexer.raw
-    for raw, found in zip(plan.raw_keys, plies, strict=True):
-        if not any(p < len(held) and held[p] in raw for p in found):
-            return False
-    if plan.prefix:
-        return any(indexer.keys[: n + 1] == keys[: n + 1] for n, keys in plan.prefix)
-    return True
+    plies = [hits.get(gid, []) for hits in plan.plies]
+    return confirmed(str(text), plan.raw_keys, plies, plan.prefix)

@@ -25,10 +25,10 @@ def stored_starts(
     and its options) and the tags that make it: the game, its options and setup, and,
     for a game with setup inputs (a herd's order, a map), each combination of inputs
     and seats its stored games have."""
-    sql = "SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1"
+    sql = "SELECT game, options, setup FROM starts"
     params: list[Any] = []
     if name is not None:
-        sql += " AND game = ?"
+        sql += " WHERE game = ?"
         params.append(name)
     found: list[tuple[str, dict[str, str]]] = []
     for game, stored, setup in sorted(archive.db.rows(sql, params)):

@@ -10,11 +10,12 @@ with all their rows, finding the index rows the same way.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from zrec.archive.store import Archive
+from zrec.archive.store import Archive, posindex
 from zrec.archive.store.db import DamagedArchiveError
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.salvage import game_ids, sqlite_findings, unreadable_tables
@@ -41,7 +42,7 @@ def stats(archive: Archive, top: int = 20) -> dict[str, Any]:
         "players": int(db.value("SELECT count(*) FROM players")),
         "events": int(db.value("SELECT count(*) FROM events")),
         "sources": int(db.value("SELECT count(*) FROM sources")),
-        "positions": int(db.value("SELECT count(*) FROM positions")),
+        "positions": posindex.entry_count(db),
         "by_game": grouped(
             "SELECT game, count(*) FROM games GROUP BY game ORDER BY count(*) DESC, game"
         ),
@@ -81,21 +82,33 @@ class CheckResult:
         return not self.problems
 
 
-def _index_rows(archive: Archive, gid: int, fact: Facts) -> tuple[int, int, int]:
-    """How many of a game's expected index rows are stored: positions, openings,
-    material."""
+class _Parts:
+    """The position index read a part at a time (games are checked in id order)."""
+
+    def __init__(self, archive: Archive) -> None:
+        self.db = archive.db
+        self.part = -1
+        self.rows: dict[int, Any] = {}
+
+    def found(self, gid: int, keys: list[int]) -> int:
+        """How many of the entries a game's keys make are stored."""
+        part = gid >> posindex.PART_BITS
+        if part != self.part:
+            self.part, self.rows = part, posindex.part_entries(self.db, part)
+        found = 0
+        for bucket, value in posindex.game_entries(keys, gid):
+            values = self.rows.get(bucket)
+            if values is not None:
+                at = bisect_left(values, value)
+                found += at < len(values) and values[at] == value
+        return found
+
+
+def _index_rows(archive: Archive, gid: int, fact: Facts, parts: _Parts) -> tuple[int, int, int]:
+    """How many of a game's expected index rows are stored: position entries,
+    openings, material."""
     db = archive.db
-    found = 0
-    wanted = {(k, p) for p, k in enumerate(fact.keys)}
-    keys = sorted({k for k, _ in wanted})
-    for start in range(0, len(keys), 500):
-        part = keys[start : start + 500]
-        rows = db.rows(
-            f"SELECT key, ply FROM positions WHERE game = ? AND key IN "
-            f"({','.join('?' * len(part))})",
-            (gid, *part),
-        )
-        found += sum((int(k), int(p)) in wanted for k, p in rows)
+    found = parts.found(gid, fact.keys)
     paths = fact.paths[1 : OPENING_PLIES + 1]
     openings = 0
     if paths:
@@ -128,6 +141,7 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
     ids = game_ids(archive, result.problems)
     result.damaged = bool(result.problems)
     expected = [0, 0, 0]
+    parts = _Parts(archive)
     for gid in ids:
         result.games += 1
         try:
@@ -138,7 +152,7 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
             fact = None
         if fact is not None:
             try:
-                _check_index(archive, gid, fact, expected, result.problems)
+                _check_index(archive, gid, fact, expected, result.problems, parts)
             except DamagedArchiveError as exc:
                 result.problems.append(f"#{gid}: its index rows cannot be read: {exc.reason}")
                 result.damaged = True
@@ -147,19 +161,37 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
     result.damaged = result.damaged or bool(result.unreadable)
     for i, table in enumerate(("positions", "openings", "material")):
         try:
-            total = int(archive.db.value(f"SELECT count(*) FROM {table}"))
+            if table == "positions":
+                total = posindex.entry_count(archive.db)
+            else:
+                total = int(archive.db.value(f"SELECT count(*) FROM {table}"))
         except DamagedArchiveError as exc:
             result.problems.append(f"the {table} index cannot be read through: {exc.reason}")
             result.damaged = True
             continue
         if total != expected[i] and not result.damaged:
             result.problems.append(
-                f"the {table} index holds {total} rows; the stored games account for {expected[i]}"
+                f"the {table} index holds {total} {'entries' if i == 0 else 'rows'}; the stored "
+                f"games account for {expected[i]}"
             )
+    if not result.damaged:
+        _check_starts(archive, result.problems)
     tables = unreadable_tables(archive)
     result.problems += tables
     result.damaged = result.damaged or bool(tables)
     return result
+
+
+def _check_starts(archive: Archive, problems: list[str]) -> None:
+    """The starts table holds the starts of the valid games, and no other."""
+    held = {tuple(map(str, r)) for r in archive.db.rows("SELECT game, options, setup FROM starts")}
+    games = {tuple(map(str, r)) for r in archive.db.rows(_ALL_STARTS)}
+    for game, options, setup in sorted(games - held):
+        start = f"{game} ({options}{', ' + setup if setup else ''})"
+        problems.append(f"the starts table lacks {start}")
+    for game, options, setup in sorted(held - games):
+        start = f"{game} ({options}{', ' + setup if setup else ''})"
+        problems.append(f"the starts table holds {start}, which no valid game has")
 
 
 def _check_game(archive: Archive, gid: int, problems: list[str]) -> Facts | None:
@@ -190,15 +222,20 @@ def _check_game(archive: Archive, gid: int, problems: list[str]) -> Facts | None
 
 
 def _check_index(
-    archive: Archive, gid: int, fact: Facts, expected: list[int], problems: list[str]
+    archive: Archive,
+    gid: int,
+    fact: Facts,
+    expected: list[int],
+    problems: list[str],
+    parts: _Parts,
 ) -> None:
     """Compare a valid game's index rows with what its replay gives."""
     wanted = (
-        len({(k, p) for p, k in enumerate(fact.keys)}),
+        len(fact.keys),
         len(fact.paths[1 : OPENING_PLIES + 1]),
         len(fact.material),
     )
-    have = _index_rows(archive, gid, fact)
+    have = _index_rows(archive, gid, fact, parts)
     for i, name in enumerate(("position", "opening", "material")):
         expected[i] += wanted[i]
         if have[i] != wanted[i]:
@@ -219,10 +256,7 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
             # the rows can be found by their keys only if the text replays as stored
             same = fact is not None and (fact.plies, fact.ident) == (int(row[1]), int(row[2]))
             if fact is not None and fact.indexed and same:
-                db.executemany(
-                    "DELETE FROM positions WHERE key = ? AND game = ? AND ply = ?",
-                    [(k, gid, p) for p, k in enumerate(fact.keys)],
-                )
+                posindex.remove(db, gid, fact.keys)
                 db.executemany(
                     "DELETE FROM openings WHERE path = ? AND game = ?",
                     [(p, gid) for p in fact.paths[1 : OPENING_PLIES + 1]],
@@ -232,8 +266,22 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
                     [(c, gid) for c, _ in fact.material],
                 )
             else:  # rows found the slow way
-                for table in ("positions", "openings", "material"):
+                posindex.remove(db, gid, None)
+                for table in ("openings", "material"):
                     db.execute(f"DELETE FROM {table} WHERE game = ?", (gid,))
+            start = db.one("SELECT game, options, setup FROM games WHERE id = ?", (gid,))
             db.execute("DELETE FROM games WHERE id = ?", (gid,))
             gone.append(gid)
+            if start is not None and db.one(_HAS_START, start) is None:
+                db.execute(
+                    "DELETE FROM starts WHERE game = ? AND options = ? AND setup = ?", start
+                )
     return gone
+
+
+#: whether a valid game has this start (the ``starts`` table holds those that do)
+_HAS_START = (
+    "SELECT 1 FROM games WHERE game = ? AND options = ? AND setup = ? AND valid = 1 "
+    "AND checked = 1 LIMIT 1"
+)
+_ALL_STARTS = "SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1"

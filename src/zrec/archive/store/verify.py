@@ -1,18 +1,25 @@
 """Replaying a stored game to confirm what the indexes say of it.
 
-The position index and the opening paths hold 64-bit hashes; before a search shows a
+The position index and the opening paths hold hashes; before a search shows a
 game as holding a position, the game's stored text is replayed and the engine's own
 key at that ply compared with the one asked for.  Import uses the same replay to
-confirm a truncated copy found through the position index.
+confirm a truncated copy found through its first 20 plies.  :class:`After` finds the
+position after a ply of a record, as the index holds it (``--position-after``).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from zrec.archive.store.facts import Indexer
 from zrec.notation.reader import read_string
-from zrec.play import GameSetupError, prepare, walk
+from zrec.play import GameSetupError, Replay, Step, Visitor, prepare, walk
+from zrec.play.replay import ReplayError
 
-__all__ = ["index_text", "keys_of_text"]
+__all__ = ["After", "confirmed", "index_text", "keys_of_text"]
+
+#: the ply the position index gives for "this ply or later"
+_LATE = 0xFFFF
 
 
 def index_text(text: str, upto: int | None = None, raw: bool = False) -> Indexer | None:
@@ -38,3 +45,54 @@ def keys_of_text(text: str, upto: int | None = None) -> list[int] | None:
     """The position keys (hashed) of a stored game, ply 0 to ``upto``."""
     indexer = index_text(text, upto)
     return None if indexer is None else indexer.keys
+
+
+def confirmed(
+    text: str,
+    raw_keys: list[set[bytes]],
+    plies: list[list[int]],
+    prefix: list[tuple[int, list[int]]],
+) -> bool:
+    """Whether a stored game holds, for each position asked for, one of its raw keys
+    at one of the plies the index gives, and starts with one of the move prefixes
+    ``prefix`` (each a length and its keys)."""
+    late = any(p >= _LATE for found in plies for p in found)
+    upto = max([*(p for found in plies for p in found), *(n for n, _ in prefix), 0])
+    # one ply more: the index holds a ply's position after the moves that follow it
+    # and are not turns (a priest's entry), which a walk up to that ply leaves out
+    indexer = index_text(text, None if late else upto + 1, raw=True)
+    if indexer is None or indexer.raw is None:
+        return False
+    held = indexer.raw
+    for raw, found in zip(raw_keys, plies, strict=True):
+        at = [p for p in found if p < _LATE]
+        if _LATE in found:  # "that ply or later"
+            at += range(_LATE, len(held))
+        if not any(p < len(held) and held[p] in raw for p in at):
+            return False
+    if prefix:
+        return any(indexer.keys[: n + 1] == keys[: n + 1] for n, keys in prefix)
+    return True
+
+
+class After(Visitor):
+    """Finds the position after ply ``ply`` of a main line: after the moves that are
+    not turns and follow it (a priest's entry), as the index holds it."""
+
+    def __init__(self, replay: Replay, ply: int) -> None:
+        self.replay = replay
+        self.ply = ply
+        self.position: Any = replay.start
+        self.reached = 0
+        self.error: ReplayError | None = None
+
+    def step(self, step: Step) -> None:
+        if step.depth or self.error is not None:
+            return
+        if step.error is not None:
+            if step.ply <= self.ply:
+                label = self.replay.label(step.before)
+                self.error = ReplayError(step.ply, label, step.node.turn.text(), step.error)
+            return
+        if step.ply <= self.ply:
+            self.position, self.reached = step.after, step.ply

@@ -1,0 +1,214 @@
+"""The archive at size, in small: an import's memory does not grow with its file, the
+packed position index (schema 3) is what an older archive's rows become, and searches
+by moves and position come a page at a time with how many games match in all.
+
+Every test that uses an archive runs on SQLite and on PostgreSQL (``db_url``)."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from zrec.archive import Archive
+from zrec.archive.store import ingest, posindex
+from zrec.archive.store.ingest import Importer
+from zrec.archive.store.search import Query, search, search_page
+from zrec.archive.store.upkeep import check, remove
+from zrec.archive.store.verify import keys_of_text
+from zrec.cli import app
+from zrec.notation.reader import read_records, read_string
+from zrec.notation.writer import move_text, write_game
+from zrec.play.selfplay import random_games
+from zrec.rules import find_game
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+MOSONA_START = "BBBBBBBB/BBBB1WWWW/WWWWWWWW w"
+
+
+def _text(count: int, seed: int) -> str:
+    games = random_games(
+        find_game("mosona"), {"Event": "Open", "White": "A", "Black": "B"}, count, seed
+    )
+    return "\n".join(write_game(game) for game in games)
+
+
+def _import(db: str, text: str, name: str = "random.zrec") -> None:
+    with Archive.open(db, create=True) as archive:
+        Importer(archive).import_records(read_string(text, name), name)
+
+
+def _peak(tmp_path: Path, text: str, name: str) -> int:
+    with Archive.open(str(tmp_path / f"{name}.sqlite"), create=True) as archive:
+        importer = Importer(archive, batch=100_000)  # one transaction
+        tracemalloc.start()
+        try:
+            result = importer.import_records(read_string(text, name), name)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert result.counts.read == text.count('[Game "')
+    return peak
+
+
+def test_an_import_holds_one_chunk_of_games_whatever_the_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ingest, "CHUNK", 25)
+    small, large = _text(100, 1), _text(400, 2)
+    peaks = [_peak(tmp_path, small, "small"), _peak(tmp_path, large, "large")]
+    # four times the games in one batch, less than twice the memory: the facts of one
+    # chunk at a time, and 8 bytes a ply for the position index (with the whole batch
+    # in one chunk, as before, it takes three times the memory)
+    assert peaks[1] < 2 * peaks[0], peaks
+
+
+def _old_layout(archive: Archive) -> None:
+    """Turn a schema 3 archive back into schema 2: one position row a ply, no starts."""
+    db = archive.db
+    with db.transaction():
+        db.execute("DROP TABLE positions")
+        db.execute("DROP TABLE starts")
+        db.execute(
+            "CREATE TABLE positions (key BIGINT NOT NULL, game BIGINT NOT NULL, "
+            "ply INTEGER NOT NULL, PRIMARY KEY (key, game, ply))"
+        )
+        for gid, text in db.rows("SELECT id, text FROM games WHERE valid = 1 ORDER BY id"):
+            keys = keys_of_text(str(text))
+            assert keys is not None
+            db.executemany(
+                "INSERT INTO positions (key, game, ply) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [(key, int(gid), ply) for ply, key in enumerate(keys)],
+            )
+        db.execute("UPDATE meta SET value = '2' WHERE name = 'schema'")
+
+
+QUERIES = [
+    Query(position=MOSONA_START),
+    Query(moves="1. a5-b5 c6xa5"),
+    Query(players=["Lovelace, Ada"]),
+]
+
+
+def test_an_archive_of_schema_2_is_packed_when_opened_and_searches_the_same(
+    db_url: str,
+) -> None:
+    files = sorted(SAMPLES.glob("*.zrec"))
+    with Archive.open(db_url, create=True) as archive:
+        importer = Importer(archive)
+        for path in files:
+            importer.import_records(read_records(path), path.name)
+        importer.import_records(read_string(_text(60, 3), "r.zrec"), "r.zrec")
+        rows = sorted(archive.db.rows("SELECT part, bucket, entries FROM positions"))
+        before = [list(search(archive, q)) for q in QUERIES]
+        assert all(before)
+        _old_layout(archive)
+        assert archive.db.value("SELECT count(*) FROM positions") == sum(
+            len(keys_of_text(str(t)) or ()) for (t,) in archive.db.rows("SELECT text FROM games")
+        )
+    with Archive.open(db_url, read_only=True) as archive:  # migrated, then read
+        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "3"
+        assert [
+            (p, b, bytes(e))
+            for p, b, e in sorted(archive.db.rows("SELECT part, bucket, entries FROM positions"))
+        ] == [(p, b, bytes(e)) for p, b, e in rows]
+        assert [list(search(archive, q)) for q in QUERIES] == before
+        assert check(archive).ok
+
+
+def _opening(text: str, plies: int) -> str:
+    """The first plies of the first game of ``text``."""
+    game = next(iter(read_string(text, "x"))).game
+    assert game is not None
+    return " ".join(move_text(node) for node in game.line.moves[:plies])
+
+
+def test_a_page_of_a_search_and_how_many_match(db_url: str) -> None:
+    text = _text(120, 4)
+    _import(db_url, text)
+    with Archive.open(db_url) as archive:
+        for query in (Query(position=MOSONA_START), Query(moves=_opening(text, 1))):
+            everything = list(search(archive, query))
+            assert len(everything) > 10
+            for offset, limit in ((0, 5), (3, 4), (len(everything) - 2, 5), (500, 5)):
+                query.offset, query.limit = offset, limit
+                page, total = search_page(archive, query)
+                assert page == everything[offset : offset + limit]
+                assert list(search(archive, query)) == page
+                assert total == len(everything)
+            query.offset, query.limit = 0, None
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["archive", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_command_shows_a_page_and_the_total(db_url: str) -> None:
+    _import(db_url, _text(80, 5))
+    with Archive.open(db_url) as archive:
+        every = list(search(archive, Query(position=MOSONA_START)))
+    assert len(every) == 80
+    code, out, err = _cli("search", "--db", db_url, "--position", MOSONA_START)
+    lines = out.splitlines()
+    assert code == 0 and err == ""
+    assert [int(line.split()[0]) for line in lines[1:-1]] == every[:50]  # the default page
+    assert lines[-1] == "games 1-50 of 80 found (--offset 50 for the next 30)"
+    code, out, err = _cli(
+        "search", "--db", db_url, "--position", MOSONA_START, "--offset", "50", "--format", "ids"
+    )
+    assert (code, out.split(), err) == (
+        0,
+        [str(i) for i in every[50:]],
+        "games 51-80 of 80 found\n",
+    )
+    code, out, err = _cli("search", "--db", db_url, "--position", MOSONA_START, "--offset", "90")
+    assert out.splitlines()[-1] == "80 games found: none from 91 on"
+    # other searches are not paged unless asked
+    code, out, err = _cli("search", "--db", db_url, "--player", "A", "--format", "ids")
+    assert (code, len(out.split()), err) == (0, 80, "")
+    code, out, err = _cli("search", "--db", db_url, "--offset", "78", "--format", "ids")
+    assert out.split() == [str(i) for i in every[78:]]
+    code, out, err = _cli("search", "--db", db_url, "--offset", "-1")
+    assert code == 2
+
+
+def test_the_index_is_written_at_the_end_of_each_batch(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    text = _text(30, 6)
+    with Archive.open(db, create=True) as archive:
+        Importer(archive, batch=7).import_records(read_string(text, "r"), "r")
+        one = sorted(archive.db.rows("SELECT part, bucket, entries FROM positions"))
+    other = str(tmp_path / "b.sqlite")
+    with Archive.open(other, create=True) as archive:
+        Importer(archive).import_records(read_string(text, "r"), "r")
+        assert sorted(archive.db.rows("SELECT part, bucket, entries FROM positions")) == one
+        plies = sum(g.plies + 1 for g in archive.games(list(archive.all_ids())))
+        assert posindex.entry_count(archive.db) == plies
+
+
+def test_the_starts_follow_the_games(db_url: str) -> None:
+    with Archive.open(db_url, create=True) as archive:
+        importer = Importer(archive)
+        for name in ("tournament.zrec", "mosona-open.zrec"):
+            importer.import_records(read_records(SAMPLES / name), name)
+        starts = archive.db.rows("SELECT game, options FROM starts ORDER BY game, options")
+        assert ("mosona", "Board=open;Jumps=line;Middle=right;EndRule=majority;First=White") in [
+            (str(g), str(o)) for g, o in starts
+        ]
+        open_board = [
+            int(gid)
+            for (gid,) in archive.db.rows(
+                "SELECT id FROM games WHERE options LIKE ?", ("Board=open%",)
+            )
+        ]
+        remove(archive, open_board)
+        assert len(archive.db.rows("SELECT game FROM starts")) == len(starts) - 1
+        assert check(archive).ok
+        archive.db.execute("DELETE FROM starts WHERE game = 'kolowis'")
+        assert check(archive).problems == [
+            "the starts table lacks kolowis "
+            "(Board=lined;Jumps=line;Middle=right;EndRule=majority;First=White;Pieces=24)"
+        ]
