@@ -26,11 +26,12 @@ FILES = sorted(SAMPLES.glob("*.zrec")) + sorted((SAMPLES / "invalid").glob("*.zr
 runner = CliRunner()
 
 #: the first 28 plies of a Mosona game, then a 4-ply cycle that can repeat for ever
-OPENING = (
+_OPENING = (
     "a5-b5 c6xa5 b5-b6 a5xc6 b7-b6 c6xa5 a7-b7 c8xa7xc6 b9-c8 a5xa7 a8xa6 c5-b5 a4xc5 "
     "b4-b5 c5xa4 c7-b8 c8xa7 c6-c7 a7-a8 c4-b4 a3xc4 c3xc5 a2xc3 c2xc4 a1xc2 c1xc3"
-).split()
-CYCLE = "a4-a3 b1-a1 a3-a4 a1-b1".split()
+)
+OPENING = _OPENING.split(" ")
+CYCLE = ["a4-a3", "b1-a1", "a3-a4", "a1-b1"]
 
 
 def turns(plies: int) -> list[str]:
@@ -65,8 +66,10 @@ def _places(game: Game | None) -> object:
 
 def _read(text: str) -> list[tuple[Record, object, str]]:
     """Each record, the places of its game, and the type of its main line."""
-    return [(r, _places(r.game), r.game and type(r.game.line.moves).__name__ or "") for r in
-            read_string(text, "t.zrec")]  # fmt: skip
+    return [
+        (r, _places(r.game), type(r.game.line.moves).__name__ if r.game else "")
+        for r in read_string(text, "t.zrec")
+    ]
 
 
 def _texts() -> list[str]:
@@ -78,6 +81,25 @@ def _texts() -> list[str]:
             for game in random_games(spec, {}, 3, 5, max_plies=120)
         )
     )
+    # the common game's edges, each kept as text and held alike: dice with no action,
+    # a comma out of place, two numbers, a number or a comma at the end, a tag late
+    head = '[Game "awethi"]\n[Seats "2"]\n\n'
+    for movetext in [
+        "1. 2413e: a1-b2, c3 2. 2: H *",
+        "1. 2: a1-b2, c3\n2... 4: -- 1-0",
+        "1. 2: *",
+        "1. 2: a1-b2, *",
+        "1. 2: a1-b2 , c3 0-1",
+        "1. a1-b2, c3 *",
+        "1. 2. a1-a2 *",
+        "1. a1-a2 2. *",
+        ", a1-a2 *",
+        "1. 2: a1-a2, b1\n, c1 *",
+        "1. 2: a1-a2 b1 2: c1 3. 4: d1,\n e2 *",
+        "1. a1-a2\n\n  \n[Round \"1\"]\n1. b1 *",
+        "1. a1-a2 b1-b2\n1-0",
+    ]:
+        texts.append(head + movetext + "\n")
     return texts
 
 
@@ -204,7 +226,7 @@ def test_a_broken_long_game_is_reported_as_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, word: str, result: str, expected: str
 ) -> None:
     path = _broken(tmp_path, 20_000, 15_000, word, result)
-    code, out, _ = _both(monkeypatch, "validate", str(path))
+    _, out, _ = _both(monkeypatch, "validate", str(path))
     assert expected in out, out
 
 

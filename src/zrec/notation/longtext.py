@@ -21,7 +21,7 @@ exactly as if it had been held whole from the start.
 
 from __future__ import annotations
 
-import re
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, islice
 from typing import overload
@@ -38,48 +38,107 @@ LINE = 65_536
 #: a game holding this many tokens is long
 TOKENS = 16_384
 
-#: a word of a plain line, as ``str.split(" ")`` cuts it
-_WORD = re.compile(r"[^ ]+")
+#: how much of a long line is cut into words at a time
+_PIECE = 16_384
 
 
 class _NotCommon(Exception):
     """The tokens are not the common game's: the grammar reads them."""
 
 
-def _plain(common: CommonPath, text: str, number: int) -> tuple[bool, TokenT | None] | None:
-    """Whether a line of plain moves has moves, and its result token; ``None`` for a
+# Where the common game's tokens stand (what CommonPath.direct_game accepts, tag pairs
+# and result aside): between turns, after a move number, after dice or a comma (an
+# action due), after a dice turn's action (a comma may follow); and what a token's
+# kind leads to from each, with the turns it ends.  Anything missing is not common.
+_TURN, _NUMBER, _DICE_DUE, _DICE_DONE, _NOT = 0, 1, 2, 3, -1
+_STEPS: dict[int, dict[str, tuple[int, int]]] = {
+    _TURN: {"ACTION": (_TURN, 1), "MOVE_NUMBER": (_NUMBER, 0), "DICE": (_DICE_DUE, 0)},
+    _NUMBER: {"ACTION": (_TURN, 1), "DICE": (_DICE_DUE, 0)},
+    _DICE_DUE: {"ACTION": (_DICE_DONE, 0), ACTION_COMMA: (_DICE_DUE, 0)},
+    _DICE_DONE: {
+        "COMMA": (_DICE_DUE, 0),
+        "ACTION": (_TURN, 2),
+        "MOVE_NUMBER": (_NUMBER, 1),
+        "DICE": (_DICE_DUE, 1),
+    },
+    _NOT: {},
+}
+_NO_STEP = (_NOT, 0)
+
+
+def _head(common: CommonPath, tokens: Sequence[TokenT]) -> tuple[int, int]:
+    """Where the common game stands after ``tokens`` (tag pairs first), and its moves."""
+    state, moves = _TURN, 0
+    first = 0
+    while first < len(tokens) and tokens[first][0] == "TAG_PAIR":
+        first += 1
+    for kind, text, _, _ in tokens[first:]:
+        if kind == "ACTION" and common.turn(text) is None:
+            return _NOT, 0  # a move only the grammar reads
+        state, ended = _STEPS[state].get(kind, _NO_STEP)
+        moves += ended
+    return state, moves
+
+
+def _pieces(text: str) -> Iterator[tuple[int, list[str]]]:
+    """The words of a line as ``str.split(" ")`` cuts them, a piece of about
+    :data:`_PIECE` characters at a time, with the column of each piece's first word."""
+    text = text.rstrip("\r\n")
+    start, length = 0, len(text)
+    while start <= length:
+        end = text.find(" ", start + _PIECE)
+        if end < 0:
+            end = length
+        yield start + 1, text[start:end].split(" ")
+        start = end + 1
+
+
+def _plain(
+    common: CommonPath, text: str, number: int, state: int
+) -> tuple[int, int, bool, TokenT | None] | None:
+    """Where the common game stands after a line of plain moves, the moves it ended,
+    whether it has any token before its result, and its result token; ``None`` for a
     line that :meth:`CommonPath.plain_line` refuses.  No token is made."""
     result: TokenT | None = None
-    moves = False
-    for found in _WORD.finditer(text.rstrip("\r\n")):
-        if result is not None:  # something after the result
-            return None
-        word = found.group()
-        kind = common.kind(word)
-        if not kind:
-            return None
-        if kind == "RESULT":
-            result = (kind, word, number, found.start() + 1)
-        else:
-            moves = True
-    return moves, result
+    moves = 0
+    words = False
+    steps = _STEPS
+    kinds = common.kinds
+    for column, piece in _pieces(text):
+        for word in piece:
+            if word:
+                if result is not None:  # something after the result
+                    return None
+                kind = kinds.get(word) or common.kind(word)
+                if not kind:
+                    return None
+                if kind == "RESULT":
+                    result = (kind, word, number, column)
+                else:
+                    state, ended = steps[state].get(kind, _NO_STEP)
+                    moves += ended
+                    words = True
+            column += len(word) + 1
+    return state, moves, words, result
 
 
 def _tokens(common: CommonPath, text: str, number: int) -> Iterator[TokenT]:
     """The tokens :meth:`CommonPath.plain_line` makes of a plain line, result left out,
     one at a time."""
-    for found in _WORD.finditer(text.rstrip("\r\n")):
-        word = found.group()
-        kind = common.kind(word)
-        column = found.start() + 1
-        if kind == "RESULT":
-            return
-        if kind == ACTION_COMMA:
-            end = len(word) - 1
-            yield "ACTION", word[:end], number, column
-            yield "COMMA", ",", number, column + end
-        else:
-            yield kind, word, number, column
+    kinds = common.kinds
+    for column, piece in _pieces(text):
+        for word in piece:
+            if word:
+                kind = kinds.get(word) or common.kind(word)
+                if kind == "RESULT":
+                    return
+                if kind == ACTION_COMMA:
+                    end = len(word) - 1
+                    yield "ACTION", word[:end], number, column
+                    yield "COMMA", ",", number, column + end
+                else:
+                    yield kind, word, number, column
+            column += len(word) + 1
 
 
 def defer(game: Pending, common: CommonPath, number: int, text: str) -> list[TokenT] | None:
@@ -87,13 +146,19 @@ def defer(game: Pending, common: CommonPath, number: int, text: str) -> list[Tok
     it ends with one).  ``None`` when the line is not kept: it is read as any other
     line, after the lines kept before it are tokens again."""
     plain = None
-    if game.problem is None and text[:1] != "[" and text.isascii():
-        plain = _plain(common, text, number)
+    state = game.deferred_state
+    if game.problem is None and state != _NOT and text[:1] != "[" and text.isascii():
+        if state is None:  # the game has just become long
+            state, game.deferred_moves = _head(common, game.tokens)
+        if state != _NOT:
+            plain = _plain(common, text, number, state)
     if plain is None:
         whole(game, common)
+        if state is not None:  # what was found of the game is out of date: held whole
+            game.deferred_state = _NOT
         return None
-    moves, result = plain
-    if moves:
+    game.deferred_state, moves, words, result = plain
+    if words:
         if not game.tokens and not game.deferred:
             game.start_line = number
             game.lines[number] = text
@@ -102,6 +167,7 @@ def defer(game: Pending, common: CommonPath, number: int, text: str) -> list[Tok
         if not game.deferred:
             game.deferred_at = len(game.tokens)
         game.deferred.append((number, text))
+        game.deferred_moves += moves
         game.moves_started = True
     if result is None:
         return []
@@ -131,44 +197,41 @@ def finish(game: Pending, common: CommonPath) -> Game | None:
     walked; ``None`` (its lines turned back into tokens) for any other game."""
     held = game.tokens
     built = None
-    if held and held[-1][0] == "RESULT" and game.problem is None:
-        built = long_game(common, list(held), game.deferred)
+    ends = game.deferred_state == _TURN or game.deferred_state == _DICE_DONE
+    if ends and held and held[-1][0] == "RESULT" and game.problem is None:
+        moves = game.deferred_moves + (game.deferred_state == _DICE_DONE)
+        built = long_game(common, list(held), game.deferred, moves)
     if built is None:
         whole(game, common)
     return built
 
 
 def long_game(
-    common: CommonPath, tokens: Sequence[TokenT], lines: Sequence[tuple[int, str]]
+    common: CommonPath, tokens: Sequence[TokenT], lines: Sequence[tuple[int, str]], moves: int
 ) -> Game | None:
-    """The common game of ``tokens`` (tag pairs, moves, then the result) with the moves
-    of the plain ``lines`` before its result, as :meth:`CommonPath.direct_game` builds
-    it from them all; ``None`` for any other game."""
+    """The game of ``tokens`` (tag pairs, the first moves, then the result) with the
+    ``moves`` moves of its tokens and of the plain ``lines`` before its result, already
+    found to be the common game; ``None`` when a tag pair is not its plain form."""
     first = 0
     while first < len(tokens) and tokens[first][0] == "TAG_PAIR":
         first += 1
-    if first == len(tokens) or tokens[-1][0] != "RESULT":
-        return None
     tags = []
     for token in tokens[:first]:
         pair = _tag(token[1])
         if pair is None:
             return None
         tags.append(pair)
-    try:
-        moves = LongMoves(common, tuple(tokens[first:-1]), tuple(lines))
-    except _NotCommon:
-        return None
+    line = Line(LongMoves(common, tuple(tokens[first:-1]), tuple(lines), moves))
     spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
-    return Game(tuple(tags), Line(moves), tokens[-1][1], spans)
+    return Game(tuple(tags), line, tokens[-1][1], spans)
 
 
 def _moves(common: CommonPath, tokens: Iterator[TokenT]) -> Iterator[MoveNode]:
     """The moves :meth:`CommonPath.direct_game` builds from the tokens between the tag
     pairs and the result, one at a time; raises :class:`_NotCommon` where it refuses
-    them."""
+    them (which reading has ruled out before a game's moves are made this way)."""
     make = _fast.plain_move
-    turn_of = common.turn
+    turns, turn_of = common.turns, common.turn
     number: int | None = None
     dots = 1
     token = next(tokens, None)
@@ -176,7 +239,7 @@ def _moves(common: CommonPath, tokens: Iterator[TokenT]) -> Iterator[MoveNode]:
         kind, text, line, column = token
         token = next(tokens, None)
         if kind == "ACTION":
-            turn = turn_of(text)
+            turn = turns.get(text) or turn_of(text)
             if turn is None:
                 raise _NotCommon
             yield make(turn, number, dots, line, column)
@@ -207,31 +270,33 @@ def _moves(common: CommonPath, tokens: Iterator[TokenT]) -> Iterator[MoveNode]:
 class LongMoves(Sequence[MoveNode]):
     """The main line of a long game, held as the text of its lines (and the tokens
     read before them): each walk makes its moves again, one at a time, equal to the
-    moves the direct path builds, places included.  Its length and last move are known
-    from the check made when it is built; any other index walks to it."""
+    moves the direct path builds, places included.  Its length is known from reading;
+    its last move once it has been walked to the end; any other index walks to it."""
 
     __slots__ = ("_common", "_count", "_head", "_last", "_lines")
 
     def __init__(
-        self, common: CommonPath, head: tuple[TokenT, ...], lines: tuple[tuple[int, str], ...]
+        self,
+        common: CommonPath,
+        head: tuple[TokenT, ...],
+        lines: tuple[tuple[int, str], ...],
+        count: int,
     ) -> None:
         self._common = common
         self._head = head
         self._lines = lines
-        count = 0
-        last = None
-        for node in self:  # raises _NotCommon
-            count += 1
-            last = node
         self._count = count
-        self._last = last
+        self._last: MoveNode | None = None  # known once walked to the end
 
     def __iter__(self) -> Iterator[MoveNode]:
         common = self._common
         lines: Iterable[TokenT] = chain.from_iterable(
             _tokens(common, text, number) for number, text in self._lines
         )
-        return _moves(common, chain(self._head, lines))
+        node = None
+        for node in _moves(common, chain(self._head, lines)):
+            yield node
+        self._last = node
 
     def __len__(self) -> int:
         return self._count
@@ -245,8 +310,8 @@ class LongMoves(Sequence[MoveNode]):
     def __getitem__(self, index: int | slice) -> MoveNode | tuple[MoveNode, ...]:
         places = range(self._count)[index]
         if isinstance(places, int):
-            if places == self._count - 1 and self._last is not None:
-                return self._last
+            if places == self._count - 1:
+                return self._last or deque(self, maxlen=1)[0]
             return next(islice(self, places, None))
         if places.step > 0:
             return tuple(islice(self, places.start, places.stop, places.step))

@@ -46,9 +46,12 @@ class Pending:
         self.start_line = 0
         self.depth = 0  # variations open
         #: the lines of a long game kept as text, not tokens (zrec.notation.longtext),
-        #: and where among the tokens theirs stand
+        #: where among the tokens theirs stand, and how far the game is the common game
+        #: (where its moves stand in it, and how many moves it has so far)
         self.deferred: list[tuple[int, str]] = []
         self.deferred_at = 0
+        self.deferred_state: int | None = None  # not looked at yet
+        self.deferred_moves = 0
 
     def add_problem(self, problem: SyntaxProblem) -> None:
         if self.problem is None:
