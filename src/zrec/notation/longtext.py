@@ -7,11 +7,11 @@ then builds every move: for a game of a million plies that is a token and then a
 is long (a line of :data:`LINE` characters, or :data:`TOKENS` tokens already held),
 each further line of plain moves (what :meth:`CommonPath.plain_line
 <zrec.notation.fastpath.CommonPath.plain_line>` accepts) is kept as its text alone
-(:func:`defer`).  At the result, :func:`finish` checks, move by move, that the game is
-the common game that :meth:`CommonPath.direct_game
-<zrec.notation.fastpath.CommonPath.direct_game>` builds, and gives it with its main
-line as :class:`LongMoves`: a sequence that makes the same moves again, one at a time,
-each time it is walked.
+(:func:`defer`), and followed, word by word, through the grammar of the common game
+that :meth:`CommonPath.direct_game <zrec.notation.fastpath.CommonPath.direct_game>`
+builds (a small table of where the game stands, :data:`_STEPS`).  At the result,
+:func:`finish` gives the game with its main line as :class:`LongMoves`: a sequence
+that makes the same moves again, one at a time, each time it is walked.
 
 Anything else, at any point (a line that is not plain, a broken byte, a game the
 direct path would refuse), first turns the kept lines back into the very tokens the
