@@ -80,7 +80,7 @@ def extended(game: Game, moves: int, seed: int) -> Game:
     end = dataclasses.replace(replay, start=steps[-1].after if steps else replay.start)
     played = play_random(end, random.Random(seed), moves)
     assert len(played.nodes) == moves
-    longer = Game(game.tags, Line(game.line.moves + played.nodes), played.result)
+    longer = Game(game.tags, Line((*game.line.moves, *played.nodes)), played.result)
     return with_tags(longer, Result=played.result, Termination=None)
 
 

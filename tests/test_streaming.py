@@ -65,7 +65,7 @@ def test_a_game_written_in_json_pieces_is_its_json(game: Game, moves: int) -> No
 
 def test_a_long_game_goes_out_in_many_pieces() -> None:
     game = _random(1, 7)[0]
-    long = Game(game.tags, Line(game.line.moves * 40, (Comment("c", "brace"),)), "*")
+    long = Game(game.tags, Line(tuple(game.line.moves) * 40, (Comment("c", "brace"),)), "*")
     assert "".join(game_json_text(long, 16)) == json.dumps(game_to_json(long), ensure_ascii=False)
     assert len(list(game_json_text(long, 16))) > 10
     assert "".join(game_text(long, 200)) == write_game(long)

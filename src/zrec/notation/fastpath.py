@@ -233,6 +233,21 @@ class CommonPath:
         spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
         return Game(tuple(tags), Line(tuple(nodes)), tokens[-1][1], spans)
 
+    def kind(self, word: str) -> str:
+        """The kind :func:`word_kind` gives ``word``, learnt for the next time."""
+        kinds = self.kinds
+        kind = kinds.get(word)
+        if kind is None:
+            if len(kinds) >= WORDS:
+                kinds.clear()
+            kind = kinds[word] = word_kind(word)
+        return kind
+
+    def turn(self, text: str) -> Turn | None:
+        """The turn of a plain move's word (``None`` for any other word), learnt."""
+        turn = self.turns.get(text)
+        return turn if turn is not None else self._turn(text)
+
     def _turn(self, text: str) -> Turn | None:
         """The turn of a plain move's word, learnt for the next time."""
         turns = self.turns

@@ -9,6 +9,7 @@ equal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -65,9 +66,13 @@ class MoveNode:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A sequence of moves; ``comments`` holds the comments of a line with no moves."""
+    """A sequence of moves; ``comments`` holds the comments of a line with no moves.
 
-    moves: tuple[MoveNode, ...] = ()
+    ``moves`` is a tuple, except the main line of a very long game read from text: a
+    sequence that makes its moves as it is walked
+    (:class:`zrec.notation.longtext.LongMoves`), equal to the tuple of them."""
+
+    moves: Sequence[MoveNode] = ()
     comments: tuple[Comment, ...] = ()
 
 

@@ -34,8 +34,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import BinaryIO
 
-from zrec.notation import fastpath
-from zrec.notation.encoding import not_utf8
+from zrec.notation import fastpath, longtext
 from zrec.notation.errors import SyntaxProblem, ZrecSyntaxError
 from zrec.notation.grammar import ParseError, TokenT, parse_tokens, token_regex
 from zrec.notation.messages import (
@@ -150,20 +149,8 @@ class _Reader:
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
-            text = raw.decode("utf-8", "replace")
-            if not self.game.tokens and self.game.problem is None:
-                self.game.start_line = number
-            self.game.lines.setdefault(number, text)
-            self.game.add_problem(
-                self._problem(
-                    "encoding",
-                    not_utf8(raw, exc.start, self.name),
-                    number,
-                    column,
-                )
-            )
-            return text
+            longtext.whole(self.game, self.common)
+            return self.game.not_utf8(number, raw, exc.start, self.name)
 
     # ------------------------------------------------------------ records
 
@@ -198,6 +185,17 @@ class _Reader:
             text = self._decode(number, raw)
             pos = 0
             game = self.game
+            if in_comment is None and (
+                game.deferred or len(text) >= longtext.LINE or len(game.tokens) >= longtext.TOKENS
+            ):  # a long game: its plain lines kept as text
+                ends = longtext.defer(game, common, number, text)
+                if ends is not None:
+                    for ending in ends:
+                        self._feed(ending, done)
+                        yield from done
+                        done.clear()
+                        self.game.lines.setdefault(number, text)
+                    continue
             if in_comment is not None:
                 end = text.find("}")
                 if end < 0:
@@ -295,7 +293,7 @@ class _Reader:
                     game = self.game
                     game.lines.setdefault(number, shown)
                 tokens = game.tokens  # a broken game keeps only its last token
-        if self.game.tokens or self.game.problem is not None:
+        if self.game.tokens or self.game.deferred or self.game.problem is not None:
             yield self._finish()
 
     # ------------------------------------------------------------ game splitting
@@ -359,7 +357,11 @@ class _Reader:
         notes = self.marks.notes(upto, self.name) if self.marks else ()
         if game.problem is None:
             try:
-                parsed = self.common.direct_game(game.tokens) or parse_tokens(game.tokens)
+                parsed = (
+                    (longtext.finish(game, self.common) if game.deferred else None)
+                    or self.common.direct_game(game.tokens)
+                    or parse_tokens(game.tokens)
+                )
             except ParseError as exc:
                 game.problem = explain(exc, game.tokens, game.lines, game.start_line, self.name)
             else:

@@ -7,6 +7,7 @@ from collections import deque
 from collections.abc import MutableSequence
 from dataclasses import dataclass
 
+from zrec.notation.encoding import not_utf8
 from zrec.notation.errors import SyntaxProblem
 from zrec.notation.grammar import TokenT
 from zrec.notation.model import Game
@@ -44,11 +45,30 @@ class Pending:
         self.moves_started = False
         self.start_line = 0
         self.depth = 0  # variations open
+        #: the lines of a long game kept as text, not tokens (zrec.notation.longtext),
+        #: where among the tokens theirs stand, and how far the game is the common game
+        #: (where its moves stand in it, and how many moves it has so far)
+        self.deferred: list[tuple[int, str]] = []
+        self.deferred_at = 0
+        self.deferred_state: int | None = None  # not looked at yet
+        self.deferred_moves = 0
 
     def add_problem(self, problem: SyntaxProblem) -> None:
         if self.problem is None:
             self.problem = problem
             self.tokens = deque(self.tokens, maxlen=1)
+
+    def not_utf8(self, number: int, raw: bytes, start: int, file: str) -> str:
+        """Line ``number``'s bytes, not UTF-8 from ``start`` on, as text with
+        replacement characters; the game is broken there."""
+        column = len(raw[:start].decode("utf-8", "replace")) + 1
+        text = raw.decode("utf-8", "replace")
+        if not self.tokens and self.problem is None:
+            self.start_line = number
+        source = self.lines.setdefault(number, text)
+        message = not_utf8(raw, start, file)
+        self.add_problem(SyntaxProblem("encoding", message, number, column, source, file))
+        return text
 
 
 __all__ = ["Pending", "Record"]

@@ -15,6 +15,7 @@ player (or zrec) writes a line: docs/notation.md section 4.3.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from zrec.notation.model import Line, MoveNode
@@ -98,7 +99,7 @@ class _Walker:
         self.variations = variations
         self.upto = upto
 
-    def line(self, moves: tuple[MoveNode, ...], pos: Any, ply: int, depth: int) -> LineEnd:
+    def line(self, moves: Sequence[MoveNode], pos: Any, ply: int, depth: int) -> LineEnd:
         engine = self.engine
         resolve, apply, number_of = engine.resolve, engine.apply, engine.move_number
         visit = self.visitor.step

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from zrec.errors import ZrecError
@@ -96,8 +97,9 @@ def game_json_text(game: Game, moves: int = 256) -> Iterator[str]:
         return
     tags = [[name, value] for name, value in game.tags]
     yield f'{{"format": {_dumps(FORMAT)}, "tags": {_dumps(tags)}, "moves": ['
+    walked = iter(line.moves)  # once through: a long game's moves are made as walked
     for start in range(0, len(line.moves), moves):
-        nodes = _dumps([_node(node) for node in line.moves[start : start + moves]])
+        nodes = _dumps([_node(node) for node in islice(walked, moves)])
         yield (", " if start else "") + nodes[1:-1]  # the elements of a list, as it has them
     comments = [_comment(c) for c in line.comments]
     more = f', "comments": {_dumps(comments)}' if comments else ""
