@@ -119,9 +119,11 @@ def _long_game(plies: int) -> str:
 def test_a_long_game_in_json_costs_about_what_it_costs_in_text(
     tmp_path: Path, base: tuple[int, float]
 ) -> None:
-    """A game of 100,000 plies is read from JSON a move at a time, as from text: its
-    peak memory stays within a small factor of the text's (the whole JSON value held at
-    once, and checked against the schema whole, cost four times as much and more)."""
+    """A game of 100,000 plies is read from JSON a move at a time and held as moves: its
+    peak memory stays within 400 bytes a ply (the whole JSON value held at once, and
+    checked against the schema whole, cost four times what the game held as moves from
+    text did, and more).  A long text game of plain moves is no longer held at all, so
+    the text's cost is now a floor, not the measure."""
     text = tmp_path / "long.zrec"
     text.write_text(_long_game(100_000))
     data = tmp_path / "long.json"
@@ -134,5 +136,5 @@ def test_a_long_game_in_json_costs_about_what_it_costs_in_text(
     code, json_peak, json_seconds, output = run("validate", str(data))
     assert (code, output) == (0, valid)
     text_cost, json_cost = text_peak - base[0], json_peak - base[0]
-    assert json_cost < 1.5 * text_cost + 10_000_000, (text_cost, json_cost)
+    assert text_cost <= json_cost < 100_000 * 400, (text_cost, json_cost)
     assert json_seconds < 3 * text_seconds + 2, (text_seconds, json_seconds)
