@@ -17,7 +17,7 @@ from zrec.moves import Turn
 from zrec.rules.awethi import end
 from zrec.rules.awethi import view as show
 from zrec.rules.awethi.board import INDEX, KIND_LETTERS, LAIR, NAME, AwethiMap, parse_herd
-from zrec.rules.awethi.paths import read_shepherds
+from zrec.rules.awethi.paths import play_shepherds
 from zrec.rules.awethi.position import (
     HERD_TURN,
     NOT_CAUGHT,
@@ -32,6 +32,7 @@ from zrec.rules.awethi.position import (
 )
 from zrec.rules.awethi.shepherds import (
     apply_shepherds,
+    board_after,
     build_shepherds,
     sample_shepherds,
     spell_shepherds,
@@ -81,6 +82,11 @@ class AwethiEngine:
         self.map = amap
         self.seats: tuple[str, ...] = self.table.names
         self.options: Mapping[str, str] = MappingProxyType({"Points": points, "Catch": catch})
+        #: the last shepherds' turn read (position, move, what it leads to): reading a
+        #: turn walks its paths on a board, so the position after it is made then, and
+        #: applying that same move to that same position hands it over
+        self._read: tuple[AwethiPosition, AwethiMove, tuple[AwethiPosition, tuple[Event, ...]]]
+        self._read = (self.table.start(), HerdMove(1), (self.table.start(), ()))
 
     # -- positions ---------------------------------------------------------------------
 
@@ -240,7 +246,9 @@ class AwethiEngine:
         if pos.stage == HERD_TURN:
             return Resolved(read_herd(turn))
         if pos.stage == SHEPHERDS_TURN:
-            return Resolved(read_shepherds(self.table, pos, turn))
+            move, board = play_shepherds(self.table, pos, turn)
+            self._read = (pos, move, board_after(board))
+            return Resolved(move)
         return Resolved(read_wolf(self.table, pos, turn))
 
     def apply(
@@ -249,6 +257,9 @@ class AwethiEngine:
         if isinstance(move, HerdMove):
             return apply_herd(self.table, pos, move)
         if isinstance(move, ShepherdsMove):
+            read = self._read
+            if read[1] is move and read[0] is pos:
+                return read[2]
             return apply_shepherds(self.table, pos, move)
         return apply_wolf(self.table, pos, move)
 

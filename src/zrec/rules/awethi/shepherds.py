@@ -166,8 +166,45 @@ class ShepherdsBoard:
 def apply_shepherds(
     t: Table, pos: AwethiPosition, move: ShepherdsMove
 ) -> tuple[AwethiPosition, tuple[Event, ...]]:
-    seat = pos.seat
     done, lapsed, on_board = begin_turn(t, pos)
+    # the paths in the order written: each shepherd leaves its start for its end
+    own = list(pos.shepherds[pos.seat])
+    forest = t.forest
+    woke = -1 if not pos.awake else -2  # -2: awake already, no forest to look for
+    for i, path in enumerate(move.paths):
+        own.remove(path[0])
+        if move.back >> i & 1:
+            own.append(path[1])
+            continue
+        own.append(path[-1])
+        if woke == -1:
+            for square in path[1:]:
+                if forest[square]:
+                    woke = square
+                    break
+    return end_turn(t, pos, done, lapsed, on_board, own, woke)
+
+
+def board_after(board: ShepherdsBoard) -> tuple[AwethiPosition, tuple[Event, ...]]:
+    """The position and events after the turn a board has been moved through (what
+    :func:`apply_shepherds` gives for the same paths, without walking them again)."""
+    return end_turn(
+        board.t, board.pos, board.done, board.lapsed, board.animals, board.own, board.woke
+    )
+
+
+def end_turn(
+    t: Table,
+    pos: AwethiPosition,
+    done: list[Animal],
+    lapsed: list[Animal],
+    on_board: Sequence[Animal],
+    own: list[int],
+    woke: int,
+) -> tuple[AwethiPosition, tuple[Event, ...]]:
+    """The turn's end: ``done`` and ``lapsed`` catches settled, the seat's shepherds on
+    ``own``, the wolves woken at ``woke`` (when it is a square), new catches made."""
+    seat = pos.seat
     name = t.names[seat]
     events: list[Event] = []
     sheltered = pos.sheltered
@@ -191,21 +228,6 @@ def apply_shepherds(
                 (NAME[a[0]],),
             )
         )
-    # the paths in the order written: each shepherd leaves its start for its end
-    own = list(pos.shepherds[seat])
-    forest = t.forest
-    woke = -1 if not pos.awake else -2  # -2: awake already, no forest to look for
-    for i, path in enumerate(move.paths):
-        own.remove(path[0])
-        if move.back >> i & 1:
-            own.append(path[1])
-            continue
-        own.append(path[-1])
-        if woke == -1:
-            for square in path[1:]:
-                if forest[square]:
-                    woke = square
-                    break
     awake = pos.awake
     if woke >= 0:
         awake = True
