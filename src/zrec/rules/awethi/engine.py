@@ -38,6 +38,7 @@ from zrec.rules.awethi.shepherds import (
     spell_shepherds,
 )
 from zrec.rules.awethi.turns import (
+    HERD_MOVES,
     apply_herd,
     check_dice,
     herd_routes,
@@ -61,6 +62,8 @@ from zrec.rules.base import (
 
 TITLE = "Awéthi"
 _CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
+#: the four herd turns as read, made once (the die decides everything)
+_HERD_READ: tuple[Resolved[AwethiMove], ...] = tuple(Resolved(HERD_MOVES[d]) for d in range(5))
 
 
 class AwethiEngine:
@@ -236,20 +239,23 @@ class AwethiEngine:
         return sample_wolf(self.table, pos, (dice[0], dice[1]), rng)
 
     def resolve(self, pos: AwethiPosition, turn: Turn) -> Resolved[AwethiMove]:
-        over = end.outcome(self.table, pos)
-        if over is not None:
-            raise IllegalMoveError(f"the game is over: {over.reason}", (), "game-over")
-        written = written_kind(turn, pos.stage)
-        if written != pos.stage:
-            raise IllegalMoveError(order_reason(self.table, pos, written), (), "turn-order")
-        check_dice(pos.stage, turn.dice)
-        if pos.stage == HERD_TURN:
-            return Resolved(read_herd(turn))
-        if pos.stage == SHEPHERDS_TURN:
-            move, board = play_shepherds(self.table, pos, turn)
+        t = self.table
+        if len({a[1] for a in pos.animals}) != t.n:  # a herd is gone: maybe the end
+            over = end.outcome(t, pos)
+            if over is not None:
+                raise IllegalMoveError(f"the game is over: {over.reason}", (), "game-over")
+        stage = pos.stage
+        written = written_kind(turn, stage)
+        if written != stage:
+            raise IllegalMoveError(order_reason(t, pos, written), (), "turn-order")
+        check_dice(stage, turn.dice)
+        if stage == HERD_TURN:
+            return _HERD_READ[read_herd(turn).die]
+        if stage == SHEPHERDS_TURN:
+            move, board = play_shepherds(t, pos, turn)
             self._read = (pos, move, board_after(board))
             return Resolved(move)
-        return Resolved(read_wolf(self.table, pos, turn))
+        return Resolved(read_wolf(t, pos, turn))
 
     def apply(
         self, pos: AwethiPosition, move: AwethiMove

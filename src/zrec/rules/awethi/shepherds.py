@@ -240,8 +240,10 @@ def end_turn(
         )
     squares = t.shepherd_squares(s for k, s in enumerate(pos.shepherds) if k != seat)
     squares.update(own)
-    surrounded = t.surrounded
-    caught = {a[0] for a in on_board if a[3] == NOT_CAUGHT and surrounded(a[0], squares)}
+    flanking = squares.intersection  # three shepherds next to an animal catch it
+    caught = {
+        a[0] for a in on_board if a[3] == NOT_CAUGHT and len(flanking(ORTH_NEIGHBOURS[a[0]])) >= 3
+    }
     animals = []
     for a in on_board:
         if a[0] in caught:
