@@ -103,7 +103,7 @@ _Walk = tuple[Action, tuple[int, ...], tuple[int, ...], int]
 #: action itself (held, so that its identity is not reused), its squares, the squares
 #: it enters and its cost.  The reader hands over the same action for the same word.
 _WALKS: dict[int, _Walk] = {}
-_MOST_WALKS = 8_192
+_MOST_WALKS = 16_384
 
 
 def _walk(action: Action) -> _Walk:

@@ -39,7 +39,6 @@ from zrec.rules.awethi.board import (
     STEP,
     WATER,
     AwethiMap,
-    reading_key,
 )
 
 HERD_TURN, SHEPHERDS_TURN, WOLF_TURN = 0, 1, 2
@@ -136,21 +135,19 @@ def ahead(square: int, direction: int) -> int:
 
 
 @cache
-def _move_order(die: int) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
+def _move_order(die: int) -> tuple[tuple[int, ...], ...]:
     """For each kind, each square's place in the order a herd's animals move for
     ``die``: bulls, then cows, then calves, each the furthest ahead first, then in map
-    reading order."""
+    reading order (rank 25 first, west to east), as one number (sorting then compares
+    numbers, not tuples): ``ahead`` lies within +-48 and a rank and a file within 0-24."""
     return tuple(
         tuple(
-            (
-                _KIND_ORDER.index(kind),
-                -ahead(square, herd_direction(kind, die)),
-                *reading_key(square),
-            )
+            ((_KIND_ORDER.index(kind) * 128 + 64 - ahead(square, herd_direction(kind, die))) * 32
+             + SIZE - 1 - square // SIZE) * 32 + square % SIZE
             for square in range(SIZE * SIZE)
         )
         for kind in range(len(KIND_LETTERS))
-    )
+    )  # fmt: skip
 
 
 @lru_cache(maxsize=16)
