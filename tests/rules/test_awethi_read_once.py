@@ -10,7 +10,13 @@ from test_awethi_helpers import E2, refusal, turn
 from test_awethi_shepherds import CATCH, FAR, FIELD
 
 from zrec.rules.awethi.board import CELLS, KIND_LETTERS, reading_key
-from zrec.rules.awethi.position import _KIND_ORDER, _move_order, ahead, herd_direction
+from zrec.rules.awethi.position import (
+    _KIND_ORDER,
+    ShepherdsMove,
+    _move_order,
+    ahead,
+    herd_direction,
+)
 from zrec.rules.awethi.shepherds import apply_shepherds
 
 
@@ -22,6 +28,7 @@ def test_the_position_handed_over_is_the_one_applying_makes() -> None:
                   turn="shepherds"), "1111e: c2-c1, b3-b2, a1, a1"),
     ):  # fmt: skip
         move = E2.resolve(pos, turn(text)).move
+        assert isinstance(move, ShepherdsMove)
         handed = E2.apply(pos, move)
         fresh = apply_shepherds(E2.table, pos, move)
         assert handed == fresh
