@@ -8,6 +8,16 @@ a stay or a jump back, whether the shepherd had a legal path after all (the only
 made).  A refusal names the path and the place, with a code per kind of mistake
 (``path-count``, ``form``, ``path-blocked``, ``path-cost``, ``forced-move``) and up to
 12 legal ways for that shepherd.
+
+What a written walk is, apart from any board (its squares, the squares it enters, its
+cost; or that it is no plain walk), is worked out once an action and remembered
+(:func:`_walk`, the last 16,384 actions: the reader hands over the same action for the
+same word); a walk of the right cost that starts on an unmoved shepherd and meets
+nothing is then taken at once, anything else checked one step at a time as above.  The
+board its paths leave is handed on, so that the position after the turn is made from
+it without walking the paths again (:func:`play_shepherds`; with the named-tuple
+positions and the herd's order as numbers: 8% fewer instructions for ``zrec validate``
+of Awéthi, callgrind, 20 games, start-up left out).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ shepherds' turn, then applies one path per shepherd in the order written, each s
 the shepherds moved before it, then catches every animal with three shepherds next to
 it.  :class:`ShepherdsBoard` is that board path after path, with the search for the
 legal paths of a shepherd's amount; reading a written turn is in
-:mod:`zrec.rules.awethi.paths`.
+:mod:`zrec.rules.awethi.paths`, and the position after a turn read is made from the
+board it was read on (:func:`board_after`), the same as :func:`apply_shepherds` makes.
 """
 
 from __future__ import annotations
