@@ -17,7 +17,7 @@ from zrec.moves import Turn
 from zrec.rules.awethi import end
 from zrec.rules.awethi import view as show
 from zrec.rules.awethi.board import INDEX, KIND_LETTERS, LAIR, NAME, AwethiMap, parse_herd
-from zrec.rules.awethi.paths import read_shepherds
+from zrec.rules.awethi.paths import play_shepherds
 from zrec.rules.awethi.position import (
     HERD_TURN,
     NOT_CAUGHT,
@@ -32,11 +32,13 @@ from zrec.rules.awethi.position import (
 )
 from zrec.rules.awethi.shepherds import (
     apply_shepherds,
+    board_after,
     build_shepherds,
     sample_shepherds,
     spell_shepherds,
 )
 from zrec.rules.awethi.turns import (
+    HERD_MOVES,
     apply_herd,
     check_dice,
     herd_routes,
@@ -60,6 +62,8 @@ from zrec.rules.base import (
 
 TITLE = "Awéthi"
 _CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
+#: the four herd turns as read, made once (the die decides everything)
+_HERD_READ: tuple[Resolved[AwethiMove], ...] = tuple(Resolved(HERD_MOVES[d]) for d in range(5))
 
 
 class AwethiEngine:
@@ -81,6 +85,11 @@ class AwethiEngine:
         self.map = amap
         self.seats: tuple[str, ...] = self.table.names
         self.options: Mapping[str, str] = MappingProxyType({"Points": points, "Catch": catch})
+        #: the last shepherds' turn read (position, move, what it leads to): reading a
+        #: turn walks its paths on a board, so the position after it is made then, and
+        #: applying that same move to that same position hands it over
+        self._read: tuple[AwethiPosition, AwethiMove, tuple[AwethiPosition, tuple[Event, ...]]]
+        self._read = (self.table.start(), HerdMove(1), (self.table.start(), ()))
 
     # -- positions ---------------------------------------------------------------------
 
@@ -230,18 +239,23 @@ class AwethiEngine:
         return sample_wolf(self.table, pos, (dice[0], dice[1]), rng)
 
     def resolve(self, pos: AwethiPosition, turn: Turn) -> Resolved[AwethiMove]:
-        over = end.outcome(self.table, pos)
-        if over is not None:
-            raise IllegalMoveError(f"the game is over: {over.reason}", (), "game-over")
-        written = written_kind(turn, pos.stage)
-        if written != pos.stage:
-            raise IllegalMoveError(order_reason(self.table, pos, written), (), "turn-order")
-        check_dice(pos.stage, turn.dice)
-        if pos.stage == HERD_TURN:
-            return Resolved(read_herd(turn))
-        if pos.stage == SHEPHERDS_TURN:
-            return Resolved(read_shepherds(self.table, pos, turn))
-        return Resolved(read_wolf(self.table, pos, turn))
+        t = self.table
+        if len({a[1] for a in pos.animals}) != t.n:  # a herd is gone: maybe the end
+            over = end.outcome(t, pos)
+            if over is not None:
+                raise IllegalMoveError(f"the game is over: {over.reason}", (), "game-over")
+        stage = pos.stage
+        written = written_kind(turn, stage)
+        if written != stage:
+            raise IllegalMoveError(order_reason(t, pos, written), (), "turn-order")
+        check_dice(stage, turn.dice)
+        if stage == HERD_TURN:
+            return _HERD_READ[read_herd(turn).die]
+        if stage == SHEPHERDS_TURN:
+            move, board = play_shepherds(t, pos, turn)
+            self._read = (pos, move, board_after(board))
+            return Resolved(move)
+        return Resolved(read_wolf(t, pos, turn))
 
     def apply(
         self, pos: AwethiPosition, move: AwethiMove
@@ -249,6 +263,9 @@ class AwethiEngine:
         if isinstance(move, HerdMove):
             return apply_herd(self.table, pos, move)
         if isinstance(move, ShepherdsMove):
+            read = self._read
+            if read[1] is move and read[0] is pos:
+                return read[2]
             return apply_shepherds(self.table, pos, move)
         return apply_wolf(self.table, pos, move)
 

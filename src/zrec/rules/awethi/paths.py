@@ -8,6 +8,16 @@ a stay or a jump back, whether the shepherd had a legal path after all (the only
 made).  A refusal names the path and the place, with a code per kind of mistake
 (``path-count``, ``form``, ``path-blocked``, ``path-cost``, ``forced-move``) and up to
 12 legal ways for that shepherd.
+
+What a written walk is, apart from any board (its squares, the squares it enters, its
+cost; or that it is no plain walk), is worked out once an action and remembered
+(:func:`_walk`, the last 16,384 actions: the reader hands over the same action for the
+same word); a walk of the right cost that starts on an unmoved shepherd and meets
+nothing is then taken at once, anything else checked one step at a time as above.  The
+board its paths leave is handed on, so that the position after the turn is made from
+it without walking the paths again (:func:`play_shepherds`; with the named-tuple
+positions and the herd's order as numbers: 11% fewer instructions for ``zrec validate``
+of Awéthi, callgrind, 20 games, start-up left out).
 """
 
 from __future__ import annotations
@@ -49,28 +59,91 @@ class _Label:
 
 def read_shepherds(t: Table, pos: AwethiPosition, turn: Turn) -> ShepherdsMove:
     """The shepherds' move a written turn means (its dice already checked)."""
+    return play_shepherds(t, pos, turn)[0]
+
+
+def play_shepherds(
+    t: Table, pos: AwethiPosition, turn: Turn
+) -> tuple[ShepherdsMove, ShepherdsBoard]:
+    """The shepherds' move a written turn means (its dice already checked), and the
+    board as its paths leave it (:func:`~zrec.rules.awethi.shepherds.board_after` makes
+    the position after it from that board)."""
     assert turn.dice is not None and turn.dice.option is not None
     dice, option = turn.dice.values, turn.dice.option
     amts = amounts(dice, option)
-    name = t.names[pos.seat]
     if len(turn.actions) != 4:
         raise IllegalMoveError(
-            f"{name} has 4 shepherds: write 4 paths, one for each, not {len(turn.actions)}",
+            f"{t.names[pos.seat]} has 4 shepherds: write 4 paths, one for each, not "
+            f"{len(turn.actions)}",
             (),
             "path-count",
         )
     board = ShepherdsBoard(t, pos)
+    unmoved, occupied, forbidden = board.unmoved, board.occupied, board.forbidden
+    water = t.water
     paths: list[tuple[int, ...]] = []
     back = 0
     for i, action in enumerate(turn.actions):
-        path, is_back = _read_path(t, board, i, action, amts[i], dice, option)
-        if is_back:
-            back |= 1 << i
-            board.move(path[0], (), path[1])
-        else:
-            board.move(path[0], path[1:], path[-1])
+        walk = _WALKS.get(id(action))
+        if walk is None or walk[0] is not action:
+            walk = _walk(action)
+        path = walk[1]
+        if (  # the common path: a walk of the right cost, nothing in its way
+            path
+            and walk[3] == amts[i]
+            and unmoved.get(path[0], 0) > 0
+            and forbidden.isdisjoint(path)
+            and occupied.isdisjoint(walk[2])
+            and not (water[path[0]] and water[path[-1]])
+        ):
+            board.move(path[0], walk[2], path[-1])
+        else:  # the same checks one by one, with the reason of a refusal
+            path, is_back = _read_path(t, board, i, action, amts[i], dice, option)
+            if is_back:
+                back |= 1 << i
+                board.move(path[0], (), path[1])
+            else:
+                board.move(path[0], path[1:], path[-1])
         paths.append(path)
-    return ShepherdsMove(tuple(dice), option, tuple(paths), back)
+    return ShepherdsMove(tuple(dice), option, tuple(paths), back), board
+
+
+_Walk = tuple[Action, tuple[int, ...], tuple[int, ...], int]
+#: what :func:`_walk` found of each action it was shown, by the action's identity: the
+#: action itself (held, so that its identity is not reused), its squares, the squares
+#: it enters and its cost.  The reader hands over the same action for the same word.
+_WALKS: dict[int, _Walk] = {}
+_MOST_WALKS = 16_384
+
+
+def _walk(action: Action) -> _Walk:
+    """An action's squares as a walk (``()`` when it is anything else: a stay, a jump
+    back, a step that is not one, a square twice or off the board...), kept for the
+    next time the reader hands over the same action."""
+    squares = action.squares
+    path: tuple[int, ...] = ()
+    cost = 0
+    if (
+        action.kind == "path"
+        and len(squares) > 1
+        and action.seps.count("-") == len(action.seps)
+        and action.vias.count(None) == len(action.vias)
+        and all(s in _INDEX for s in squares)
+    ):
+        path = tuple([_INDEX[s] for s in squares])
+        for a, b in pairwise(path):
+            one = _STEP_COST.get(a * CELLS + b, 0)
+            if not one:
+                path = ()
+                break
+            cost += one
+        if len(set(path)) != len(path):
+            path = ()
+    if len(_WALKS) >= _MOST_WALKS:
+        _WALKS.clear()
+    found = (action, path, path[1:], cost)
+    _WALKS[id(action)] = found
+    return found
 
 
 def _read_path(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from zrec.rules.awethi.board import (
     BULL,
@@ -38,7 +39,6 @@ from zrec.rules.awethi.board import (
     STEP,
     WATER,
     AwethiMap,
-    reading_key,
 )
 
 HERD_TURN, SHEPHERDS_TURN, WOLF_TURN = 0, 1, 2
@@ -50,9 +50,13 @@ Counts = tuple[int, int, int]  # calves, cows, bulls
 NONE: Counts = (0, 0, 0)
 
 
-@dataclass(frozen=True, slots=True)
-class AwethiPosition:
-    """A position (see the module docstring); ``group`` is the move number."""
+class AwethiPosition(NamedTuple):
+    """A position (see the module docstring); ``group`` is the move number.
+
+    Positions and the moves of the shepherds and the wolves are named tuples, not frozen
+    dataclasses: one of each is made a turn, and a frozen dataclass's ``__init__``
+    writes each field through ``object.__setattr__`` (a position: 3.9 us against 1.0 us
+    for the named tuple, measured side by side on this machine)."""
 
     seat: int
     stage: int
@@ -73,8 +77,7 @@ class HerdMove:
     die: int
 
 
-@dataclass(frozen=True, slots=True)
-class ShepherdsMove:
+class ShepherdsMove(NamedTuple):
     """A shepherds' turn: the dice, the option (``e`` or ``s``) and one path per
     shepherd in the order written; bit ``i`` of ``back`` marks path ``i`` as a jump
     straight back to the shelter (its squares: the start and the shelter)."""
@@ -88,8 +91,7 @@ class ShepherdsMove:
         return amounts(self.dice, self.option)
 
 
-@dataclass(frozen=True, slots=True)
-class WolfMove:
+class WolfMove(NamedTuple):
     """A wolf turn: the direction and distance dice and the wolf's path (``()`` for
     the pass); ``eats`` when it ends on an animal."""
 
@@ -133,21 +135,19 @@ def ahead(square: int, direction: int) -> int:
 
 
 @cache
-def _move_order(die: int) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
+def _move_order(die: int) -> tuple[tuple[int, ...], ...]:
     """For each kind, each square's place in the order a herd's animals move for
     ``die``: bulls, then cows, then calves, each the furthest ahead first, then in map
-    reading order."""
+    reading order (rank 25 first, west to east), as one number (sorting then compares
+    numbers, not tuples): ``ahead`` lies within +-48 and a rank and a file within 0-24."""
     return tuple(
         tuple(
-            (
-                _KIND_ORDER.index(kind),
-                -ahead(square, herd_direction(kind, die)),
-                *reading_key(square),
-            )
+            ((_KIND_ORDER.index(kind) * 128 + 64 - ahead(square, herd_direction(kind, die))) * 32
+             + SIZE - 1 - square // SIZE) * 32 + square % SIZE
             for square in range(SIZE * SIZE)
         )
         for kind in range(len(KIND_LETTERS))
-    )
+    )  # fmt: skip
 
 
 @lru_cache(maxsize=16)

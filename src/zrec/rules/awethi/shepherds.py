@@ -6,7 +6,8 @@ shepherds' turn, then applies one path per shepherd in the order written, each s
 the shepherds moved before it, then catches every animal with three shepherds next to
 it.  :class:`ShepherdsBoard` is that board path after path, with the search for the
 legal paths of a shepherd's amount; reading a written turn is in
-:mod:`zrec.rules.awethi.paths`.
+:mod:`zrec.rules.awethi.paths`, and the position after a turn read is made from the
+board it was read on (:func:`board_after`), the same as :func:`apply_shepherds` makes.
 """
 
 from __future__ import annotations
@@ -166,8 +167,45 @@ class ShepherdsBoard:
 def apply_shepherds(
     t: Table, pos: AwethiPosition, move: ShepherdsMove
 ) -> tuple[AwethiPosition, tuple[Event, ...]]:
-    seat = pos.seat
     done, lapsed, on_board = begin_turn(t, pos)
+    # the paths in the order written: each shepherd leaves its start for its end
+    own = list(pos.shepherds[pos.seat])
+    forest = t.forest
+    woke = -1 if not pos.awake else -2  # -2: awake already, no forest to look for
+    for i, path in enumerate(move.paths):
+        own.remove(path[0])
+        if move.back >> i & 1:
+            own.append(path[1])
+            continue
+        own.append(path[-1])
+        if woke == -1:
+            for square in path[1:]:
+                if forest[square]:
+                    woke = square
+                    break
+    return end_turn(t, pos, done, lapsed, on_board, own, woke)
+
+
+def board_after(board: ShepherdsBoard) -> tuple[AwethiPosition, tuple[Event, ...]]:
+    """The position and events after the turn a board has been moved through (what
+    :func:`apply_shepherds` gives for the same paths, without walking them again)."""
+    return end_turn(
+        board.t, board.pos, board.done, board.lapsed, board.animals, board.own, board.woke
+    )
+
+
+def end_turn(
+    t: Table,
+    pos: AwethiPosition,
+    done: list[Animal],
+    lapsed: list[Animal],
+    on_board: Sequence[Animal],
+    own: list[int],
+    woke: int,
+) -> tuple[AwethiPosition, tuple[Event, ...]]:
+    """The turn's end: ``done`` and ``lapsed`` catches settled, the seat's shepherds on
+    ``own``, the wolves woken at ``woke`` (when it is a square), new catches made."""
+    seat = pos.seat
     name = t.names[seat]
     events: list[Event] = []
     sheltered = pos.sheltered
@@ -191,21 +229,6 @@ def apply_shepherds(
                 (NAME[a[0]],),
             )
         )
-    # the paths in the order written: each shepherd leaves its start for its end
-    own = list(pos.shepherds[seat])
-    forest = t.forest
-    woke = -1 if not pos.awake else -2  # -2: awake already, no forest to look for
-    for i, path in enumerate(move.paths):
-        own.remove(path[0])
-        if move.back >> i & 1:
-            own.append(path[1])
-            continue
-        own.append(path[-1])
-        if woke == -1:
-            for square in path[1:]:
-                if forest[square]:
-                    woke = square
-                    break
     awake = pos.awake
     if woke >= 0:
         awake = True
@@ -218,8 +241,10 @@ def apply_shepherds(
         )
     squares = t.shepherd_squares(s for k, s in enumerate(pos.shepherds) if k != seat)
     squares.update(own)
-    surrounded = t.surrounded
-    caught = {a[0] for a in on_board if a[3] == NOT_CAUGHT and surrounded(a[0], squares)}
+    flanking = squares.intersection  # three shepherds next to an animal catch it
+    caught = {
+        a[0] for a in on_board if a[3] == NOT_CAUGHT and len(flanking(ORTH_NEIGHBOURS[a[0]])) >= 3
+    }
     animals = []
     for a in on_board:
         if a[0] in caught:

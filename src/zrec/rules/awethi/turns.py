@@ -25,6 +25,7 @@ from zrec.rules.awethi.position import (
 from zrec.rules.base import Event, IllegalMoveError
 
 __all__ = [
+    "HERD_MOVES",
     "apply_herd",
     "check_dice",
     "herd_routes",
@@ -35,6 +36,8 @@ __all__ = [
 ]
 
 _NOTHING: tuple[Event, ...] = ()
+#: the herd moves of dice 1-4 (index 0 unused), made once
+HERD_MOVES = tuple(HerdMove(die) for die in range(5))
 
 
 def written_kind(turn: Turn, due: int) -> int:
@@ -136,7 +139,7 @@ def read_herd(turn: Turn) -> HerdMove:
             "form",
         )
     assert turn.dice is not None
-    return HerdMove(turn.dice.values[0])
+    return HERD_MOVES[turn.dice.values[0]]
 
 
 def spell_herd(move: HerdMove) -> Turn:
