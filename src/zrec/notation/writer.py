@@ -159,7 +159,13 @@ def _plain_lines(game: Game, width: int = WIDTH) -> list[str] | None:
             or len(turn.actions) != 1
         ):
             return None
-        text = turn.actions[0].text()
+        action = turn.actions[0]
+        seps = action.seps
+        if action.kind == "path" and seps and seps.count(seps[0]) == len(seps):
+            # no jumped point written: what Action.text() gives, in one call
+            text = action.text() if any(action.vias) else seps[0].join(action.squares)
+        else:
+            text = action.text()
         number = node.number
         if number is not None:
             text = f"{number}{'...' if node.dots == 3 else '.'} {text}"

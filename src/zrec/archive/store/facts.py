@@ -83,7 +83,7 @@ class Indexer(Visitor):
         self.keys = [hash64(start)]
         self.paths = [_signed(self.hasher.digest())]
         self.material = [(material_of(self.engine, replay.start), 0)]
-        self.seen = {self.material[0][0]}
+        self.seen = {self.engine.material(replay.start)}  # as counts: written when new
         #: a game with dice: the same positions may come from other rolls, so the path
         #: also holds each move as the engine spells it (its roll included)
         self.spell = self.engine.chance(replay.start) is not None
@@ -140,10 +140,10 @@ class Indexer(Visitor):
             self._material(after, ply)
 
     def _material(self, after: Any, ply: int) -> None:
-        counts = material_of(self.engine, after)
+        counts = self.engine.material(after)
         if counts not in self.seen:
             self.seen.add(counts)
-            self.material.append((counts, ply))
+            self.material.append((":".join(map(str, counts)), ply))
 
 
 _hash = blake2b
