@@ -141,8 +141,8 @@ def _plain_lines(game: Game, width: int = WIDTH) -> list[str] | None:
     """What :func:`_fill` makes of a main line of plain moves (no comments, NAGs,
     suffixes, variations or dice; most records), made without its atoms: a word a
     move, its number glued to it, filled the same way.  ``None`` for any other line.
-    The import writes every record it stores: this takes 0.51 s to 0.2 s of writing
-    5,000 random Mosona games."""
+    The import writes every record it stores: this took writing the 5,000 random games
+    of the archive benchmark from 0.51 s to 0.35 s of CPU."""
     line = game.line
     if line.comments or not game.result or not isinstance(line.moves, tuple):
         return None  # (a very long game is written a piece at a time: game_text)

@@ -83,7 +83,8 @@ class Visitor:
     #: ``True``: every legal move of the main line is also given to :meth:`main_moves`,
     #: in batches, after the steps of those moves and at the latest when the walk ends.
     #: Building a tuple a move costs less than a :class:`Step` and a call (the archive's
-    #: indexer: facts_of of 5,000 random Mosona games took 2.6 s of CPU, not 3.4 s).
+    #: indexer: facts_of of 5,000 random games of the archive benchmark took 2.6 s of
+    #: CPU, not 3.4 s).
     batches: bool = False
 
     def step(self, step: Step) -> None:
