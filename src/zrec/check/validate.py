@@ -20,6 +20,7 @@ from zrec.notation.model import Game, MoveNode
 from zrec.notation.reader import Record
 from zrec.play import GameSetupError, LineEnd, Replay, Step, Visitor, prepare, walk
 from zrec.play.ending import judge_ending
+from zrec.play.walk import Played
 from zrec.rules.base import AmbiguousMoveError, IllegalMoveError, MoveNumber, Severity
 
 if TYPE_CHECKING:
@@ -126,11 +127,14 @@ class _Checker(Visitor):
 
 
 class _Both(Visitor):
-    """The checker and an observer, shown the same steps (every step)."""
+    """The checker and an observer, shown the same steps (every step, unless the
+    observer takes the main line's moves in batches and no steps but the checker's)."""
 
     def __init__(self, checker: _Checker, observer: Visitor) -> None:
         self.checker = checker
         self.observer = observer
+        self.every_step = observer.every_step
+        self.batches = observer.batches
 
     def step(self, step: Step) -> None:
         # the checker sees what the walker would show it alone (it checks nothing else)
@@ -145,6 +149,9 @@ class _Both(Visitor):
     def end_variation(self, node: MoveNode, end: LineEnd, depth: int) -> None:
         self.checker.end_variation(node, end, depth)
         self.observer.end_variation(node, end, depth)
+
+    def main_moves(self, moves: list[Played]) -> None:
+        self.observer.main_moves(moves)
 
 
 #: Makes a visitor that watches the validator's walk (given the game's replay).

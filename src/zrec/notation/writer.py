@@ -137,13 +137,63 @@ def movetext_lines(game: Game, width: int = WIDTH) -> list[str]:
     return list(_fill(_atoms(game), width))
 
 
+def _plain_lines(game: Game, width: int = WIDTH) -> list[str] | None:
+    """What :func:`_fill` makes of a main line of plain moves (no comments, NAGs,
+    suffixes, variations or dice; most records), made without its atoms: a word a
+    move, its number glued to it, filled the same way.  ``None`` for any other line.
+    The import writes every record it stores: this took writing the 5,000 random games
+    of the archive benchmark from 0.51 s to 0.35 s of CPU."""
+    line = game.line
+    if line.comments or not game.result or not isinstance(line.moves, tuple):
+        return None  # (a very long game is written a piece at a time: game_text)
+    words = []
+    for node in line.moves:
+        turn = node.turn
+        if (
+            node.variations
+            or node.comments_before
+            or node.comments_after
+            or node.nags
+            or node.suffix
+            or turn.dice is not None
+            or len(turn.actions) != 1
+        ):
+            return None
+        action = turn.actions[0]
+        seps = action.seps
+        if action.kind == "path" and seps and seps.count(seps[0]) == len(seps):
+            # no jumped point written: what Action.text() gives, in one call
+            text = action.text() if any(action.vias) else seps[0].join(action.squares)
+        else:
+            text = action.text()
+        number = node.number
+        if number is not None:
+            text = f"{number}{'...' if node.dots == 3 else '.'} {text}"
+        words.append(text)
+    words.append(game.result)
+    lines = []
+    current = words[0]
+    size = len(current)
+    for word in words[1:]:
+        if size + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+            size = len(word)
+        else:
+            current = f"{current} {word}"
+            size += 1 + len(word)
+    lines.append(current)
+    return lines
+
+
 def _game_lines(game: Game) -> Iterator[str]:
     """The canonical text of one game a line at a time, each with its newline."""
     for name, value in game.tags:
         yield tag_line(name, value) + "\n"
     if game.tags:
         yield "\n"
-    for line in _fill(_atoms(game)):
+    plain = _plain_lines(game)
+    for line in plain if plain is not None else _fill(_atoms(game)):
         yield line + "\n"
 
 

@@ -25,7 +25,8 @@ from zrec.archive.store.dates import DateError, date_range
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.notation.reader import Record
 from zrec.notation.writer import write_game
-from zrec.play import Replay, Step, Visitor
+from zrec.play import Replay, Visitor
+from zrec.play.walk import Played
 from zrec.rules.base import REMOVED, Engine
 
 if TYPE_CHECKING:  # searches need no validator (start-up): facts_of imports it
@@ -57,7 +58,14 @@ def options_text(options: dict[str, str]) -> str:
 
 class Indexer(Visitor):
     """Notes key and material after every ply of the main line (up to its first
-    illegal move), and the path at each of the first ``paths`` plies and at the last."""
+    illegal move), and the path at each of the first ``paths`` plies and at the last.
+
+    The walker hands it the main line's moves in batches (``batches``): their keys
+    are hashed in one loop and the path chain after the opening plies takes the
+    batch's keys in one update, rather than a step, a call and a digest a ply."""
+
+    every_step = False
+    batches = True
 
     def __init__(
         self, replay: Replay, setup: str, raw: bool = False, paths: int = OPENING_PLIES
@@ -75,7 +83,7 @@ class Indexer(Visitor):
         self.keys = [hash64(start)]
         self.paths = [_signed(self.hasher.digest())]
         self.material = [(material_of(self.engine, replay.start), 0)]
-        self.seen = {self.material[0][0]}
+        self.seen = {self.engine.material(replay.start)}  # as counts: written when new
         #: a game with dice: the same positions may come from other rolls, so the path
         #: also holds each move as the engine spells it (its roll included)
         self.spell = self.engine.chance(replay.start) is not None
@@ -85,14 +93,36 @@ class Indexer(Visitor):
         """The path at the last ply walked."""
         return _signed(self.hasher.digest())
 
-    def step(self, step: Step) -> None:
-        if step.depth or step.error is not None:
+    def main_moves(self, moves: list[Played]) -> None:
+        keys = self.keys
+        first = len(keys)  # the ply of the first move, if it is a turn
+        if self.spell or moves[-1][0] - first + 1 != len(moves):
+            # dice, or a move that is not a turn (it keeps the ply of the turn before)
+            for move in moves:
+                self._one(move)
             return
-        raw = self.engine.key(step.after)
+        key = self.engine.key
+        raws = [key(after) for _, _, _, after, _ in moves]
+        keys += [_from_bytes(_hash(r, digest_size=8).digest(), "big", signed=True) for r in raws]
+        if self.raw is not None:
+            self.raw += raws
+        hasher = self.hasher
+        opening = max(0, min(len(raws), self.upto + 1 - first))
+        for raw in raws[:opening]:
+            hasher.update(raw)
+            self.paths.append(_signed(hasher.digest()))
+        if opening < len(raws):
+            hasher.update(b"".join(raws[opening:]))
+        for ply, _, _, after, events in moves:
+            if events and any(event.code == REMOVED for event in events):
+                self._material(after, ply)
+
+    def _one(self, played: Played) -> None:
+        ply, before, move, after, events = played
+        raw = self.engine.key(after)
         if self.spell:
-            self.hasher.update(self.engine.spell(step.before, step.move).text().encode())
+            self.hasher.update(self.engine.spell(before, move).text().encode())
         self.hasher.update(raw)
-        ply = step.ply
         keys = self.keys
         if ply < len(keys):  # a move that is not a turn: same ply
             keys[ply] = hash64(raw)
@@ -106,11 +136,18 @@ class Indexer(Visitor):
                 self.paths.append(_signed(self.hasher.digest()))
             if self.raw is not None:
                 self.raw.append(raw)
-        if step.events and any(event.code == REMOVED for event in step.events):
-            counts = material_of(self.engine, step.after)
-            if counts not in self.seen:
-                self.seen.add(counts)
-                self.material.append((counts, ply))
+        if events and any(event.code == REMOVED for event in events):
+            self._material(after, ply)
+
+    def _material(self, after: Any, ply: int) -> None:
+        counts = self.engine.material(after)
+        if counts not in self.seen:
+            self.seen.add(counts)
+            self.material.append((":".join(map(str, counts)), ply))
+
+
+_hash = blake2b
+_from_bytes = int.from_bytes
 
 
 def _signed(digest: bytes) -> int:
