@@ -13,7 +13,7 @@ from typing import Any
 
 from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
 from zrec.archive.store.facts import Facts
-from zrec.archive.store.posindex import PositionEntries
+from zrec.archive.store.posindex import Entries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
 
@@ -54,15 +54,16 @@ def seats_key(fact: Facts) -> str:
 
 class Rows:
     """The rows of one chunk of a batch, written together at its end (the position
-    index entries are kept for the whole batch)."""
+    and opening index entries are kept for the whole batch)."""
 
-    def __init__(self, entries: PositionEntries) -> None:
-        #: the batch's position index entries (written when the batch commits)
+    def __init__(self, entries: Entries, openings: Entries) -> None:
+        #: the batch's position and opening index entries (written when it commits)
         self.entries = entries
+        self.openings = openings
         self.tags: list[tuple[Any, ...]] = []
         self.players: list[tuple[Any, ...]] = []
         self.sources: list[tuple[Any, ...]] = []
-        self.openings: list[tuple[Any, ...]] = []
+        self.openings_long: list[tuple[int, int]] = []  # (path at OPENING_PLIES, game)
         self.material: list[tuple[Any, ...]] = []
         self.starts: set[tuple[str, str, str]] = set()  # (game, options, setup)
         self.openings_by_path: dict[tuple[int, str], tuple[int, int]] = {}
@@ -83,7 +84,7 @@ class Rows:
                 "ON CONFLICT DO NOTHING",
                 self.sources,
             )
-        db.copy_rows("openings", "path, game", self.openings)
+        db.copy_rows("openings_long", "path, game", self.openings_long)
         db.copy_rows("material", "game, counts, ply", self.material)
         if self.starts:
             db.executemany(

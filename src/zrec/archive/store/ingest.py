@@ -32,7 +32,7 @@ from zrec.archive.store import Archive
 from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
-from zrec.archive.store.posindex import PositionEntries
+from zrec.archive.store.posindex import OPENINGS, POSITIONS, Entries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
 from zrec.notation.json.convert import JsonRecord
@@ -133,7 +133,7 @@ class Importer:
         whether games may remain."""
         mine = ImportCounts()
         notices: list[Notice] = []
-        entries = PositionEntries()
+        entries, openings = Entries(POSITIONS), Entries(OPENINGS)
         more = True
         with self.db.transaction(lock=True):
             taken = 0
@@ -144,7 +144,7 @@ class Importer:
                 if chunk:
                     # the chunks before are in the database: only this one's games are
                     # judged from memory
-                    rows = Rows(entries)
+                    rows = Rows(entries, openings)
                     self._prefetch(chunk, rows)
                     for fact in chunk:
                         mine.read += 1
@@ -159,6 +159,7 @@ class Importer:
                     more = False
                     break
             entries.write(self.db)
+            openings.write(self.db)
             if not more:
                 self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
         counts.merge(mine)  # only once committed
@@ -238,14 +239,34 @@ class Importer:
                 part,
             ):
                 rows.same.setdefault((int(ident), int(plies), str(seats)), int(gid))
-        short = {f.paths[min(f.plies, OPENING_PLIES)] for f in batch if f.indexed and f.plies}
-        for part in parts(sorted(short)):
+        # a longer game's first 20 plies: ``openings_long``, written a chunk at a time
+        long = {f.paths[OPENING_PLIES] for f in batch if f.indexed and f.plies > OPENING_PLIES}
+        for part in parts(sorted(long)):
             for path, gid, plies, seats in db.rows(
-                "SELECT o.path, g.id, g.plies, g.seats FROM openings o JOIN games g "
+                "SELECT o.path, g.id, g.plies, g.seats FROM openings_long o JOIN games g "
                 f"ON g.id = o.game WHERE o.path IN ({','.join('?' * len(part))}) ORDER BY g.id",
                 part,
             ):
                 rows.by_path.setdefault(int(path), []).append((int(gid), int(plies), str(seats)))
+        # a short game's path at its last ply: the packed index (few games are short),
+        # and the entries of this batch's chunks before
+        for fact in batch:
+            if not fact.indexed or not 0 < fact.plies <= OPENING_PLIES:
+                continue
+            path = fact.paths[fact.plies]
+            if path in rows.by_path:
+                continue
+            ids = sorted({*OPENINGS.games(db, [path]), *rows.openings.games(path)})
+            found = rows.by_path.setdefault(path, [])
+            for part in parts(ids):
+                found.extend(
+                    (int(gid), int(plies), str(seats))
+                    for gid, plies, seats in db.rows(
+                        f"SELECT id, plies, seats FROM games WHERE id IN "
+                        f"({','.join('?' * len(part))}) AND plies > ? ORDER BY id",
+                        [*part, fact.plies],
+                    )
+                )
 
     def _same(self, fact: Facts, rows: Rows) -> int | None:
         """A stored game that is this one (same ident, plies and players)."""
@@ -357,8 +378,10 @@ class Importer:
             if fact.plies > OPENING_PLIES:
                 rows.long.setdefault(fact.paths[OPENING_PLIES], []).append(gid)
             last = min(fact.plies, OPENING_PLIES)
+            rows.openings.add(gid, fact.paths[1 : last + 1])
+            if fact.plies > OPENING_PLIES:
+                rows.openings_long.append((fact.paths[OPENING_PLIES], gid))
             for ply in range(1, last + 1):
-                rows.openings.append((fact.paths[ply], gid))
                 rows.openings_by_path.setdefault(
                     (fact.paths[ply], seats_key(fact)), (gid, fact.plies)
                 )

@@ -10,7 +10,8 @@ move and position conditions are played before they are looked up:
   games found are those whose first plies are exactly these (the opening paths);
 - ``position`` (a ``Setup`` string) or ``position_of`` (a record and a ply) gives a
   position; the games found are those that pass through it at any ply, by whatever
-  order of moves.  Each hit of the index is confirmed by replaying the stored game.
+  order of moves.  Each game shown is confirmed by replaying it; a page's count comes
+  from the index (:func:`search_page`).
 
 Results come in archive order (by id).
 """
@@ -24,10 +25,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zrec.archive.store import Archive, posindex
+from zrec.archive.store import Archive
 from zrec.archive.store.dates import DateError, date_range
 from zrec.archive.store.db import ArchiveError
 from zrec.archive.store.facts import Indexer, hash64
+from zrec.archive.store.posindex import OPENINGS, POSITIONS, Layout
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.starts import stored_starts
 from zrec.archive.store.verify import After, confirmed
@@ -81,17 +83,11 @@ class _Plan:
     raw_keys: list[set[bytes]] = field(default_factory=list)
     #: move-prefix keys to confirm by replay, for prefixes longer than the openings
     prefix: list[tuple[int, list[int]]] = field(default_factory=list)
-    #: for each position asked for: the games the index gives, with the plies
-    plies: list[dict[int, list[int]]] = field(default_factory=list)
-    #: the games the position index allows (None: no position condition)
+    #: the packed index conditions: a hit holds one of the hashes of each
+    index: list[tuple[Layout, list[int]]] = field(default_factory=list)
+    #: the games the index conditions allow (None: not worked out, or none)
     candidates: set[int] | None = None
-    #: the opening paths asked for, when the openings index is the only condition
-    paths: list[int] = field(default_factory=list)
     empty: bool = False
-
-    def allow(self, games: set[int]) -> None:
-        """Only these games can match."""
-        self.candidates = games if self.candidates is None else self.candidates & games
 
     def add(self, clause: str, *params: Any) -> None:
         self.where.append(clause)
@@ -100,13 +96,19 @@ class _Plan:
 
 def search(archive: Archive, query: Query) -> Iterator[int]:
     """The ids of the games that match, in archive order, from ``query.offset`` on
-    (at most ``query.limit``)."""
+    (at most ``query.limit``); every hit of a position is confirmed by replay."""
     plan = _plan(archive, query)
     if plan.empty:
         return
+    _candidates(archive, plan)
+    if not _confirms(plan):
+        yield from _matches(archive, plan, query.offset, query.limit)
+        return
     shown = skipped = 0
-    for gid in _matches(archive, plan, query, paged=True):
-        if skipped < query.offset and _confirms(plan):
+    for gid in _matches(archive, plan, 0, None):
+        if not _confirmed(archive, plan, gid):
+            continue
+        if skipped < query.offset:
             skipped += 1
             continue
         yield gid
@@ -117,32 +119,41 @@ def search(archive: Archive, query: Query) -> Iterator[int]:
 
 def search_page(archive: Archive, query: Query) -> tuple[list[int], int]:
     """One page of the games that match (``query.offset`` and ``query.limit``), and
-    how many games match in all."""
+    how many games match in all.
+
+    The games are counted from the indexes (a false hit of the position index is a
+    chance of one in millions, :mod:`zrec.archive.store.posindex`); only the games of
+    the page are replayed to confirm a position, and one that fails is left out of the
+    page and the count.  A move prefix longer than the openings kept is confirmed
+    game by game."""
     plan = _plan(archive, query)
     if plan.empty:
         return [], 0
     start, limit = query.offset, query.limit
-    if not _confirms(plan):
+    if plan.prefix:
+        _candidates(archive, plan)
+        found = [g for g in _matches(archive, plan, 0, None) if _confirmed(archive, plan, g)]
+        return found[start : None if limit is None else start + limit], len(found)
+    if len(plan.index) == 1 and not plan.where:  # one index alone: counted and paged there
+        layout, keys = plan.index[0]
+        total = layout.count(archive.db, keys)
+        page = layout.page(archive.db, keys, start, limit)
+    else:
+        _candidates(archive, plan)
         total = _count(archive, plan)
-        if plan.paths and limit is not None and total:
-            _page_by_scan(archive, plan, start + limit, total)
-        return list(_matches(archive, plan, query, paged=True)), total
-    found = list(_matches(archive, plan, query, paged=False))
-    end = None if limit is None else start + limit
-    return found[start:end], len(found)
+        page = list(_matches(archive, plan, start, limit))
+    if plan.raw_keys:
+        kept = [gid for gid in page if _confirmed(archive, plan, gid)]
+        total -= len(page) - len(kept)
+        page = kept
+    return page, total
 
 
-def _page_by_scan(archive: Archive, plan: _Plan, wanted: int, total: int) -> None:
-    """When an opening is common, the first games are found sooner by going through
-    the games in order and looking each up in the openings index than by reading
-    every game of the opening and sorting them."""
-    games = int(archive.db.value("SELECT coalesce(max(id), 0) FROM games"))
-    if wanted * games / total < total:  # games gone through, against games read
-        marks = ",".join("?" * len(plan.paths))
-        at = plan.where.index(f"g.id IN (SELECT game FROM openings WHERE path IN ({marks}))")
-        plan.where[at] = (
-            f"EXISTS (SELECT 1 FROM openings o WHERE o.path IN ({marks}) AND o.game = g.id)"
-        )
+def _candidates(archive: Archive, plan: _Plan) -> None:
+    """The games every index condition allows."""
+    for layout, keys in plan.index:
+        games = layout.games(archive.db, keys)
+        plan.candidates = games if plan.candidates is None else plan.candidates & games
 
 
 def _confirms(plan: _Plan) -> bool:
@@ -154,20 +165,35 @@ def _where(plan: _Plan) -> str:
 
 
 def _count(archive: Archive, plan: _Plan) -> int:
-    if plan.paths and len(plan.where) == 1:  # the openings index alone: counted there
-        marks = ",".join("?" * len(plan.paths))
-        return int(
-            archive.db.value(f"SELECT count(*) FROM openings WHERE path IN ({marks})", plan.paths)
+    if plan.candidates is None:
+        sql = f"SELECT count(*) FROM games g WHERE {_where(plan)}"
+        return int(archive.db.value(sql, plan.params))
+    if not plan.where:
+        return len(plan.candidates)
+    ids = sorted(plan.candidates)
+    total = 0
+    for start in range(0, len(ids), CHUNK):
+        part = ids[start : start + CHUNK]
+        total += int(
+            archive.db.value(
+                f"SELECT count(*) FROM games g WHERE {_where(plan)} AND g.id IN "
+                f"({','.join('?' * len(part))})",
+                [*plan.params, *part],
+            )
         )
-    return int(archive.db.value(f"SELECT count(*) FROM games g WHERE {_where(plan)}", plan.params))
+    return total
 
 
-def _matches(archive: Archive, plan: _Plan, query: Query, paged: bool) -> Iterator[int]:
-    """The games that match, in archive order; ``paged``: from the query's offset, at
-    most its limit, where no hit needs confirming."""
+def _matches(archive: Archive, plan: _Plan, offset: int, limit: int | None) -> Iterator[int]:
+    """The games that match the conditions of the database and the indexes (not
+    confirmed by replay), in archive order, from ``offset`` on (at most ``limit``)."""
     where = _where(plan)
     if plan.candidates is not None:
         ids = sorted(plan.candidates)
+        if not plan.where:
+            yield from ids[offset : None if limit is None else offset + limit]
+            return
+        shown = 0
         for start in range(0, len(ids), CHUNK):
             part = ids[start : start + CHUNK]
             rows = archive.db.rows(
@@ -176,21 +202,25 @@ def _matches(archive: Archive, plan: _Plan, query: Query, paged: bool) -> Iterat
                 [*plan.params, *part],
             )
             for (gid,) in rows:
-                if not _confirms(plan) or _confirmed(archive, plan, int(gid)):
-                    yield int(gid)
+                if offset:
+                    offset -= 1
+                    continue
+                yield int(gid)
+                shown += 1
+                if limit is not None and shown >= limit:
+                    return
         return
-    confirm = _confirms(plan)
+    if plan.index:  # an index condition that no game holds
+        return
     page = ""
-    if paged and not confirm and (query.limit is not None or query.offset):
-        page = f" LIMIT {int(query.limit) if query.limit is not None else -1}"
-        page += f" OFFSET {int(query.offset)}"
-        if archive.db.dialect == "postgresql" and query.limit is None:
-            page = f" OFFSET {int(query.offset)}"
-    sql = f"SELECT g.id FROM games g WHERE {where} ORDER BY g.id{page}"
-    rows = archive.db.rows(sql, plan.params)
+    if limit is not None or offset:
+        page = f" LIMIT {int(limit) if limit is not None else -1} OFFSET {int(offset)}"
+        if archive.db.dialect == "postgresql" and limit is None:
+            page = f" OFFSET {int(offset)}"
+    rows = archive.db.rows(
+        f"SELECT g.id FROM games g WHERE {where} ORDER BY g.id{page}", plan.params
+    )
     for (gid,) in rows:
-        if confirm and not _confirmed(archive, plan, int(gid)):
-            continue
         yield int(gid)
 
 
@@ -315,13 +345,9 @@ def _moves(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
     assert length is not None
     if length == 0:
         raise SearchError(f'--moves {q.moves!r} holds no move: write moves, as "1. b6-b5"')
-    marks = ",".join("?" * len(paths))
-    plan.add(f"g.id IN (SELECT game FROM openings WHERE path IN ({marks}))", *paths)
-    plan.paths = paths
+    plan.index.append((OPENINGS, paths))
     if length > OPENING_PLIES:
-        hits = posindex.lookup(archive.db, {keys[length] for _, keys in plan.prefix})
-        ply = min(length, 0xFFFF)
-        plan.allow({gid for gid, plies in hits.items() if ply in plies})
+        plan.index.append((POSITIONS, sorted({keys[length] for _, keys in plan.prefix})))
 
 
 def _illegal(replay: Any, game: Game) -> str:
@@ -370,13 +396,10 @@ def _position(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None
 def _passes(archive: Archive, plan: _Plan, raw: set[bytes]) -> None:
     """A condition: the game passes through a position with one of these keys."""
     plan.raw_keys.append(raw)
-    hits = posindex.lookup(archive.db, {hash64(k) for k in raw})
-    plan.plies.append(hits)
-    plan.allow(set(hits))
+    plan.index.append((POSITIONS, sorted({hash64(k) for k in raw})))
 
 
 def _confirmed(archive: Archive, plan: _Plan, gid: int) -> bool:
     """Replay a candidate to confirm the position and long-prefix conditions."""
     text = archive.db.value("SELECT text FROM games WHERE id = ?", (gid,))
-    plies = [hits.get(gid, []) for hits in plan.plies]
-    return confirmed(str(text), plan.raw_keys, plies, plan.prefix)
+    return confirmed(str(text), plan.raw_keys, plan.prefix)

@@ -18,9 +18,6 @@ from zrec.play.replay import ReplayError
 
 __all__ = ["After", "confirmed", "index_text", "keys_of_text"]
 
-#: the ply the position index gives for "this ply or later"
-_LATE = 0xFFFF
-
 
 def index_text(text: str, upto: int | None = None, raw: bool = False) -> Indexer | None:
     """Replay a stored game's main line (up to ``upto`` plies) noting what the index
@@ -47,29 +44,20 @@ def keys_of_text(text: str, upto: int | None = None) -> list[int] | None:
     return None if indexer is None else indexer.keys
 
 
-def confirmed(
-    text: str,
-    raw_keys: list[set[bytes]],
-    plies: list[list[int]],
-    prefix: list[tuple[int, list[int]]],
-) -> bool:
+def confirmed(text: str, raw_keys: list[set[bytes]], prefix: list[tuple[int, list[int]]]) -> bool:
     """Whether a stored game holds, for each position asked for, one of its raw keys
-    at one of the plies the index gives, and starts with one of the move prefixes
-    ``prefix`` (each a length and its keys)."""
-    late = any(p >= _LATE for found in plies for p in found)
-    upto = max([*(p for found in plies for p in found), *(n for n, _ in prefix), 0])
-    # one ply more: the index holds a ply's position after the moves that follow it
-    # and are not turns (a priest's entry), which a walk up to that ply leaves out
-    indexer = index_text(text, None if late else upto + 1, raw=True)
+    at some ply, and starts with one of the move prefixes ``prefix`` (each a length and
+    its keys)."""
+    # the whole main line when a position is asked for (the index keeps no ply);
+    # otherwise one ply past the longest prefix: the index holds a ply's position after
+    # the moves that follow it and are not turns (a priest's entry)
+    upto = None if raw_keys else max([0, *(n for n, _ in prefix)]) + 1
+    indexer = index_text(text, upto, raw=True)
     if indexer is None or indexer.raw is None:
         return False
-    held = indexer.raw
-    for raw, found in zip(raw_keys, plies, strict=True):
-        at = [p for p in found if p < _LATE]
-        if _LATE in found:  # "that ply or later"
-            at += range(_LATE, len(held))
-        if not any(p < len(held) and held[p] in raw for p in at):
-            return False
+    held = set(indexer.raw)
+    if not all(held & raw for raw in raw_keys):
+        return False
     if prefix:
         return any(indexer.keys[: n + 1] == keys[: n + 1] for n, keys in prefix)
     return True
