@@ -29,7 +29,7 @@ from itertools import islice
 
 from zrec.archive.people.names import UNKNOWN_NAMES
 from zrec.archive.store import Archive
-from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
+from zrec.archive.store.batch import Rows, known, parts, prefetch, seats_key, starts
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
 from zrec.archive.store.posindex import OPENINGS, POSITIONS, Entries
@@ -145,7 +145,7 @@ class Importer:
                     # the chunks before are in the database: only this one's games are
                     # judged from memory
                     rows = Rows(entries, openings)
-                    self._prefetch(chunk, rows)
+                    prefetch(self.db, chunk, rows)
                     for fact in chunk:
                         mine.read += 1
                         notices.extend(self._one(fact, sid, file, rows, mine))
@@ -226,47 +226,6 @@ class Importer:
         counts.continued += "continues" in kinds
         counts.conflicts += "conflict" in kinds
         return found
-
-    def _prefetch(self, batch: list[Facts], rows: Rows) -> None:
-        """What the stored games say about this chunk, in two queries rather than
-        two a game: games with the same identity, and the games a truncated copy could
-        come from (by its opening path at its last ply, or at ply 20 for a longer game)."""
-        db = self.db
-        for part in parts(sorted({f.ident for f in batch})):
-            for gid, ident, plies, seats in db.rows(
-                "SELECT id, ident, plies, seats FROM games WHERE ident IN "
-                f"({','.join('?' * len(part))}) ORDER BY id",
-                part,
-            ):
-                rows.same.setdefault((int(ident), int(plies), str(seats)), int(gid))
-        # a longer game's first 20 plies: ``openings_long``, written a chunk at a time
-        long = {f.paths[OPENING_PLIES] for f in batch if f.indexed and f.plies > OPENING_PLIES}
-        for part in parts(sorted(long)):
-            for path, gid, plies, seats in db.rows(
-                "SELECT o.path, g.id, g.plies, g.seats FROM openings_long o JOIN games g "
-                f"ON g.id = o.game WHERE o.path IN ({','.join('?' * len(part))}) ORDER BY g.id",
-                part,
-            ):
-                rows.by_path.setdefault(int(path), []).append((int(gid), int(plies), str(seats)))
-        # a short game's path at its last ply: the packed index (few games are short),
-        # and the entries of this batch's chunks before
-        for fact in batch:
-            if not fact.indexed or not 0 < fact.plies <= OPENING_PLIES:
-                continue
-            path = fact.paths[fact.plies]
-            if path in rows.by_path:
-                continue
-            ids = sorted({*OPENINGS.games(db, [path]), *rows.openings.games(path)})
-            found = rows.by_path.setdefault(path, [])
-            for part in parts(ids):
-                found.extend(
-                    (int(gid), int(plies), str(seats))
-                    for gid, plies, seats in db.rows(
-                        f"SELECT id, plies, seats FROM games WHERE id IN "
-                        f"({','.join('?' * len(part))}) AND plies > ? ORDER BY id",
-                        [*part, fact.plies],
-                    )
-                )
 
     def _same(self, fact: Facts, rows: Rows) -> int | None:
         """A stored game that is this one (same ident, plies and players)."""

@@ -114,10 +114,19 @@ class Layout:
 
     def count(self, db: Any, keys: Sequence[int]) -> int:
         """How many games hold one of these hashes."""
+        return self.count_page(db, keys, 0, 0)[0]
+
+    def count_page(
+        self, db: Any, keys: Sequence[int], offset: int, limit: int | None
+    ) -> tuple[int, list[int]]:
+        """How many games hold one of these hashes, and those from ``offset`` on, in id
+        order (at most ``limit``), from one reading of the rows."""
         found = self.runs(db, keys)
         if len(keys) == 1:
-            return sum(end - first for runs in found.values() for _, first, end in runs)
-        return sum(len(_places(runs)) for runs in found.values())
+            total = sum(end - first for runs in found.values() for _, first, end in runs)
+        else:
+            total = sum(len(_places(runs)) for runs in found.values())
+        return total, _page(found, offset, limit)
 
     def games(self, db: Any, keys: Iterable[int]) -> set[int]:
         """The games that hold one of these hashes."""
@@ -129,21 +138,8 @@ class Layout:
 
     def page(self, db: Any, keys: Iterable[int], offset: int, limit: int | None) -> list[int]:
         """The games that hold one of these hashes, in id order, from ``offset`` on (at
-        most ``limit``); a part is read entry by entry only where the page lies."""
-        shown: list[int] = []
-        for part, runs in sorted(self.runs(db, keys).items()):
-            if limit is not None and len(shown) >= limit:
-                break
-            if len(runs) == 1 and offset >= runs[0][2] - runs[0][1]:
-                offset -= runs[0][2] - runs[0][1]
-                continue
-            places = sorted(_places(runs))
-            if offset >= len(places):
-                offset -= len(places)
-                continue
-            shown.extend(part << PART_BITS | p for p in places[offset:])
-            offset = 0
-        return shown if limit is None else shown[:limit]
+        most ``limit``)."""
+        return _page(self.runs(db, keys), offset, limit)
 
     def entry_count(self, db: Any) -> int:
         """How many entries the index holds."""
@@ -197,6 +193,27 @@ class Layout:
                 db.execute(sql, (_blob(kept), rid))
             else:
                 db.execute(f"DELETE FROM {self.table} WHERE id = ?", (rid,))
+
+
+def _page(
+    found: dict[int, list[tuple[Sequence[int], int, int]]], offset: int, limit: int | None
+) -> list[int]:
+    """The games of these runs from ``offset`` on (at most ``limit``), in id order; a
+    part is read entry by entry only where the page lies."""
+    shown: list[int] = []
+    for part, runs in sorted(found.items()):
+        if limit is not None and len(shown) >= limit:
+            break
+        if len(runs) == 1 and offset >= runs[0][2] - runs[0][1]:
+            offset -= runs[0][2] - runs[0][1]
+            continue
+        places = sorted(_places(runs))
+        if offset >= len(places):
+            offset -= len(places)
+            continue
+        shown.extend(part << PART_BITS | p for p in places[offset:])
+        offset = 0
+    return shown if limit is None else shown[:limit]
 
 
 def _places(runs: list[tuple[Sequence[int], int, int]]) -> set[int]:

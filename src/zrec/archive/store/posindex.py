@@ -15,7 +15,7 @@ bucket of hashes, each entry 6 bytes, a game's hash entered once.
 
 The odds of a false hit: a lookup matches another position (or opening) only if the
 other's hash shares the bits kept, a chance of one in 2**48 (2**46) for each distinct
-position (opening) held.  A million random Mosona games hold at most 51 million
+position (opening) held.  A million games of 50 plies hold at most 51 million
 positions and 20 million openings, so a lookup is wrong with a chance of about 1 in
 5.5 million (positions) and 1 in 3.5 million (openings).  That is why a search counts
 the games from the index alone and calls the count exact, while the games it shows

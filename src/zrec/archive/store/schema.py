@@ -45,6 +45,8 @@ by a newer zrec is refused rather than damaged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from zrec.archive.store.db import ArchiveError, DamagedArchiveError, Database
 
 __all__ = ["MIGRATIONS", "VERSION", "migrate", "refuse_newer", "schema_version"]
@@ -266,9 +268,11 @@ def refuse_newer(db: Database, version: int | None) -> None:
         )
 
 
-def migrate(db: Database) -> None:
+def migrate(db: Database, rebuild: Callable[[Database], None] | None = None) -> None:
     """Make an empty database an archive, or bring an older archive up to
-    :data:`VERSION`, in one transaction."""
+    :data:`VERSION`, in one transaction; ``rebuild`` fills the indexes of version 4
+    from the stored games (:func:`zrec.archive.store.posindex.rebuild`, given by the
+    caller: it replays games, which this module does not import)."""
     if schema_version(db) == VERSION:  # the usual case: no lock, readers never wait
         return
     with db.transaction(lock=True):
@@ -285,8 +289,6 @@ def migrate(db: Database) -> None:
                 db.execute(statement)
             if step == 3:  # version 4 builds the index again: no rows to convert
                 db.execute("DROP TABLE positions_v2")
-            if step == 4:
-                from zrec.archive.store.posindex import rebuild
-
+            if step == 4 and rebuild is not None:
                 rebuild(db)
             db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(step),))

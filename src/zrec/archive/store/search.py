@@ -20,75 +20,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from zrec.archive.store import Archive
 from zrec.archive.store.dates import DateError, date_range
-from zrec.archive.store.db import ArchiveError
-from zrec.archive.store.posindex import OPENINGS, POSITIONS, Layout
-from zrec.archive.store.schema import OPENING_PLIES
+from zrec.archive.store.query import Plan, Query, SearchError
 
-if TYPE_CHECKING:
-    from zrec.notation.model import Game, Line
-
-# The moves and positions asked for are played with the rules, imported when a search
-# asks for them: a search by tags alone (a player's games) starts without them and
-# without the reader's modules (75 ms of CPU less a command: 200 -> 125 ms, cputime of
-# 15 runs, 2026-11-26).
+# The moves and positions asked for are played with the rules (.wanted), imported when
+# a search asks for them: a search by tags alone (a player's games) starts without the
+# rules and the replay (228 -> 196 ms of CPU a command, median of 21 runs interleaved,
+# on the loaded machine, 2026-11-26).
 
 __all__ = ["Query", "SearchError", "search", "search_page"]
 
 #: candidate games read from the database at a time
 CHUNK = 500
-
-
-class SearchError(ArchiveError):
-    """A search that cannot be run as asked: the message says why."""
-
-
-@dataclass
-class Query:
-    """What to look for (every field that is set must match)."""
-
-    players: list[str] = field(default_factory=list)
-    seats: list[tuple[str, str]] = field(default_factory=list)  # (seat tag, name)
-    event: str | None = None
-    site: str | None = None
-    round: str | None = None
-    date_from: str | None = None
-    date_to: str | None = None
-    result: str | None = None
-    termination: str | None = None
-    game: str | None = None
-    options: list[tuple[str, str]] = field(default_factory=list)
-    moves: str | None = None
-    position: str | None = None
-    position_of: tuple[Game, int] | None = None
-    material: str | None = None
-    ids: list[int] | None = None
-    limit: int | None = None
-    offset: int = 0
-
-
-@dataclass
-class _Plan:
-    where: list[str] = field(default_factory=list)
-    params: list[Any] = field(default_factory=list)
-    #: positions a hit must pass through, each as the raw keys it may have (one of
-    #: each set, confirmed by replay)
-    raw_keys: list[set[bytes]] = field(default_factory=list)
-    #: move-prefix keys to confirm by replay, for prefixes longer than the openings
-    prefix: list[tuple[int, list[int]]] = field(default_factory=list)
-    #: the packed index conditions: a hit holds one of the hashes of each
-    index: list[tuple[Layout, list[int]]] = field(default_factory=list)
-    #: the games the index conditions allow (None: not worked out, or none)
-    candidates: set[int] | None = None
-    empty: bool = False
-
-    def add(self, clause: str, *params: Any) -> None:
-        self.where.append(clause)
-        self.params.extend(params)
 
 
 def search(archive: Archive, query: Query) -> Iterator[int]:
@@ -133,8 +78,7 @@ def search_page(archive: Archive, query: Query) -> tuple[list[int], int]:
         return found[start : None if limit is None else start + limit], len(found)
     if len(plan.index) == 1 and not plan.where:  # one index alone: counted and paged there
         layout, keys = plan.index[0]
-        total = layout.count(archive.db, keys)
-        page = layout.page(archive.db, keys, start, limit)
+        total, page = layout.count_page(archive.db, keys, start, limit)
     else:
         _candidates(archive, plan)
         total = _count(archive, plan)
@@ -146,22 +90,22 @@ def search_page(archive: Archive, query: Query) -> tuple[list[int], int]:
     return page, total
 
 
-def _candidates(archive: Archive, plan: _Plan) -> None:
+def _candidates(archive: Archive, plan: Plan) -> None:
     """The games every index condition allows."""
     for layout, keys in plan.index:
         games = layout.games(archive.db, keys)
         plan.candidates = games if plan.candidates is None else plan.candidates & games
 
 
-def _confirms(plan: _Plan) -> bool:
+def _confirms(plan: Plan) -> bool:
     return bool(plan.raw_keys or plan.prefix)
 
 
-def _where(plan: _Plan) -> str:
+def _where(plan: Plan) -> str:
     return " AND ".join(plan.where) or "1 = 1"
 
 
-def _count(archive: Archive, plan: _Plan) -> int:
+def _count(archive: Archive, plan: Plan) -> int:
     if plan.candidates is None:
         sql = f"SELECT count(*) FROM games g WHERE {_where(plan)}"
         return int(archive.db.value(sql, plan.params))
@@ -181,7 +125,7 @@ def _count(archive: Archive, plan: _Plan) -> int:
     return total
 
 
-def _matches(archive: Archive, plan: _Plan, offset: int, limit: int | None) -> Iterator[int]:
+def _matches(archive: Archive, plan: Plan, offset: int, limit: int | None) -> Iterator[int]:
     """The games that match the conditions of the database and the indexes (not
     confirmed by replay), in archive order, from ``offset`` on (at most ``limit``)."""
     where = _where(plan)
@@ -221,8 +165,8 @@ def _matches(archive: Archive, plan: _Plan, offset: int, limit: int | None) -> I
         yield int(gid)
 
 
-def _plan(archive: Archive, q: Query) -> _Plan:
-    plan = _Plan()
+def _plan(archive: Archive, q: Query) -> Plan:
+    plan = Plan()
     name = None
     if q.game is not None:
         from zrec.rules import find_game
@@ -272,14 +216,17 @@ def _plan(archive: Archive, q: Query) -> _Plan:
         if not re.fullmatch(r"[0-9]+(:[0-9]+)+", counts):
             raise SearchError(f"--material {q.material!r}: write the pieces per seat, as 12:9")
         plan.add("g.id IN (SELECT game FROM material WHERE counts = ?)", counts)
-    if q.moves is not None:
-        _moves(archive, plan, q, name)
-    if q.position is not None or q.position_of is not None:
-        _position(archive, plan, q, name)
+    if q.moves is not None or q.position is not None or q.position_of is not None:
+        from zrec.archive.store import wanted as asked
+
+        if q.moves is not None:
+            asked.moves(archive, plan, q, name)
+        if q.position is not None or q.position_of is not None:
+            asked.position(archive, plan, q, name)
     return plan
 
 
-def _dates(plan: _Plan, q: Query) -> None:
+def _dates(plan: Plan, q: Query) -> None:
     try:
         low = date_range(q.date_from) if q.date_from is not None else None
         high = date_range(q.date_to) if q.date_to is not None else None
@@ -298,130 +245,7 @@ def _like(text: str) -> str:
     return text.replace("!", "!!").replace("%", "!%").replace("_", "!_")
 
 
-def _moves_line(moves: str) -> Line:
-    """The moves of ``--moves``, read once (their syntax does not depend on the game)."""
-    import dataclasses
-    import io
-
-    from zrec.notation.reader import read_records
-
-    text = f'[Game "?"]\n{moves}\n*\n'
-    records = list(read_records(io.BytesIO(text.encode("utf-8")), "--moves"))
-    if len(records) != 1:
-        raise SearchError(f"--moves {moves!r}: write the moves only, without a result")
-    record = records[0]
-    if record.problem is not None:
-        # the line of the game tag read in front of the moves does not count
-        problem = dataclasses.replace(record.problem, line=record.problem.line - 1)
-        raise SearchError(f"--moves {moves!r}: {problem.format()}")
-    assert record.game is not None
-    return record.game.line
-
-
-def _moves(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
-    from zrec.archive.store.facts import Indexer
-    from zrec.archive.store.starts import stored_starts
-    from zrec.notation.model import Game
-    from zrec.play import GameSetupError, prepare, walk
-
-    assert q.moves is not None
-    line = _moves_line(q.moves)
-    paths: list[int] = []
-    reasons: list[str] = []
-    length = None
-    for label, tags in stored_starts(archive, q.options, name):
-        game = Game(tuple(tags.items()), line, "*")
-        try:
-            replay = prepare(game)
-        except GameSetupError as exc:
-            reasons.append(f"{label}: {exc}")
-            continue
-        setup = replay.engine.setup_text(replay.start) if "Setup" in tags else ""
-        indexer = Indexer(replay, setup)
-        end = walk(replay, game.line, indexer, variations=False)
-        if end.position is None or len(indexer.keys) != end.ply + 1:
-            reasons.append(f"{label}: {_illegal(replay, game)}")
-            continue
-        length = end.ply
-        if length <= OPENING_PLIES:
-            paths.append(indexer.paths[length])
-        else:
-            paths.append(indexer.paths[OPENING_PLIES])
-            plan.prefix.append((length, indexer.keys))
-    if not paths:
-        unique = list(dict.fromkeys(reasons))
-        why = "; ".join(unique) if unique else "the archive holds no game it could be played in"
-        raise SearchError(f"--moves {q.moves!r} is not an opening of any game searched: {why}")
-    assert length is not None
-    if length == 0:
-        raise SearchError(f'--moves {q.moves!r} holds no move: write moves, as "1. b6-b5"')
-    plan.index.append((OPENINGS, paths))
-    if length > OPENING_PLIES:
-        plan.index.append((POSITIONS, sorted({keys[length] for _, keys in plan.prefix})))
-
-
-def _illegal(replay: Any, game: Game) -> str:
-    from zrec.play import positions
-    from zrec.play.replay import ReplayError
-
-    try:
-        positions(replay, game.line)
-    except ReplayError as exc:
-        return str(exc)
-    return "the moves cannot be played"
-
-
-def _position(archive: Archive, plan: _Plan, q: Query, name: str | None) -> None:
-    """The position conditions: ``position_of`` and ``position`` must both hold."""
-    from zrec.archive.store.starts import stored_starts
-    from zrec.archive.store.verify import After
-    from zrec.play import GameSetupError, prepare, walk
-    from zrec.play.replay import prepare_rules
-    from zrec.rules import find_game
-    from zrec.rules.base import UnknownGameError
-
-    if q.position_of is not None:
-        game, ply = q.position_of
-        try:
-            replay = prepare(game)
-        except GameSetupError as exc:
-            raise SearchError(f"the position searched for cannot be found: {exc}") from None
-        after = After(replay, ply)
-        walk(replay, game.line, after, variations=False, upto=ply + 1)
-        if after.error is not None:
-            raise SearchError(f"the position searched for cannot be found: {after.error}")
-        if after.reached < ply:
-            raise SearchError(f"the record has {after.reached} plies: there is no ply {ply}")
-        _passes(archive, plan, {replay.engine.key(after.position)})
-    if q.position is not None:
-        raw: set[bytes] = set()
-        reasons = []
-        variants = [tags for _, tags in stored_starts(archive, q.options, name)]
-        if not variants and name:
-            variants = [{"Game": name}]
-        for tags in variants:
-            try:
-                rules = find_game(tags["Game"])
-                replay = prepare_rules(rules, {**tags, "Setup": q.position})
-            except (GameSetupError, UnknownGameError) as exc:
-                reasons.append(exc.message if isinstance(exc, GameSetupError) else str(exc))
-                continue
-            raw.add(replay.engine.key(replay.start))
-        if not raw:
-            why = "; ".join(dict.fromkeys(reasons)) or "the archive holds no game to read it in"
-            raise SearchError(f"--position {q.position!r} is not a position: {why}")
-        _passes(archive, plan, raw)
-
-
-def _passes(archive: Archive, plan: _Plan, raw: set[bytes]) -> None:
-    """A condition: the game passes through a position with one of these keys."""
-    from zrec.archive.store.facts import hash64
-
-    plan.raw_keys.append(raw)
-    plan.index.append((POSITIONS, sorted({hash64(k) for k in raw})))
-
-
-def _confirmed(archive: Archive, plan: _Plan, gid: int) -> bool:
+def _confirmed(archive: Archive, plan: Plan, gid: int) -> bool:
     """Replay a candidate to confirm the position and long-prefix conditions."""
     from zrec.archive.store.verify import confirmed
 
