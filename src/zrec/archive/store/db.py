@@ -299,9 +299,8 @@ def _read_only(path: str, folder: str) -> sqlite3.Connection:
     would not see commits still in the write-ahead log, so a ``-wal`` file that holds
     any is an error instead."""
     uri = "file:" + urllib.parse.quote(os.path.abspath(path))
-    conn = sqlite3.connect(
-        f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
-    )
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None,
+                           check_same_thread=False)
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         return conn
@@ -316,9 +315,8 @@ def _read_only(path: str, folder: str) -> sqlite3.Connection:
             f"{wal} holds commits that only a connection that can write there reads "
             "(copy the archive with its -wal file to a folder that can be written)"
         )
-    conn = sqlite3.connect(
-        f"{uri}?immutable=1", uri=True, isolation_level=None, check_same_thread=False
-    )
+    conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None,
+                           check_same_thread=False)
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except BaseException:
