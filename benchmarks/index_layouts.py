@@ -1,7 +1,8 @@
 """The position index's layouts side by side: size, import time and lookup time.
 
 Reads the position entries of an archive that ``archive_bench.py`` made (its games'
-keys, game ids and plies; the keys with the 44 bits the archive keeps), then writes them
+keys, with the 48 bits the archive keeps, and game ids; a game's entries numbered as
+its plies, since the archive keeps no ply), then writes them
 into new SQLite files in four layouts, as an import would (game order, a transaction
 per 20,000 games, the archive's pragmas), and looks 200 of the keys up in each:
 
@@ -10,8 +11,8 @@ per 20,000 games, the archive's pragmas), and looks 200 of the keys up in each:
   ROWID;
 * ``key table``: the keys de-duplicated, ``keys (key, id)`` WITHOUT ROWID, and a row per
   ply ``(id, game, ply)`` WITHOUT ROWID;
-* ``packed``: schema 3 (:mod:`zrec.archive.store.posindex`), a row per part of 4096
-  games and bucket of keys, entries of 8 bytes.
+* ``packed``: schema 4 (:mod:`zrec.archive.store.packed`), a row per part of 4096
+  games and bucket of keys keyed by one integer, entries of 6 bytes, no ply.
 
 Usage::
 
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from zrec.archive.store.db import Database
-from zrec.archive.store.posindex import PART_BITS, PositionEntries, lookup, part_entries
+from zrec.archive.store.posindex import PART_BITS, POSITIONS, Entries
 
 BATCH = 20_000
 
@@ -38,15 +39,18 @@ BATCH = 20_000
 def _entries(path: str) -> list[tuple[int, int, int]]:
     """(key, game, ply) of every entry, in game order."""
     db = Database(sqlite3.connect(path), "sqlite", path)
-    top = int(db.value("SELECT coalesce(max(part), -1) FROM positions"))
     out = []
-    for part in range(top + 1):
-        for bucket, values in part_entries(db, part).items():
-            for value in values:
-                key = bucket << 52 | (value >> 32) << 20
+    for part in POSITIONS.parts(db):
+        for bucket, (high, low) in POSITIONS.part_rows(db, part).items():
+            for top, rest in zip(high, low, strict=True):
+                key = bucket << 52 | top << 20 | (rest >> PART_BITS) << 16
                 key = key - (1 << 64) if key >= 1 << 63 else key
-                gid = part << PART_BITS | (value >> 16) & 0xFFF
-                out.append((key, gid, value & 0xFFFF))
+                out.append((key, part << PART_BITS | rest & 0xFFF, 0))
+    out.sort(key=lambda e: e[1])
+    ply, last = 0, -1
+    for i, (key, gid, _) in enumerate(out):
+        ply = ply + 1 if gid == last else 0
+        out[i], last = (key, gid, ply), gid
     out.sort(key=lambda e: (e[1], e[2]))
     return out
 
@@ -92,9 +96,9 @@ def _key_table(db: Database, batch: list[tuple[int, int, int]]) -> None:
 
 
 def _packed(db: Database, batch: list[tuple[int, int, int]]) -> None:
-    entries = PositionEntries()
-    for key, gid, ply in batch:
-        entries.add_one(gid, key, ply)
+    entries = Entries(POSITIONS)
+    for key, gid, _ in batch:
+        entries.add(gid, [key])
     entries.write(db)
 
 
@@ -119,8 +123,7 @@ LAYOUTS: dict[str, tuple[str, Callable[[Database, list[tuple[int, int, int]]], N
         "SELECT p.game, p.ply FROM keys k JOIN postings p ON p.id = k.id WHERE k.key = ?",
     ),
     "packed": (
-        "CREATE TABLE positions (part INTEGER, bucket INTEGER, entries BLOB, "
-        "PRIMARY KEY (part, bucket)) WITHOUT ROWID",
+        "CREATE TABLE positions (id INTEGER PRIMARY KEY, entries BLOB NOT NULL)",
         _packed,
         "",
     ),
@@ -162,7 +165,7 @@ def main() -> None:
         found: Any = 0
         for key in probes:
             start = time.perf_counter()
-            found = lookup(db, [key]) if not query else db.rows(query, (key,))
+            found = POSITIONS.games(db, [key]) if not query else db.rows(query, (key,))
             times.append(time.perf_counter() - start)
         assert found
         print(

@@ -236,9 +236,10 @@ def test_show_and_stats(db_url: str) -> None:
         {"value": "awethi", "games": 2},
     ]
     with Archive.open(db_url) as archive:
-        assert stats["positions"] == posindex.entry_count(archive.db)
+        assert stats["positions"] == posindex.POSITIONS.entry_count(archive.db)
         stored = list(archive.games(list(archive.all_ids())))
-        assert stats["positions"] == sum(game.plies + 1 for game in stored)
+        # each game's distinct positions
+        assert stats["positions"] == sum(len(set(keys_of_text(g.text) or ())) for g in stored)
     table = ok("stats", "--db", db_url)
     assert table.startswith(
         f"15 games (15 valid), 7 players, 6 events, 11 files, {stats['positions']}"
@@ -277,51 +278,54 @@ def test_export_and_import_again(db_url: str, tmp_path: Path, kind: str) -> None
 
 def _entries_of(archive: Archive, gid: int) -> int:
     """How many entries of the position index are game ``gid``'s."""
-    rows = posindex.part_entries(archive.db, gid >> posindex.PART_BITS)
+    rows = posindex.POSITIONS.part_rows(archive.db, gid >> posindex.PART_BITS)
     place = gid & ((1 << posindex.PART_BITS) - 1)
-    return sum((v >> 16) & 0xFFF == place for values in rows.values() for v in values)
+    return sum(v & 0xFFF == place for _, low in rows.values() for v in low)
 
 
 def test_check_finds_a_missing_index_row_and_remove_cleans_up(db_url: str) -> None:
     imported(db_url, *SAMPLE_FILES)
     assert ok("check", "--db", db_url) == "15 games checked: all agree with the indexes\n"
+    layout = posindex.POSITIONS
     with Archive.open(db_url) as archive:
-        total = posindex.entry_count(archive.db)
-        plies = archive.game(7).plies
-        assert _entries_of(archive, 7) == plies + 1
-        # the entry of game 7's ply 3 lost
+        total = layout.entry_count(archive.db)
         keys = keys_of_text(archive.game(7).text)
         assert keys is not None
-        bucket, value = posindex.game_entries(keys, 7)[3]
-        blob = archive.db.value(
-            "SELECT entries FROM positions WHERE part = 0 AND bucket = ?", (bucket,)
-        )
-        kept = [v for v in array("Q", blob) if v != value]
-        archive.db.execute(
-            "UPDATE positions SET entries = ? WHERE part = 0 AND bucket = ?",
-            (array("Q", kept).tobytes(), bucket),
-        )
-        assert _entries_of(archive, 7) == plies
+        distinct = len(set(keys))
+        assert _entries_of(archive, 7) == distinct
+        # the entry of game 7's ply 3 lost: its row written again without it
+        bucket, entry = layout.split(keys[3])
+        high, low = layout.part_rows(archive.db, 0)[bucket]
+        values = [h << 16 | lo for h, lo in zip(high, low, strict=True)]
+        kept = [v for v in values if v != entry | 7]
+        assert len(kept) == len(values) - 1
+        blob = array("I", [v >> 16 for v in kept]).tobytes()
+        blob += array("H", [v & 0xFFFF for v in kept]).tobytes()
+        archive.db.execute("UPDATE positions SET entries = ? WHERE id = ?", (blob, bucket))
+        assert _entries_of(archive, 7) == distinct - 1
         found = check(archive)
         assert found.problems == [
-            f"#7: {plies} of its {plies + 1} position index rows are stored",
-            f"the positions index holds {total - 1} entries; the stored games account for "
-            f"{total}",
+            f"#7: {distinct - 1} of its {distinct} position index rows are stored",
+            f"the positions index holds {total - 1} entries; the stored games account for {total}",
         ]
     cli = invoke("check", "--db", db_url)
     assert cli.exit_code == 1
     assert cli.stdout.splitlines() == [*found.problems, "15 games checked: 2 problems"]
     with Archive.open(db_url) as archive:
+        openings = posindex.OPENINGS.entry_count(archive.db)
+        paths = min(archive.game(7).plies, 20)
+        other = keys_of_text(archive.game(14).text)
+        assert other is not None
         assert remove(archive, [7, 99]) == [7]
-        assert posindex.entry_count(archive.db) == total - (plies + 1)
+        assert layout.entry_count(archive.db) == total - distinct
+        assert posindex.OPENINGS.entry_count(archive.db) == openings - paths
         assert _entries_of(archive, 7) == 0
         for table in ("games", "game_tags", "game_players", "game_sources"):
             column = "id" if table == "games" else "game"
             assert archive.db.value(f"SELECT count(*) FROM {table} WHERE {column} = 7") == 0
-        for table in ("openings", "material"):
+        for table in ("openings_long", "material"):
             assert archive.db.value(f"SELECT count(*) FROM {table} WHERE game = 7") == 0
         assert check(archive).ok
-        other_plies = archive.game(14).plies
     # the command: one game removed, an unknown one reported
     result = invoke("remove", "--db", db_url, "14", "99")
     assert result.exit_code == 1
@@ -329,7 +333,7 @@ def test_check_finds_a_missing_index_row_and_remove_cleans_up(db_url: str) -> No
     assert result.stderr == "zrec: there is no game #99\n"
     with Archive.open(db_url) as archive:
         assert archive.count() == 13
-        assert posindex.entry_count(archive.db) == total - (plies + 1) - (other_plies + 1)
+        assert layout.entry_count(archive.db) == total - distinct - len(set(other))
     assert ok("check", "--db", db_url) == "13 games checked: all agree with the indexes\n"
     # a game removed can be imported again
     document = imported(db_url, "--reread", TOURNAMENT)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -65,24 +66,39 @@ def test_an_import_holds_one_chunk_of_games_whatever_the_batch(
     assert peaks[1] < 2 * peaks[0], peaks
 
 
-def _old_layout(archive: Archive) -> None:
-    """Turn a schema 3 archive back into schema 2: one position row a ply, no starts."""
+def _old_layout(archive: Archive, version: int) -> None:
+    """Turn a schema 4 archive back into schema 2 (one position row a ply, no starts)
+    or 3 (positions packed by part and bucket); the opening rows of both versions, a
+    row a ply, hold hashes of another kind, which the migration must not keep."""
     db = archive.db
     with db.transaction():
-        db.execute("DROP TABLE positions")
-        db.execute("DROP TABLE starts")
+        for table in ("positions", "openings", "openings_long", *(["starts"] * (version < 3))):
+            db.execute(f"DROP TABLE {table}")
         db.execute(
-            "CREATE TABLE positions (key BIGINT NOT NULL, game BIGINT NOT NULL, "
-            "ply INTEGER NOT NULL, PRIMARY KEY (key, game, ply))"
+            "CREATE TABLE openings (path BIGINT NOT NULL, game BIGINT NOT NULL, "
+            "PRIMARY KEY (path, game))"
         )
-        for gid, text in db.rows("SELECT id, text FROM games WHERE valid = 1 ORDER BY id"):
-            keys = keys_of_text(str(text))
-            assert keys is not None
-            db.executemany(
-                "INSERT INTO positions (key, game, ply) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                [(key, int(gid), ply) for ply, key in enumerate(keys)],
+        db.execute("INSERT INTO openings (path, game) VALUES (12345, 1)")
+        if version == 3:
+            db.execute(
+                "CREATE TABLE positions (part INTEGER NOT NULL, bucket INTEGER NOT NULL, "
+                "entries BYTEA NOT NULL, PRIMARY KEY (part, bucket))"
             )
-        db.execute("UPDATE meta SET value = '2' WHERE name = 'schema'")
+            db.execute("INSERT INTO positions VALUES (0, 1, ?)", (b"12345678",))
+        else:
+            db.execute(
+                "CREATE TABLE positions (key BIGINT NOT NULL, game BIGINT NOT NULL, "
+                "ply INTEGER NOT NULL, PRIMARY KEY (key, game, ply))"
+            )
+            for gid, text in db.rows("SELECT id, text FROM games WHERE valid = 1 ORDER BY id"):
+                keys = keys_of_text(str(text))
+                assert keys is not None
+                db.executemany(
+                    "INSERT INTO positions (key, game, ply) VALUES (?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
+                    [(key, int(gid), ply) for ply, key in enumerate(keys)],
+                )
+        db.execute(f"UPDATE meta SET value = '{version}' WHERE name = 'schema'")
 
 
 QUERIES = [
@@ -90,10 +106,19 @@ QUERIES = [
     Query(moves="1. a5-b5 c6xa5"),
     Query(players=["Lovelace, Ada"]),
 ]
+_INDEXES = ("positions", "openings", "openings_long")
 
 
-def test_an_archive_of_schema_2_is_packed_when_opened_and_searches_the_same(
-    db_url: str,
+def _plain(tables: list[list[tuple[Any, ...]]]) -> list[list[tuple[Any, ...]]]:
+    """Rows with their blobs as bytes (PostgreSQL gives memoryviews)."""
+    return [
+        [tuple(bytes(v) if isinstance(v, memoryview) else v for v in r) for r in t] for t in tables
+    ]
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_an_older_archive_gets_its_indexes_built_again_when_opened(
+    db_url: str, version: int
 ) -> None:
     files = sorted(SAMPLES.glob("*.zrec"))
     with Archive.open(db_url, create=True) as archive:
@@ -101,19 +126,14 @@ def test_an_archive_of_schema_2_is_packed_when_opened_and_searches_the_same(
         for path in files:
             importer.import_records(read_records(path), path.name)
         importer.import_records(read_string(_text(60, 3), "r.zrec"), "r.zrec")
-        rows = sorted(archive.db.rows("SELECT part, bucket, entries FROM positions"))
+        rows = [sorted(map(tuple, archive.db.rows(f"SELECT * FROM {t}"))) for t in _INDEXES]
         before = [list(search(archive, q)) for q in QUERIES]
-        assert all(before)
-        _old_layout(archive)
-        assert archive.db.value("SELECT count(*) FROM positions") == sum(
-            len(keys_of_text(str(t)) or ()) for (t,) in archive.db.rows("SELECT text FROM games")
-        )
+        assert all(before) and all(rows)
+        _old_layout(archive, version)
     with Archive.open(db_url, read_only=True) as archive:  # migrated, then read
-        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "3"
-        assert [
-            (p, b, bytes(e))
-            for p, b, e in sorted(archive.db.rows("SELECT part, bucket, entries FROM positions"))
-        ] == [(p, b, bytes(e)) for p, b, e in rows]
+        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "4"
+        after = [sorted(map(tuple, archive.db.rows(f"SELECT * FROM {t}"))) for t in _INDEXES]
+        assert _plain(after) == _plain(rows)
         assert [list(search(archive, q)) for q in QUERIES] == before
         assert check(archive).ok
 
@@ -180,13 +200,18 @@ def test_the_index_is_written_at_the_end_of_each_batch(tmp_path: Path) -> None:
     text = _text(30, 6)
     with Archive.open(db, create=True) as archive:
         Importer(archive, batch=7).import_records(read_string(text, "r"), "r")
-        one = sorted(archive.db.rows("SELECT part, bucket, entries FROM positions"))
+        one = sorted(archive.db.rows("SELECT id, entries FROM positions"))
+        both = sorted(archive.db.rows("SELECT id, entries FROM openings"))
     other = str(tmp_path / "b.sqlite")
     with Archive.open(other, create=True) as archive:
         Importer(archive).import_records(read_string(text, "r"), "r")
-        assert sorted(archive.db.rows("SELECT part, bucket, entries FROM positions")) == one
-        plies = sum(g.plies + 1 for g in archive.games(list(archive.all_ids())))
-        assert posindex.entry_count(archive.db) == plies
+        assert sorted(archive.db.rows("SELECT id, entries FROM positions")) == one
+        assert sorted(archive.db.rows("SELECT id, entries FROM openings")) == both
+        stored = list(archive.games(list(archive.all_ids())))
+        distinct = sum(len(set(keys_of_text(g.text) or ())) for g in stored)
+        assert posindex.POSITIONS.entry_count(archive.db) == distinct
+        paths = sum(min(g.plies, 20) for g in stored)
+        assert posindex.OPENINGS.entry_count(archive.db) == paths
 
 
 def test_the_starts_follow_the_games(db_url: str) -> None:

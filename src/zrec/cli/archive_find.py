@@ -170,7 +170,8 @@ def _finder(export: bool) -> Any:
         from zrec.archive.store.search import Query, SearchError
 
         check_format(output_format, formats)
-        reading_of(option, [game] if game else [])  # checked as the command line is read
+        if option:  # checked as the command line is read (the rules imported only then)
+            reading_of(option, [game] if game else [])
         seats = _pairs(seat, "--seat")
         seats += [("White", white)] if white is not None else []
         seats += [("Black", black)] if black is not None else []
@@ -237,11 +238,6 @@ def _finder(export: bool) -> Any:
 
 
 def _write(archive: "Archive", ids: Iterator[int], kind: str, export: bool, out: Any) -> None:
-    import json
-
-    from zrec.notation.json.values import game_to_json
-    from zrec.notation.reader import read_game
-
     def games() -> Iterator["StoredGame"]:
         batch: list[int] = []
         for gid in ids:
@@ -276,6 +272,11 @@ def _write(archive: "Archive", ids: Iterator[int], kind: str, export: bool, out:
         for line in fit(rows):
             out.write(line + "\n")
     elif kind == "jsonl" or (kind == "json" and export):
+        import json
+
+        from zrec.notation.json.values import game_to_json
+        from zrec.notation.reader import read_game
+
         if kind == "json":
             out.write("[")
         for i, game in enumerate(games()):
@@ -287,6 +288,8 @@ def _write(archive: "Archive", ids: Iterator[int], kind: str, export: bool, out:
         if kind == "json":
             out.write("\n]\n")
     else:
+        import json
+
         out.write("[")
         for i, game in enumerate(games()):
             out.write(("," if i else "") + "\n" + json.dumps(game.to_json(), ensure_ascii=False))

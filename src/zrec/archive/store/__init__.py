@@ -87,6 +87,13 @@ class StoredGame:
         return default
 
 
+def _rebuild(db: Database) -> None:
+    """The indexes of schema 4 built from the stored games (by a migration)."""
+    from zrec.archive.store.posindex import rebuild
+
+    rebuild(db)
+
+
 class Archive:
     """An archive open on one database connection."""
 
@@ -109,7 +116,7 @@ class Archive:
                     "--db or ZREC_DB names another)"
                 )
             if not read_only:
-                migrate(db)
+                migrate(db, _rebuild)
             elif version != VERSION:
                 refuse_newer(db, version)
                 db.close()

@@ -1,9 +1,9 @@
 """What one import chunk keeps while it runs, and the small tests import makes of a game.
 
-:class:`Rows` holds the rows written together when a chunk of a batch is done, and what the
-stored games say about the chunk's games (looked up once a chunk, kept up to date as
-games are stored).  :func:`starts` confirms by replay that a game is the start of a
-stored one.
+:class:`Rows` holds the rows written together when a chunk of a batch is done, and what
+the stored games say about the chunk's games (looked up once a chunk by
+:func:`prefetch`, kept up to date as games are stored).  :func:`starts` confirms by
+replay that a game is the start of a stored one.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 
 from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
 from zrec.archive.store.facts import Facts
-from zrec.archive.store.posindex import PositionEntries
+from zrec.archive.store.posindex import OPENINGS, Entries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
 
-__all__ = ["Rows", "known", "parts", "seats_key", "starts"]
+__all__ = ["Rows", "known", "parts", "prefetch", "seats_key", "starts"]
 
 
 def starts(text: str, fact: Facts, n: int) -> bool:
@@ -54,20 +54,21 @@ def seats_key(fact: Facts) -> str:
 
 class Rows:
     """The rows of one chunk of a batch, written together at its end (the position
-    index entries are kept for the whole batch)."""
+    and opening index entries are kept for the whole batch)."""
 
-    def __init__(self, entries: PositionEntries) -> None:
-        #: the batch's position index entries (written when the batch commits)
+    def __init__(self, entries: Entries, openings: Entries) -> None:
+        #: the batch's position and opening index entries (written when it commits)
         self.entries = entries
+        self.openings = openings
         self.tags: list[tuple[Any, ...]] = []
         self.players: list[tuple[Any, ...]] = []
         self.sources: list[tuple[Any, ...]] = []
-        self.openings: list[tuple[Any, ...]] = []
+        self.openings_long: list[tuple[int, int]] = []  # (path at OPENING_PLIES, game)
         self.material: list[tuple[Any, ...]] = []
         self.starts: set[tuple[str, str, str]] = set()  # (game, options, setup)
         self.openings_by_path: dict[tuple[int, str], tuple[int, int]] = {}
         self.long: dict[int, list[int]] = {}  # path at OPENING_PLIES -> games
-        # what the stored games say (see Importer._prefetch), kept up to date
+        # what the stored games say (see prefetch), kept up to date
         self.same: dict[tuple[int, int, str], int] = {}  # (ident, plies, seats) -> id
         self.by_path: dict[int, list[tuple[int, int, str]]] = {}  # path -> (id, plies, seats)
 
@@ -83,11 +84,52 @@ class Rows:
                 "ON CONFLICT DO NOTHING",
                 self.sources,
             )
-        db.copy_rows("openings", "path, game", self.openings)
+        db.copy_rows("openings_long", "path, game", self.openings_long)
         db.copy_rows("material", "game, counts, ply", self.material)
         if self.starts:
             db.executemany(
                 "INSERT INTO starts (game, options, setup) VALUES (?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
                 sorted(self.starts),
+            )
+
+
+def prefetch(db: Any, batch: list[Facts], rows: Rows) -> None:
+    """What the stored games say about this chunk, in two queries rather than
+    two a game: games with the same identity, and the games a truncated copy could
+    come from (by its opening path at its last ply, or at ply 20 for a longer game)."""
+    for part in parts(sorted({f.ident for f in batch})):
+        for gid, ident, plies, seats in db.rows(
+            "SELECT id, ident, plies, seats FROM games WHERE ident IN "
+            f"({','.join('?' * len(part))}) ORDER BY id",
+            part,
+        ):
+            rows.same.setdefault((int(ident), int(plies), str(seats)), int(gid))
+    # a longer game's first 20 plies: ``openings_long``, written a chunk at a time
+    long = {f.paths[OPENING_PLIES] for f in batch if f.indexed and f.plies > OPENING_PLIES}
+    for part in parts(sorted(long)):
+        for path, gid, plies, seats in db.rows(
+            "SELECT o.path, g.id, g.plies, g.seats FROM openings_long o JOIN games g "
+            f"ON g.id = o.game WHERE o.path IN ({','.join('?' * len(part))}) ORDER BY g.id",
+            part,
+        ):
+            rows.by_path.setdefault(int(path), []).append((int(gid), int(plies), str(seats)))
+    # a short game's path at its last ply: the packed index (few games are short),
+    # and the entries of this batch's chunks before
+    for fact in batch:
+        if not fact.indexed or not 0 < fact.plies <= OPENING_PLIES:
+            continue
+        path = fact.paths[fact.plies]
+        if path in rows.by_path:
+            continue
+        ids = sorted({*OPENINGS.games(db, [path]), *rows.openings.games(path)})
+        found = rows.by_path.setdefault(path, [])
+        for part in parts(ids):
+            found.extend(
+                (int(gid), int(plies), str(seats))
+                for gid, plies, seats in db.rows(
+                    f"SELECT id, plies, seats FROM games WHERE id IN "
+                    f"({','.join('?' * len(part))}) AND plies > ? ORDER BY id",
+                    [*part, fact.plies],
+                )
             )

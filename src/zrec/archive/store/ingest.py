@@ -29,10 +29,10 @@ from itertools import islice
 
 from zrec.archive.people.names import UNKNOWN_NAMES
 from zrec.archive.store import Archive
-from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
+from zrec.archive.store.batch import Rows, known, parts, prefetch, seats_key, starts
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
-from zrec.archive.store.posindex import PositionEntries
+from zrec.archive.store.posindex import OPENINGS, POSITIONS, Entries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
 from zrec.notation.json.convert import JsonRecord
@@ -133,7 +133,7 @@ class Importer:
         whether games may remain."""
         mine = ImportCounts()
         notices: list[Notice] = []
-        entries = PositionEntries()
+        entries, openings = Entries(POSITIONS), Entries(OPENINGS)
         more = True
         with self.db.transaction(lock=True):
             taken = 0
@@ -144,8 +144,8 @@ class Importer:
                 if chunk:
                     # the chunks before are in the database: only this one's games are
                     # judged from memory
-                    rows = Rows(entries)
-                    self._prefetch(chunk, rows)
+                    rows = Rows(entries, openings)
+                    prefetch(self.db, chunk, rows)
                     for fact in chunk:
                         mine.read += 1
                         notices.extend(self._one(fact, sid, file, rows, mine))
@@ -159,6 +159,7 @@ class Importer:
                     more = False
                     break
             entries.write(self.db)
+            openings.write(self.db)
             if not more:
                 self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
         counts.merge(mine)  # only once committed
@@ -225,27 +226,6 @@ class Importer:
         counts.continued += "continues" in kinds
         counts.conflicts += "conflict" in kinds
         return found
-
-    def _prefetch(self, batch: list[Facts], rows: Rows) -> None:
-        """What the stored games say about this chunk, in two queries rather than
-        two a game: games with the same identity, and the games a truncated copy could
-        come from (by its opening path at its last ply, or at ply 20 for a longer game)."""
-        db = self.db
-        for part in parts(sorted({f.ident for f in batch})):
-            for gid, ident, plies, seats in db.rows(
-                "SELECT id, ident, plies, seats FROM games WHERE ident IN "
-                f"({','.join('?' * len(part))}) ORDER BY id",
-                part,
-            ):
-                rows.same.setdefault((int(ident), int(plies), str(seats)), int(gid))
-        short = {f.paths[min(f.plies, OPENING_PLIES)] for f in batch if f.indexed and f.plies}
-        for part in parts(sorted(short)):
-            for path, gid, plies, seats in db.rows(
-                "SELECT o.path, g.id, g.plies, g.seats FROM openings o JOIN games g "
-                f"ON g.id = o.game WHERE o.path IN ({','.join('?' * len(part))}) ORDER BY g.id",
-                part,
-            ):
-                rows.by_path.setdefault(int(path), []).append((int(gid), int(plies), str(seats)))
 
     def _same(self, fact: Facts, rows: Rows) -> int | None:
         """A stored game that is this one (same ident, plies and players)."""
@@ -357,8 +337,10 @@ class Importer:
             if fact.plies > OPENING_PLIES:
                 rows.long.setdefault(fact.paths[OPENING_PLIES], []).append(gid)
             last = min(fact.plies, OPENING_PLIES)
+            rows.openings.add(gid, fact.paths[1 : last + 1])
+            if fact.plies > OPENING_PLIES:
+                rows.openings_long.append((fact.paths[OPENING_PLIES], gid))
             for ply in range(1, last + 1):
-                rows.openings.append((fact.paths[ply], gid))
                 rows.openings_by_path.setdefault(
                     (fact.paths[ply], seats_key(fact)), (gid, fact.plies)
                 )

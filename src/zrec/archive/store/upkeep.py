@@ -10,7 +10,6 @@ with all their rows, finding the index rows the same way.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +41,7 @@ def stats(archive: Archive, top: int = 20) -> dict[str, Any]:
         "players": int(db.value("SELECT count(*) FROM players")),
         "events": int(db.value("SELECT count(*) FROM events")),
         "sources": int(db.value("SELECT count(*) FROM sources")),
-        "positions": posindex.entry_count(db),
+        "positions": posindex.POSITIONS.entry_count(db),
         "by_game": grouped(
             "SELECT game, count(*) FROM games GROUP BY game ORDER BY count(*) DESC, game"
         ),
@@ -83,40 +82,38 @@ class CheckResult:
 
 
 class _Parts:
-    """The position index read a part at a time (games are checked in id order)."""
+    """The position and opening indexes read a part at a time (games are checked in id
+    order)."""
 
     def __init__(self, archive: Archive) -> None:
         self.db = archive.db
         self.part = -1
-        self.rows: dict[int, Any] = {}
+        self.rows: list[dict[int, Any]] = [{}, {}]
 
-    def found(self, gid: int, keys: list[int]) -> int:
-        """How many of the entries a game's keys make are stored."""
+    def found(self, gid: int, fact: Facts) -> tuple[int, int]:
+        """How many of the entries a game's keys and paths make are stored."""
         part = gid >> posindex.PART_BITS
+        layouts = (posindex.POSITIONS, posindex.OPENINGS)
         if part != self.part:
-            self.part, self.rows = part, posindex.part_entries(self.db, part)
-        found = 0
-        for bucket, value in posindex.game_entries(keys, gid):
-            values = self.rows.get(bucket)
-            if values is not None:
-                at = bisect_left(values, value)
-                found += at < len(values) and values[at] == value
-        return found
+            self.part = part
+            self.rows = [layout.part_rows(self.db, part) for layout in layouts]
+        return (
+            layouts[0].held(self.rows[0], gid, fact.keys),
+            layouts[1].held(self.rows[1], gid, fact.paths[1 : OPENING_PLIES + 1]),
+        )
 
 
-def _index_rows(archive: Archive, gid: int, fact: Facts, parts: _Parts) -> tuple[int, int, int]:
+def _index_rows(archive: Archive, gid: int, fact: Facts, parts: _Parts) -> tuple[int, ...]:
     """How many of a game's expected index rows are stored: position entries,
-    openings, material."""
+    opening entries, its row of ``openings_long``, material."""
     db = archive.db
-    found = parts.found(gid, fact.keys)
-    paths = fact.paths[1 : OPENING_PLIES + 1]
-    openings = 0
-    if paths:
-        openings = int(
+    found, openings = parts.found(gid, fact)
+    long = 0
+    if fact.plies > OPENING_PLIES:
+        long = int(
             db.value(
-                f"SELECT count(*) FROM openings WHERE game = ? AND path IN "
-                f"({','.join('?' * len(paths))})",
-                (gid, *paths),
+                "SELECT count(*) FROM openings_long WHERE path = ? AND game = ?",
+                (fact.paths[OPENING_PLIES], gid),
             )
         )
     material = 0
@@ -129,7 +126,7 @@ def _index_rows(archive: Archive, gid: int, fact: Facts, parts: _Parts) -> tuple
                 (gid, *counts),
             )
         )
-    return found, openings, material
+    return found, openings, long, material
 
 
 def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResult:
@@ -140,7 +137,7 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
     result.problems += sqlite_findings(archive)
     ids = game_ids(archive, result.problems)
     result.damaged = bool(result.problems)
-    expected = [0, 0, 0]
+    expected = [0, 0, 0, 0]
     parts = _Parts(archive)
     for gid in ids:
         result.games += 1
@@ -159,10 +156,12 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
         if tick is not None:
             tick()
     result.damaged = result.damaged or bool(result.unreadable)
-    for i, table in enumerate(("positions", "openings", "material")):
+    for i, table in enumerate(_TABLES):
         try:
             if table == "positions":
-                total = posindex.entry_count(archive.db)
+                total = posindex.POSITIONS.entry_count(archive.db)
+            elif table == "openings":
+                total = posindex.OPENINGS.entry_count(archive.db)
             else:
                 total = int(archive.db.value(f"SELECT count(*) FROM {table}"))
         except DamagedArchiveError as exc:
@@ -171,7 +170,7 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
             continue
         if total != expected[i] and not result.damaged:
             result.problems.append(
-                f"the {table} index holds {total} {'entries' if i == 0 else 'rows'}; the stored "
+                f"the {table} index holds {total} {'entries' if i < 2 else 'rows'}; the stored "
                 f"games account for {expected[i]}"
             )
     if not result.damaged:
@@ -231,12 +230,13 @@ def _check_index(
 ) -> None:
     """Compare a valid game's index rows with what its replay gives."""
     wanted = (
-        len(fact.keys),
-        len(fact.paths[1 : OPENING_PLIES + 1]),
+        len(set(fact.keys)),
+        len(set(fact.paths[1 : OPENING_PLIES + 1])),
+        int(fact.plies > OPENING_PLIES),
         len(fact.material),
     )
     have = _index_rows(archive, gid, fact, parts)
-    for i, name in enumerate(("position", "opening", "material")):
+    for i, name in enumerate(("position", "opening", "long opening", "material")):
         expected[i] += wanted[i]
         if have[i] != wanted[i]:
             problems.append(f"#{gid}: {have[i]} of its {wanted[i]} {name} index rows are stored")
@@ -256,18 +256,20 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
             # the rows can be found by their keys only if the text replays as stored
             same = fact is not None and (fact.plies, fact.ident) == (int(row[1]), int(row[2]))
             if fact is not None and fact.indexed and same:
-                posindex.remove(db, gid, fact.keys)
-                db.executemany(
-                    "DELETE FROM openings WHERE path = ? AND game = ?",
-                    [(p, gid) for p in fact.paths[1 : OPENING_PLIES + 1]],
+                posindex.POSITIONS.remove(db, gid, fact.keys)
+                posindex.OPENINGS.remove(db, gid, fact.paths[1 : OPENING_PLIES + 1])
+                db.execute(
+                    "DELETE FROM openings_long WHERE path = ? AND game = ?",
+                    (fact.paths[min(fact.plies, OPENING_PLIES)], gid),
                 )
                 db.executemany(
                     "DELETE FROM material WHERE counts = ? AND game = ?",
                     [(c, gid) for c, _ in fact.material],
                 )
             else:  # rows found the slow way
-                posindex.remove(db, gid, None)
-                for table in ("openings", "material"):
+                posindex.POSITIONS.remove(db, gid, None)
+                posindex.OPENINGS.remove(db, gid, None)
+                for table in ("openings_long", "material"):
                     db.execute(f"DELETE FROM {table} WHERE game = ?", (gid,))
             start = db.one("SELECT game, options, setup FROM games WHERE id = ?", (gid,))
             db.execute("DELETE FROM games WHERE id = ?", (gid,))
@@ -279,6 +281,8 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
     return gone
 
 
+#: the index tables, in the order the check counts their rows
+_TABLES = ("positions", "openings", "openings_long", "material")
 #: whether a valid game has this start (the ``starts`` table holds those that do)
 _HAS_START = (
     "SELECT 1 FROM games WHERE game = ? AND options = ? AND setup = ? AND valid = 1 "

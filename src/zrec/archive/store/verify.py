@@ -18,9 +18,6 @@ from zrec.play.replay import ReplayError
 
 __all__ = ["After", "confirmed", "index_text", "keys_of_text"]
 
-#: the ply the position index gives for "this ply or later"
-_LATE = 0xFFFF
-
 
 def index_text(text: str, upto: int | None = None, raw: bool = False) -> Indexer | None:
     """Replay a stored game's main line (up to ``upto`` plies) noting what the index
@@ -47,32 +44,73 @@ def keys_of_text(text: str, upto: int | None = None) -> list[int] | None:
     return None if indexer is None else indexer.keys
 
 
-def confirmed(
-    text: str,
-    raw_keys: list[set[bytes]],
-    plies: list[list[int]],
-    prefix: list[tuple[int, list[int]]],
-) -> bool:
+def confirmed(text: str, raw_keys: list[set[bytes]], prefix: list[tuple[int, list[int]]]) -> bool:
     """Whether a stored game holds, for each position asked for, one of its raw keys
-    at one of the plies the index gives, and starts with one of the move prefixes
-    ``prefix`` (each a length and its keys)."""
-    late = any(p >= _LATE for found in plies for p in found)
-    upto = max([*(p for found in plies for p in found), *(n for n, _ in prefix), 0])
-    # one ply more: the index holds a ply's position after the moves that follow it
-    # and are not turns (a priest's entry), which a walk up to that ply leaves out
-    indexer = index_text(text, None if late else upto + 1, raw=True)
+    at some ply, and starts with one of the move prefixes ``prefix`` (each a length and
+    its keys)."""
+    if not prefix:
+        return _reaches(text, raw_keys)
+    # one ply past the longest prefix: the index holds a ply's position after the moves
+    # that follow it and are not turns (a priest's entry), which a walk up to that ply
+    # leaves out
+    upto = None if raw_keys else max(n for n, _ in prefix) + 1
+    indexer = index_text(text, upto, raw=True)
     if indexer is None or indexer.raw is None:
         return False
-    held = indexer.raw
-    for raw, found in zip(raw_keys, plies, strict=True):
-        at = [p for p in found if p < _LATE]
-        if _LATE in found:  # "that ply or later"
-            at += range(_LATE, len(held))
-        if not any(p < len(held) and held[p] in raw for p in at):
+    held = set(indexer.raw)
+    if not all(held & raw for raw in raw_keys):
+        return False
+    return any(indexer.keys[: n + 1] == keys[: n + 1] for n, keys in prefix)
+
+
+class _Found(Exception):
+    """Every position asked for is reached: the walk stops."""
+
+
+class _Reaches(Visitor):
+    """Looks for positions along a main line, as the index holds them: each ply's
+    position after the moves that follow it and are not turns.  Stops the walk
+    (:class:`_Found`) once every one is met, so that a position of the opening costs
+    a few plies of replay, not the game's (no key is hashed, no material counted)."""
+
+    def __init__(self, replay: Replay, wanted: list[set[bytes]]) -> None:
+        self.engine = replay.engine
+        self.wanted = list(wanted)
+        self.ply = 0
+        self.key = self.engine.key(replay.start)
+
+    def settle(self) -> None:
+        """The position of the ply before is final: is it one asked for?"""
+        self.wanted = [raw for raw in self.wanted if self.key not in raw]
+        if not self.wanted:
+            raise _Found
+
+    def step(self, step: Step) -> None:
+        if step.depth or step.error is not None:
+            return
+        if step.ply != self.ply:
+            self.settle()
+            self.ply = step.ply
+        self.key = self.engine.key(step.after)
+
+
+def _reaches(text: str, raw_keys: list[set[bytes]]) -> bool:
+    for record in read_string(text, "<archive>"):
+        game = record.game
+        if game is None:
             return False
-    if prefix:
-        return any(indexer.keys[: n + 1] == keys[: n + 1] for n, keys in prefix)
-    return True
+        try:
+            replay = prepare(game, game.tag_map())
+        except GameSetupError:
+            return False
+        reaches = _Reaches(replay, raw_keys)
+        try:
+            walk(replay, game.line, reaches, variations=False)
+            reaches.settle()
+        except _Found:
+            return True
+        return False
+    return False
 
 
 class After(Visitor):
