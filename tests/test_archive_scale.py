@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from old_rows import rows_back_to_v3
 from zrec.archive import Archive
 from zrec.archive.store import ingest, posindex
 from zrec.archive.store.ingest import Importer
@@ -66,7 +67,8 @@ def test_an_import_holds_one_chunk_of_games_whatever_the_batch(
 
 
 def _old_layout(archive: Archive) -> None:
-    """Turn a schema 3 archive back into schema 2: one position row a ply, no starts."""
+    """Turn an archive back into schema 2: one position row a ply, no starts."""
+    rows_back_to_v3(archive)
     db = archive.db
     with db.transaction():
         db.execute("DROP TABLE positions")
@@ -109,7 +111,7 @@ def test_an_archive_of_schema_2_is_packed_when_opened_and_searches_the_same(
             len(keys_of_text(str(t)) or ()) for (t,) in archive.db.rows("SELECT text FROM games")
         )
     with Archive.open(db_url, read_only=True) as archive:  # migrated, then read
-        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "3"
+        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "4"
         assert [
             (p, b, bytes(e))
             for p, b, e in sorted(archive.db.rows("SELECT part, bucket, entries FROM positions"))

@@ -29,12 +29,20 @@ from itertools import islice
 
 from zrec.archive.people.names import UNKNOWN_NAMES
 from zrec.archive.store import Archive
-from zrec.archive.store.batch import Rows, known, parts, seats_key, starts
+from zrec.archive.store.batch import (
+    Rows,
+    known,
+    material_text,
+    parts,
+    prefix_of,
+    seats_key,
+    starts,
+)
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
+from zrec.archive.store.packing import tags_of_text
 from zrec.archive.store.posindex import PositionEntries
 from zrec.archive.store.schema import OPENING_PLIES
-from zrec.archive.store.verify import index_text
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.reader import Record
 
@@ -135,32 +143,36 @@ class Importer:
         notices: list[Notice] = []
         entries = PositionEntries()
         more = True
-        with self.db.transaction(lock=True):
-            taken = 0
-            while taken < self.batch:
-                asked = min(CHUNK, self.batch - taken)
-                chunk = list(islice(found, asked))
-                taken += len(chunk)
-                if chunk:
-                    # the chunks before are in the database: only this one's games are
-                    # judged from memory
-                    rows = Rows(entries)
-                    self._prefetch(chunk, rows)
-                    for fact in chunk:
-                        mine.read += 1
-                        notices.extend(self._one(fact, sid, file, rows, mine))
-                        if tick is not None:
-                            tick()
-                    rows.write(self.db)
-                    self.db.execute(
-                        "UPDATE sources SET games_done = ? WHERE id = ?", (chunk[-1].number, sid)
-                    )
-                if len(chunk) < asked:
-                    more = False
-                    break
-            entries.write(self.db)
-            if not more:
-                self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
+        try:
+            with self.db.transaction(lock=True):
+                taken = 0
+                while taken < self.batch:
+                    asked = min(CHUNK, self.batch - taken)
+                    chunk = list(islice(found, asked))
+                    taken += len(chunk)
+                    if chunk:
+                        self.archive.texts.train((f.name, f.text) for f in chunk if f.readable)
+                        # the chunks before are in the database: only this one's games are
+                        # judged from memory
+                        rows = Rows(entries)
+                        self._prefetch(chunk, rows)
+                        for fact in chunk:
+                            mine.read += 1
+                            notices.extend(self._one(fact, sid, file, rows, mine))
+                            if tick is not None:
+                                tick()
+                        rows.write(self.db)
+                        done = (chunk[-1].number, sid)
+                        self.db.execute("UPDATE sources SET games_done = ? WHERE id = ?", done)
+                    if len(chunk) < asked:
+                        more = False
+                        break
+                entries.write(self.db)
+                if not more:
+                    self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
+        except BaseException:
+            self.archive.texts.forget()  # a dictionary made in the batch is gone with it
+            raise
         counts.merge(mine)  # only once committed
         for notice in notices:
             self.notify(notice)
@@ -207,7 +219,7 @@ class Importer:
         counts.added += 1
         kinds = set()
         for other, plies, text in self._same_round(fact, gid):
-            if self._prefix_of_mine(fact, plies, text):
+            if prefix_of(fact, plies, text):
                 kinds.add("continues")
                 message = (
                     f"continues #{other} (same event, round and players): that game's {plies} "
@@ -279,7 +291,7 @@ class Importer:
                 f"({','.join('?' * len(part))}) AND plies > ? AND seats = ? ORDER BY id",
                 [*part, n, seats],
             ):
-                if starts(str(text), fact, n):
+                if starts(self.archive.texts.unpack(text), fact, n):
                     return int(gid), int(plies)
         return None
 
@@ -299,19 +311,8 @@ class Importer:
             "AND seats = ? AND id <> ? ORDER BY id",
             (eid, round_, seats_key(fact), gid),
         )
-        return [(int(r[0]), int(r[2]), str(r[3])) for r in rows if int(r[1]) != fact.ident]
-
-    def _prefix_of_mine(self, fact: Facts, plies: int, text: str) -> bool:
-        """Whether a stored game of ``plies`` plies is the start of this one."""
-        if not fact.indexed or plies >= fact.plies:
-            return False
-        stored = index_text(text)
-        if stored is None or stored.keys != fact.keys[: plies + 1]:
-            return False
-        # the same game, options and start (the first paths hold them), and in a game
-        # with dice the same rolls as far as the opening paths go
-        last = min(plies, OPENING_PLIES)
-        return stored.paths[last] == fact.paths[last] and not (stored.spell and plies > last)
+        unpack = self.archive.texts.unpack
+        return [(int(r[0]), int(r[2]), unpack(r[3])) for r in rows if int(r[1]) != fact.ident]
 
     # -- storing ---------------------------------------------------------------------
 
@@ -341,12 +342,13 @@ class Importer:
                 None if fact.valid else fact.problem,
                 fact.ident,
                 seats_key(fact),
-                fact.text,
+                self.archive.texts.pack(fact.name, fact.text),
                 _now(),
             ),
         )
         rows.same.setdefault((fact.ident, fact.plies, seats_key(fact)), gid)
-        rows.tags.extend((gid, i, k, v) for i, (k, v) in enumerate(fact.tags))
+        if tags_of_text(fact.text) != tuple(fact.tags):  # kept when the text cannot say
+            rows.tags.extend((gid, i, k, v) for i, (k, v) in enumerate(fact.tags))
         for seat, (role, name) in enumerate(fact.seats):
             if name.strip() not in UNKNOWN_NAMES:
                 rows.players.append((gid, seat, role, self._player(name)))
@@ -362,7 +364,8 @@ class Importer:
                 rows.openings_by_path.setdefault(
                     (fact.paths[ply], seats_key(fact)), (gid, fact.plies)
                 )
-            rows.material.extend((gid, counts, ply) for counts, ply in fact.material)
+            if fact.material:
+                rows.material.append((gid, material_text(fact)))
         return gid
 
     def _event(self, name: str) -> int:

@@ -174,8 +174,25 @@ INSERT INTO starts (game, options, setup)
     SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1
 """
 
+# version 4, the games' rows: texts packed (zrec.archive.store.packing), tags read
+# from the text, material one row a game (the table's rows of version 3 are converted
+# by _rows_to_v4, which then drops material_v3 and games' old text column)
+_V4_ROWS = """
+CREATE TABLE dictionaries (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    data {blob} NOT NULL
+);
+ALTER TABLE games ADD COLUMN packed {blob} NOT NULL DEFAULT '';
+ALTER TABLE material RENAME TO material_v3;
+CREATE TABLE material (
+    game BIGINT PRIMARY KEY,
+    counts TEXT NOT NULL
+){without_rowid}
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3}
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4_ROWS}
 VERSION = max(MIGRATIONS)
 
 _TYPES = {
@@ -263,6 +280,50 @@ def _positions_from_rows(db: Database) -> None:
     db.execute("DROP TABLE positions_v2")
 
 
+def _rows_to_v4(db: Database) -> None:
+    """Version 4, the games' rows: material one row a game (its counts in game order,
+    each between spaces), each game's text packed (a dictionary made for each game
+    from its first stored games), and the tags its text gives back dropped from
+    ``game_tags``; a page of games at a time."""
+    from zrec.archive.store.packing import Texts, tags_of_text
+
+    counts: dict[int, list[str]] = {}
+    for game, held in db.rows("SELECT game, counts FROM material_v3 ORDER BY game, ply"):
+        counts.setdefault(int(game), []).append(str(held))
+    db.copy_rows("material", "game, counts", [(g, f" {' '.join(c)} ") for g, c in counts.items()])
+    counts.clear()
+    db.execute("DROP TABLE material_v3")
+    texts = Texts(db)
+    for (name,) in db.rows("SELECT DISTINCT game FROM games ORDER BY game"):
+        first = db.rows("SELECT text FROM games WHERE game = ? ORDER BY id LIMIT 1000", (name,))
+        texts.train((str(name), str(t)) for (t,) in first)
+    last = 0
+    while True:
+        page = db.rows(
+            "SELECT id, game, text FROM games WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+        )
+        if not page:
+            break
+        last = int(page[-1][0])
+        tags: dict[int, list[tuple[str, str]]] = {}
+        for gid, name, value in db.rows(
+            "SELECT game, name, value FROM game_tags WHERE game > ? AND game <= ? "
+            "ORDER BY game, idx",
+            (int(page[0][0]) - 1, last),
+        ):
+            tags.setdefault(int(gid), []).append((str(name), str(value)))
+        packed = [(texts.pack(str(name), str(text)), int(gid)) for gid, name, text in page]
+        db.executemany("UPDATE games SET packed = ? WHERE id = ?", packed)
+        given = [
+            (int(gid),)
+            for gid, _, text in page
+            if tuple(tags.get(int(gid), ())) == tags_of_text(str(text))
+        ]
+        db.executemany("DELETE FROM game_tags WHERE game = ?", given)
+    db.execute("ALTER TABLE games DROP COLUMN text")
+    db.execute("ALTER TABLE games RENAME COLUMN packed TO text")
+
+
 def migrate(db: Database) -> None:
     """Make an empty database an archive, or bring an older archive up to
     :data:`VERSION`, in one transaction."""
@@ -282,4 +343,6 @@ def migrate(db: Database) -> None:
                 db.execute(statement)
             if step == 3:
                 _positions_from_rows(db)
+            if step == 4:
+                _rows_to_v4(db)
             db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(step),))

@@ -241,7 +241,8 @@ def _plan(archive: Archive, q: Query) -> _Plan:
         counts = ":".join(part.strip() for part in q.material.split(":"))
         if not re.fullmatch(r"[0-9]+(:[0-9]+)+", counts):
             raise SearchError(f"--material {q.material!r}: write the pieces per seat, as 12:9")
-        plan.add("g.id IN (SELECT game FROM material WHERE counts = ?)", counts)
+        # one row a game: its counts in game order, each between spaces
+        plan.add("g.id IN (SELECT game FROM material WHERE counts LIKE ?)", f"% {counts} %")
     if q.moves is not None:
         _moves(archive, plan, q, name)
     if q.position is not None or q.position_of is not None:
@@ -377,6 +378,6 @@ def _passes(archive: Archive, plan: _Plan, raw: set[bytes]) -> None:
 
 def _confirmed(archive: Archive, plan: _Plan, gid: int) -> bool:
     """Replay a candidate to confirm the position and long-prefix conditions."""
-    text = archive.db.value("SELECT text FROM games WHERE id = ?", (gid,))
+    text = archive.text_of(gid)
     plies = [hits.get(gid, []) for hits in plan.plies]
-    return confirmed(str(text), plan.raw_keys, plies, plan.prefix)
+    return confirmed(text or "", plan.raw_keys, plies, plan.prefix)

@@ -119,16 +119,10 @@ def _index_rows(archive: Archive, gid: int, fact: Facts, parts: _Parts) -> tuple
                 (gid, *paths),
             )
         )
-    material = 0
+    # the material row: the counts it holds, if they are the game's
+    held = str(db.value("SELECT counts FROM material WHERE game = ?", (gid,)) or "").split()
     counts = [c for c, _ in fact.material]
-    if counts:
-        material = int(
-            db.value(
-                f"SELECT count(*) FROM material WHERE game = ? AND counts IN "
-                f"({','.join('?' * len(counts))})",
-                (gid, *counts),
-            )
-        )
+    material = len(held) if sorted(held) == sorted(counts) else len(set(held) & set(counts))
     return found, openings, material
 
 
@@ -163,6 +157,13 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
         try:
             if table == "positions":
                 total = posindex.entry_count(archive.db)
+            elif table == "material":  # the counts in its rows, each between spaces
+                total = int(
+                    archive.db.value(
+                        "SELECT coalesce(sum(length(counts) - length(replace(counts, ' ', '')) "
+                        "- 1), 0) FROM material"
+                    )
+                )
             else:
                 total = int(archive.db.value(f"SELECT count(*) FROM {table}"))
         except DamagedArchiveError as exc:
@@ -203,7 +204,8 @@ def _check_game(archive: Archive, gid: int, problems: list[str]) -> Facts | None
         raise DamagedArchiveError(db.target, "its row is not found by its id")
     archive.game(gid)
     archive.sources_of(gid)
-    text, valid, plies, ident = str(row[0]), bool(row[1]), int(row[2]), int(row[3])
+    text = archive.texts.unpack(row[0])
+    valid, plies, ident = bool(row[1]), int(row[2]), int(row[3])
     fact = _refacts(text)
     if fact is None or not fact.readable:
         problems.append(f"#{gid}: its stored text no longer reads as a record")
@@ -252,7 +254,7 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
             row = db.one("SELECT text, plies, ident FROM games WHERE id = ?", (gid,))
             if row is None:
                 continue
-            fact = _refacts(str(row[0]))
+            fact = _refacts(archive.texts.unpack(row[0]))
             # the rows can be found by their keys only if the text replays as stored
             same = fact is not None and (fact.plies, fact.ident) == (int(row[1]), int(row[2]))
             if fact is not None and fact.indexed and same:
@@ -261,10 +263,7 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
                     "DELETE FROM openings WHERE path = ? AND game = ?",
                     [(p, gid) for p in fact.paths[1 : OPENING_PLIES + 1]],
                 )
-                db.executemany(
-                    "DELETE FROM material WHERE counts = ? AND game = ?",
-                    [(c, gid) for c, _ in fact.material],
-                )
+                db.execute("DELETE FROM material WHERE game = ?", (gid,))
             else:  # rows found the slow way
                 posindex.remove(db, gid, None)
                 for table in ("openings", "material"):
