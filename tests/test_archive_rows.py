@@ -8,9 +8,9 @@ import zlib
 from pathlib import Path
 
 import pytest
-from old_rows import rows_back_to_v3
 from typer.testing import CliRunner
 
+from old_rows import rows_back_to_v3
 from zrec.archive import Archive
 from zrec.archive.store import DamagedArchiveError, packing
 from zrec.archive.store.ingest import Importer
@@ -112,7 +112,7 @@ def test_a_text_that_cannot_be_unpacked_is_damage(
 def test_material_is_one_row_a_game_and_found_by_each_count(tmp_path: Path) -> None:
     with Archive.open(str(tmp_path / "a.sqlite"), create=True) as archive:
         _import(archive, _games(12, 5))
-        rows = dict(archive.db.rows("SELECT game, counts FROM material"))
+        rows = {int(g): str(c) for g, c in archive.db.rows("SELECT game, counts FROM material")}
         assert sorted(rows) == list(range(1, 13))
         assert all(c.startswith(" 12:12 ") and c.endswith(" ") for c in rows.values())
         for counts in sorted({c for held in rows.values() for c in held.split()}):
