@@ -1,5 +1,6 @@
 """A test helper: an archive's games' rows turned back into those of schema 3 (texts
-as text, every tag in ``game_tags``, material one row a count with its place), as an
+as text, every tag in ``game_tags``, material one row a count with its place, rule
+options as text), as an
 archive made before version 4 holds them, to test the migration."""
 
 from __future__ import annotations
@@ -45,5 +46,12 @@ def rows_back_to_v3(archive: Archive) -> None:
         db.executemany("UPDATE games SET plain = ? WHERE id = ?", [(t, g) for g, t in texts])
         db.execute("ALTER TABLE games DROP COLUMN text")
         db.execute("ALTER TABLE games RENAME COLUMN plain TO text")
+        db.execute("ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT ''")
+        db.execute(
+            "UPDATE games SET options = (SELECT o.options FROM rule_options o "
+            "WHERE o.id = games.options_id)"
+        )
+        db.execute("ALTER TABLE games DROP COLUMN options_id")
+        db.execute("DROP TABLE rule_options")
         db.execute("UPDATE meta SET value = '3' WHERE name = 'schema'")
     archive.texts.forget()

@@ -203,7 +203,9 @@ def test_the_starts_follow_the_games(db_url: str) -> None:
         open_board = [
             int(gid)
             for (gid,) in archive.db.rows(
-                "SELECT id FROM games WHERE options LIKE ?", ("Board=open%",)
+                "SELECT g.id FROM games g JOIN rule_options o ON o.id = g.options_id "
+                "WHERE o.options LIKE ?",
+                ("Board=open%",),
             )
         ]
         remove(archive, open_board)

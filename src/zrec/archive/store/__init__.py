@@ -163,8 +163,9 @@ class Archive:
             part = list(ids[start : start + CHUNK])
             marks = ",".join("?" * len(part))
             rows = self.db.rows(
-                "SELECT id, game, options, result, plies, valid, problem, text FROM games "
-                f"WHERE id IN ({marks})",
+                "SELECT g.id, g.game, o.options, g.result, g.plies, g.valid, g.problem, g.text "
+                "FROM games g LEFT JOIN rule_options o ON o.id = g.options_id "
+                f"WHERE g.id IN ({marks})",
                 part,
             )
             # a game's tags are its text's, unless game_tags keeps them
@@ -188,6 +189,8 @@ class Archive:
                 if row is None:
                     continue
                 text = self.texts.unpack(row[7])
+                if row[2] is None:
+                    raise DamagedArchiveError(self.db.target, "a game's rule options are missing")
                 held = tags.get(gid)
                 yield StoredGame(
                     gid,

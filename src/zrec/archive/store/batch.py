@@ -8,16 +8,27 @@ game is the start of a stored one, or a stored one the start of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
-from zrec.archive.store.facts import Facts
+from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.posindex import PositionEntries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
+from zrec.notation.json.convert import JsonRecord
+from zrec.notation.reader import Record
 
-__all__ = ["Rows", "known", "material_text", "parts", "prefix_of", "seats_key", "starts"]
+__all__ = [
+    "Rows",
+    "known",
+    "material_text",
+    "parts",
+    "prefix_of",
+    "seats_key",
+    "serial_facts",
+    "starts",
+]
 
 
 def starts(text: str, fact: Facts, n: int) -> bool:
@@ -34,6 +45,13 @@ def starts(text: str, fact: Facts, n: int) -> bool:
         upto = index_text(text, n)
         return upto is not None and upto.path == fact.ident
     return True
+
+
+def serial_facts(records: Iterable[Record | JsonRecord], file: str, done: int) -> Iterator[Facts]:
+    """The facts of a file's records after the first ``done``, validated here."""
+    for record in records:
+        if record.number > done:
+            yield facts_of(record, file)
 
 
 def prefix_of(fact: Facts, plies: int, text: str) -> bool:

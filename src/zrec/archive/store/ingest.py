@@ -36,9 +36,10 @@ from zrec.archive.store.batch import (
     parts,
     prefix_of,
     seats_key,
+    serial_facts,
     starts,
 )
-from zrec.archive.store.facts import Facts, facts_of
+from zrec.archive.store.facts import Facts
 from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
 from zrec.archive.store.packing import tags_of_text
 from zrec.archive.store.posindex import PositionEntries
@@ -77,6 +78,7 @@ class Importer:
         self.batch = batch
         self.players: dict[str, int] = {}
         self.events: dict[str, int] = {}
+        self.options: dict[str, int] = {}  # rule options -> their id
 
     # -- files ---------------------------------------------------------------------
 
@@ -120,7 +122,7 @@ class Importer:
             counts.already = done
             counts.read = done
             return result
-        found = iter(facts(done) if facts is not None else _serial_facts(records, file, done))
+        found = iter(facts(done) if facts is not None else serial_facts(records, file, done))
         # the games up to ``done`` were committed by an earlier, interrupted import
         while self._commit(found, sid, file, counts, tick):
             pass
@@ -170,8 +172,10 @@ class Importer:
                 entries.write(self.db)
                 if not more:
                     self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
-        except BaseException:
-            self.archive.texts.forget()  # a dictionary made in the batch is gone with it
+        except BaseException:  # what the batch made is gone with it
+            self.archive.texts.forget()
+            for cache in (self.options, self.events, self.players):
+                cache.clear()
             raise
         counts.merge(mine)  # only once committed
         for notice in notices:
@@ -318,15 +322,19 @@ class Importer:
 
     def _store(self, fact: Facts, sid: int, rows: Rows) -> int:
         event = fact.tag("Event")
-        eid = self._event(event) if event is not None and known(event) else None
+        eid = (
+            self._id(self.events, "events", "name", event)
+            if event is not None and known(event)
+            else None
+        )
         gid = self.db.insert(
-            "INSERT INTO games (game, options, setup, event, site, round, date, date_lo, "
+            "INSERT INTO games (game, options_id, setup, event, site, round, date, date_lo, "
             "date_hi, result, termination, plies, valid, checked, problem, ident, seats, "
             "text, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "RETURNING id",
             (
                 fact.name,
-                fact.options,
+                self._id(self.options, "rule_options", "options", fact.options),
                 fact.setup,
                 eid,
                 fact.tag("Site"),
@@ -368,16 +376,17 @@ class Importer:
                 rows.material.append((gid, material_text(fact)))
         return gid
 
-    def _event(self, name: str) -> int:
-        eid = self.events.get(name)
-        if eid is None:
-            value = self.db.value("SELECT id FROM events WHERE name = ?", (name,))
-            if value is None:
-                value = self.db.insert(
-                    "INSERT INTO events (name) VALUES (?) RETURNING id", (name,)
-                )
-            eid = self.events[name] = int(value)
-        return eid
+    def _id(self, cache: dict[str, int], table: str, column: str, value: str) -> int:
+        """The id of the row of ``table`` (events, rule_options) with this value, made
+        if there is none."""
+        found = cache.get(value)
+        if found is None:
+            held = self.db.value(f"SELECT id FROM {table} WHERE {column} = ?", (value,))
+            if held is None:
+                sql = f"INSERT INTO {table} ({column}) VALUES (?) RETURNING id"
+                held = self.db.insert(sql, (value,))
+            found = cache[value] = int(held)
+        return found
 
     def _player(self, name: str) -> int:
         name = " ".join(name.split())
@@ -387,9 +396,3 @@ class Importer:
             pid = ids[0] if ids else self.archive.add_player(name)
             self.players[name] = pid
         return pid
-
-
-def _serial_facts(records: Iterable[Record | JsonRecord], file: str, done: int) -> Iterator[Facts]:
-    for record in records:
-        if record.number > done:
-            yield facts_of(record, file)

@@ -175,8 +175,9 @@ INSERT INTO starts (game, options, setup)
 """
 
 # version 4, the games' rows: texts packed (zrec.archive.store.packing), tags read
-# from the text, material one row a game (the table's rows of version 3 are converted
-# by _rows_to_v4, which then drops material_v3 and games' old text column)
+# from the text, material one row a game (the rows of version 3 are converted by
+# _rows_to_v4, which then drops material_v3 and games' old text column), rule options
+# an id into rule_options
 _V4_ROWS = """
 CREATE TABLE dictionaries (
     id INTEGER PRIMARY KEY,
@@ -188,7 +189,12 @@ ALTER TABLE material RENAME TO material_v3;
 CREATE TABLE material (
     game BIGINT PRIMARY KEY,
     counts TEXT NOT NULL
-){without_rowid}
+){without_rowid};
+CREATE TABLE rule_options (id {id}, options TEXT NOT NULL UNIQUE);
+INSERT INTO rule_options (options) SELECT DISTINCT options FROM games ORDER BY options;
+ALTER TABLE games ADD COLUMN options_id BIGINT NOT NULL DEFAULT 0;
+UPDATE games SET options_id = (SELECT r.id FROM rule_options r WHERE r.options = games.options);
+ALTER TABLE games DROP COLUMN options
 """
 
 #: version -> the statements that make it from the version before (1: from nothing)

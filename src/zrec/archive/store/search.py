@@ -205,7 +205,11 @@ def _plan(archive: Archive, q: Query) -> _Plan:
         plan.add("g.game = ?", name)
     for tag, value in q.options:
         pattern = f"%;{_like(tag)}={_like(value)};%"
-        plan.add("LOWER(';' || g.options || ';') LIKE LOWER(?) ESCAPE '!'", pattern)
+        plan.add(
+            "g.options_id IN (SELECT id FROM rule_options WHERE LOWER(';' || options || ';') "
+            "LIKE LOWER(?) ESCAPE '!')",
+            pattern,
+        )
     if q.ids is not None:
         if not q.ids:
             plan.empty = True

@@ -58,8 +58,8 @@ def _inputs(
     seats, inputs = set(rules.seats), set(rules.inputs)
     names = seats | inputs
     ids = archive.db.rows(
-        "SELECT id FROM games WHERE game = ? AND options = ? AND setup = ? AND valid = 1 "
-        "AND checked = 1 ORDER BY id",
+        "SELECT g.id FROM games g JOIN rule_options o ON o.id = g.options_id WHERE g.game = ? "
+        "AND o.options = ? AND g.setup = ? AND g.valid = 1 AND g.checked = 1 ORDER BY g.id",
         (game, options, setup),
     )
     found: set[tuple[tuple[str, str], ...]] = set()

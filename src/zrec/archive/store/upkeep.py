@@ -47,8 +47,9 @@ def stats(archive: Archive, top: int = 20) -> dict[str, Any]:
             "SELECT game, count(*) FROM games GROUP BY game ORDER BY count(*) DESC, game"
         ),
         "by_options": grouped(
-            "SELECT game || ' ' || options, count(*) FROM games GROUP BY game, options "
-            "ORDER BY count(*) DESC, game, options"
+            "SELECT g.game || ' ' || o.options, count(*) FROM games g JOIN rule_options o "
+            "ON o.id = g.options_id GROUP BY g.game, o.options "
+            "ORDER BY count(*) DESC, g.game, o.options"
         ),
         "by_result": grouped(
             "SELECT result, count(*) FROM games GROUP BY result ORDER BY count(*) DESC, result"
@@ -268,7 +269,11 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
                 posindex.remove(db, gid, None)
                 for table in ("openings", "material"):
                     db.execute(f"DELETE FROM {table} WHERE game = ?", (gid,))
-            start = db.one("SELECT game, options, setup FROM games WHERE id = ?", (gid,))
+            start = db.one(
+                "SELECT g.game, o.options, g.setup FROM games g JOIN rule_options o "
+                "ON o.id = g.options_id WHERE g.id = ?",
+                (gid,),
+            )
             db.execute("DELETE FROM games WHERE id = ?", (gid,))
             gone.append(gid)
             if start is not None and db.one(_HAS_START, start) is None:
@@ -280,7 +285,10 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
 
 #: whether a valid game has this start (the ``starts`` table holds those that do)
 _HAS_START = (
-    "SELECT 1 FROM games WHERE game = ? AND options = ? AND setup = ? AND valid = 1 "
-    "AND checked = 1 LIMIT 1"
+    "SELECT 1 FROM games g JOIN rule_options o ON o.id = g.options_id WHERE g.game = ? AND "
+    "o.options = ? AND g.setup = ? AND g.valid = 1 AND g.checked = 1 LIMIT 1"
 )
-_ALL_STARTS = "SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1"
+_ALL_STARTS = (
+    "SELECT DISTINCT g.game, o.options, g.setup FROM games g JOIN rule_options o "
+    "ON o.id = g.options_id WHERE g.valid = 1 AND g.checked = 1"
+)
