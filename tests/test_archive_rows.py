@@ -63,6 +63,11 @@ def test_a_small_import_stores_texts_as_they_are(tmp_path: Path) -> None:
         assert stored == [b"\x00" + write_game(g).encode() for g in games]
         assert archive.db.value("SELECT count(*) FROM game_tags") == 0
         assert [g.tags for g in archive.games([1, 2, 3, 4, 5])] == [g.tags for g in games]
+        # a text changed by hand with SQL's text functions is read as changed
+        with archive.db.transaction():
+            archive.db.execute("UPDATE games SET text = replace(text, 'Open 0', 'Open X')")
+        assert archive.game(1).tag("Event") == "Open X"
+        assert archive.game(1).text == write_game(games[0]).replace("Open 0", "Open X")
 
 
 def test_a_large_import_packs_texts_with_a_dictionary(

@@ -11,13 +11,16 @@ it is ``games.text``, bytes: a first byte, then
 A dictionary is made from the texts of one chunk of an import (the last 32 KB of them,
 joined), once :data:`TRAIN` games of a game are in the chunk and the archive has no
 dictionary for that game; it is stored in the archive, in the same transaction as the
-games packed with it, and never changed.  Random Mosona games (535 bytes of text a game):
+games packed with it, and never changed.  The random games of benchmarks/archive_bench.py
+(535 bytes of text a game):
 313 bytes compressed alone, 136 with a dictionary of 32 KB of their fellows' texts
 (level 9; 144 with 16 KB, 154 with 8 KB).
 
 The tags of a stored game are read back from its text's tag lines
 (:func:`tags_of_text`); a game whose tags its text does not give back the same keeps
-them in ``game_tags`` as well (the writer makes that never happen).
+them in ``game_tags`` as well (the writer makes that never happen).  A text changed by
+hand with SQL's text functions (``replace(text, ...)``) is text, not bytes: it is read
+as it is, its first byte (0) left out.
 """
 
 from __future__ import annotations
@@ -107,8 +110,8 @@ class Texts:
     def unpack(self, stored: bytes | memoryview | str) -> str:
         """A stored text, as it was given to :meth:`pack`; raises
         :class:`DamagedArchiveError` for one that cannot be read back."""
-        if isinstance(stored, str):  # not packed (cannot happen in an archive of zrec's)
-            return stored
+        if isinstance(stored, str):  # changed by hand with SQL's text functions
+            return stored[1:] if stored.startswith("\x00") else stored
         blob = bytes(stored)
         try:
             if not blob:

@@ -2,12 +2,14 @@
 
 The tables (docs/archive.md describes each column):
 
-- ``games``: one row per stored game: the game and its rule options (every option,
-  defaults filled in), its start (``setup``: the ``Setup`` tag, empty for the usual
-  start), the common tags as columns (event, site, round, date with its earliest and
+- ``games``: one row per stored game: the game and its rule options (an id into
+  ``rule_options``: every option, defaults filled in), its start (``setup``: the
+  ``Setup`` tag, empty for the usual start), the common tags as columns (event, site, round, date with its earliest and
   latest possible day, result, termination), plies, whether it is valid and checked,
-  its identity hash (``ident``) and its canonical text;
-- ``game_tags``: every tag of a game, in order;
+  its identity hash (``ident``) and its canonical text, packed
+  (:mod:`zrec.archive.store.packing`, with ``dictionaries``);
+- ``game_tags``: the tags of a game, in order, when its text does not give them back
+  (version 4; every game's tags before);
 - ``players``, ``aliases``, ``game_players``: who sat in each seat;
 - ``events``; ``sources`` (file, sha256, how many of its games are done) and
   ``game_sources`` (where each game was found: file, game number, line);
@@ -17,8 +19,8 @@ The tables (docs/archive.md describes each column):
   (:mod:`zrec.archive.store.posindex`; version 3; one row per ply before);
 - ``openings``: the first plies of each game as a chained hash of its positions, for
   move-prefix search;
-- ``material``: each distinct count of pieces per seat a game passes through (kept in
-  game order, which makes an import cheaper; a material search reads the table through).
+- ``material``: one row a valid game: each distinct count of pieces per seat it passes
+  through, in game order (version 4; a row per count before).
 
 Version 2 adds what a tournament needs beyond its games (docs/tournaments.md):
 
@@ -31,6 +33,9 @@ Version 3 packs the position index (``positions``): the rows of version 2 are pa
 when an archive is migrated; and it keeps ``starts``, each game, options and setup that
 a valid game has (what a search by moves or position plays from, without reading
 every game).
+
+Version 4 packs the games' rows: texts compressed, tags read from the text, material
+one row a game, rule options an id (:func:`_rows_to_v4` converts an older archive's).
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
