@@ -4,10 +4,10 @@ The tables (docs/archive.md describes each column):
 
 - ``games``: one row per stored game: the game and its rule options (an id into
   ``rule_options``: every option, defaults filled in), its start (``setup``: the
-  ``Setup`` tag, empty for the usual start), the common tags as columns (event, site, round, date with its earliest and
-  latest possible day, result, termination), plies, whether it is valid and checked,
-  its identity hash (``ident``) and its canonical text, packed
-  (:mod:`zrec.archive.store.packing`, with ``dictionaries``);
+  ``Setup`` tag, empty for the usual start), the common tags as columns (event, site,
+  round, date with its earliest and latest possible day, result, termination), plies,
+  whether it is valid and checked, its identity hash (``ident``) and its canonical
+  text, packed (:mod:`zrec.archive.store.packing`, with ``dictionaries``);
 - ``game_tags``: the tags of a game, in order, when its text does not give them back
   (version 4; every game's tags before);
 - ``players``, ``aliases``, ``game_players``: who sat in each seat;
