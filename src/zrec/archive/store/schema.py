@@ -298,12 +298,6 @@ def _rows_to_v4(db: Database) -> None:
     ``game_tags``; a page of games at a time."""
     from zrec.archive.store.packing import Texts, tags_of_text
 
-    counts: dict[int, list[str]] = {}
-    for game, held in db.rows("SELECT game, counts FROM material_v3 ORDER BY game, ply"):
-        counts.setdefault(int(game), []).append(str(held))
-    db.copy_rows("material", "game, counts", [(g, f" {' '.join(c)} ") for g, c in counts.items()])
-    counts.clear()
-    db.execute("DROP TABLE material_v3")
     texts = Texts(db)
     for (name,) in db.rows("SELECT DISTINCT game FROM games ORDER BY game"):
         first = db.rows("SELECT text FROM games WHERE game = ? ORDER BY id LIMIT 1000", (name,))
@@ -316,11 +310,21 @@ def _rows_to_v4(db: Database) -> None:
         if not page:
             break
         last = int(page[-1][0])
+        low = int(page[0][0]) - 1
+        counts: dict[int, list[str]] = {}
+        for game, held in db.rows(
+            "SELECT game, counts FROM material_v3 WHERE game > ? AND game <= ? ORDER BY game, ply",
+            (low, last),
+        ):
+            counts.setdefault(int(game), []).append(str(held))
+        db.copy_rows(
+            "material", "game, counts", [(g, f" {' '.join(c)} ") for g, c in counts.items()]
+        )
         tags: dict[int, list[tuple[str, str]]] = {}
         for gid, name, value in db.rows(
             "SELECT game, name, value FROM game_tags WHERE game > ? AND game <= ? "
             "ORDER BY game, idx",
-            (int(page[0][0]) - 1, last),
+            (low, last),
         ):
             tags.setdefault(int(gid), []).append((str(name), str(value)))
         packed = [(texts.pack(str(name), str(text)), int(gid)) for gid, name, text in page]
@@ -331,6 +335,7 @@ def _rows_to_v4(db: Database) -> None:
             if tuple(tags.get(int(gid), ())) == tags_of_text(str(text))
         ]
         db.executemany("DELETE FROM game_tags WHERE game = ?", given)
+    db.execute("DROP TABLE material_v3")
     db.execute("ALTER TABLE games DROP COLUMN text")
     db.execute("ALTER TABLE games RENAME COLUMN packed TO text")
 
