@@ -61,7 +61,7 @@ def imported(db: str, *files: str) -> dict[str, Any]:
 def texts(db: str) -> list[tuple[str, int]]:
     with Archive.open(db) as archive:
         rows = archive.db.rows("SELECT text, ident FROM games")
-    return sorted((str(t), int(i)) for t, i in rows)
+        return sorted((archive.texts.unpack(t), int(i)) for t, i in rows)
 
 
 # -- import -----------------------------------------------------------------------------

@@ -70,7 +70,9 @@ def test_a_stored_text_that_is_not_utf8(archive_bytes: bytes, tmp_path: Path) ->
         assert _one_line(result) == damaged + HINT
     # the other games can still be read, and check says which one cannot
     with sqlite3.connect(db) as conn:
-        query = "SELECT id FROM games WHERE substr(CAST(text AS BLOB), 1, 3) = ?"
+        # a text stored as it is (no dictionary in so small an archive), after its
+        # first byte
+        query = "SELECT id FROM games WHERE substr(text, 2, 3) = ?"
         (bad,) = conn.execute(query, (b"[G\xff",)).fetchone()
     result = invoke("check", "-q", "--db", str(db))
     assert result.exit_code == 1

@@ -90,7 +90,7 @@ def write_file(path: Path, games: Iterable[Game]) -> Path:
 
 
 def stored_texts(archive: Archive) -> list[str]:
-    return sorted(str(r[0]) for r in archive.db.rows("SELECT text FROM games"))
+    return sorted(archive.texts.unpack(r[0]) for r in archive.db.rows("SELECT text FROM games"))
 
 
 # -- a model of the import's judgement, written from the documented rules ----------------

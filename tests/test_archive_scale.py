@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from old_rows import rows_back_to_v3
 from zrec.archive import Archive
 from zrec.archive.store import ingest, posindex
 from zrec.archive.store.ingest import Importer
@@ -68,8 +69,10 @@ def test_an_import_holds_one_chunk_of_games_whatever_the_batch(
 
 def _old_layout(archive: Archive, version: int) -> None:
     """Turn a schema 4 archive back into schema 2 (one position row a ply, no starts)
-    or 3 (positions packed by part and bucket); the opening rows of both versions, a
-    row a ply, hold hashes of another kind, which the migration must not keep."""
+    or 3 (positions packed by part and bucket), the games' rows as schema 3 holds them;
+    the opening rows of both versions, a row a ply, hold hashes of another kind, which
+    the migration must not keep."""
+    rows_back_to_v3(archive, indexes=False)
     db = archive.db
     with db.transaction():
         for table in ("positions", "openings", "openings_long", *(["starts"] * (version < 3))):
@@ -226,7 +229,9 @@ def test_the_starts_follow_the_games(db_url: str) -> None:
         open_board = [
             int(gid)
             for (gid,) in archive.db.rows(
-                "SELECT id FROM games WHERE options LIKE ?", ("Board=open%",)
+                "SELECT g.id FROM games g JOIN rule_options o ON o.id = g.options_id "
+                "WHERE o.options LIKE ?",
+                ("Board=open%",),
             )
         ]
         remove(archive, open_board)

@@ -342,7 +342,10 @@ def archive(db_url: str, games: list[Game]) -> Iterator[Archive]:
         # every game is stored (those of one event, round and players are conflicts)
         assert (result.counts.read, result.counts.added) == (len(games), len(games))
         stored = opened.db.rows("SELECT id, text FROM games ORDER BY id")
-        assert stored == [(i + 1, write_game(g)) for i, g in enumerate(games)]
+        unpack = opened.texts.unpack
+        assert [(i, unpack(t)) for i, t in stored] == [
+            (i + 1, write_game(g)) for i, g in enumerate(games)
+        ]
         yield opened
 
 

@@ -22,6 +22,7 @@ from zrec.archive.store.db import (
     Database,
     connect,
 )
+from zrec.archive.store.packing import Texts, tags_of_text
 from zrec.archive.store.schema import VERSION, migrate, refuse_newer, schema_version
 
 __all__ = [
@@ -99,6 +100,8 @@ class Archive:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        #: the games' texts as stored (packed) and back
+        self.texts = Texts(db)
 
     @classmethod
     def open(cls, target: str, create: bool = False, read_only: bool = False) -> Archive:
@@ -167,10 +170,12 @@ class Archive:
             part = list(ids[start : start + CHUNK])
             marks = ",".join("?" * len(part))
             rows = self.db.rows(
-                "SELECT id, game, options, result, plies, valid, problem, text FROM games "
-                f"WHERE id IN ({marks})",
+                "SELECT g.id, g.game, o.options, g.result, g.plies, g.valid, g.problem, g.text "
+                "FROM games g LEFT JOIN rule_options o ON o.id = g.options_id "
+                f"WHERE g.id IN ({marks})",
                 part,
             )
+            # a game's tags are its text's, unless game_tags keeps them
             tags: dict[int, list[tuple[str, str]]] = {}
             for game, name, value in self.db.rows(
                 f"SELECT game, name, value FROM game_tags WHERE game IN ({marks}) "
@@ -190,6 +195,10 @@ class Archive:
                 row = found.get(gid)
                 if row is None:
                     continue
+                text = self.texts.unpack(row[7])
+                if row[2] is None:
+                    raise DamagedArchiveError(self.db.target, "a game's rule options are missing")
+                held = tags.get(gid)
                 yield StoredGame(
                     gid,
                     str(row[1]),
@@ -198,8 +207,8 @@ class Archive:
                     int(row[4]),
                     bool(row[5]),
                     row[6],
-                    tuple(tags.get(gid, ())),
-                    str(row[7]),
+                    tuple(held) if held is not None else tags_of_text(text),
+                    text,
                     tuple(players.get(gid, ())),
                 )
 
@@ -207,6 +216,11 @@ class Archive:
         for found in self.games([gid]):
             return found
         raise ArchiveError(f"there is no game #{gid} in {self.db.target}")
+
+    def text_of(self, gid: int) -> str | None:
+        """A stored game's canonical text (``None``: no such game)."""
+        stored = self.db.value("SELECT text FROM games WHERE id = ?", (gid,))
+        return None if stored is None else self.texts.unpack(stored)
 
     def sources_of(self, gid: int) -> list[tuple[str, int, int]]:
         """Where a game was found: (file, game number, line), first import first."""

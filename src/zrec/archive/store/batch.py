@@ -2,22 +2,35 @@
 
 :class:`Rows` holds the rows written together when a chunk of a batch is done, and what
 the stored games say about the chunk's games (looked up once a chunk by
-:func:`prefetch`, kept up to date as games are stored).  :func:`starts` confirms by
-replay that a game is the start of a stored one.
+:func:`prefetch`, kept up to date as games are stored).  :func:`starts` and
+:func:`prefix_of` confirm by replay that a game is the start of a stored one, or a
+stored one the start of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
-from zrec.archive.store.facts import Facts
+from zrec.archive.store.facts import Facts, facts_of
 from zrec.archive.store.posindex import OPENINGS, Entries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
+from zrec.notation.json.convert import JsonRecord
+from zrec.notation.reader import Record
 
-__all__ = ["Rows", "known", "parts", "prefetch", "seats_key", "starts"]
+__all__ = [
+    "Rows",
+    "known",
+    "material_text",
+    "parts",
+    "prefetch",
+    "prefix_of",
+    "seats_key",
+    "serial_facts",
+    "starts",
+]
 
 
 def starts(text: str, fact: Facts, n: int) -> bool:
@@ -36,9 +49,35 @@ def starts(text: str, fact: Facts, n: int) -> bool:
     return True
 
 
+def serial_facts(records: Iterable[Record | JsonRecord], file: str, done: int) -> Iterator[Facts]:
+    """The facts of a file's records after the first ``done``, validated here."""
+    for record in records:
+        if record.number > done:
+            yield facts_of(record, file)
+
+
+def prefix_of(fact: Facts, plies: int, text: str) -> bool:
+    """Whether the stored game ``text``, of ``plies`` plies, is the start of ``fact``."""
+    if not fact.indexed or plies >= fact.plies:
+        return False
+    stored = index_text(text)
+    if stored is None or stored.keys != fact.keys[: plies + 1]:
+        return False
+    # the same game, options and start (the first paths hold them), and in a game
+    # with dice the same rolls as far as the opening paths go
+    last = min(plies, OPENING_PLIES)
+    return stored.paths[last] == fact.paths[last] and not (stored.spell and plies > last)
+
+
 def parts(values: list[Any], size: int = 500) -> Iterator[list[Any]]:
     for start in range(0, len(values), size):
         yield values[start : start + size]
+
+
+def material_text(fact: Facts) -> str:
+    """A game's row of the material index: each count of pieces it reaches, in game
+    order, each between spaces (`` 12:12 12:11 ``, searched for as ``% 12:11 %``)."""
+    return f" {' '.join(counts for counts, _ in fact.material)} "
 
 
 def known(value: str | None) -> bool:
@@ -85,7 +124,7 @@ class Rows:
                 self.sources,
             )
         db.copy_rows("openings_long", "path, game", self.openings_long)
-        db.copy_rows("material", "game, counts, ply", self.material)
+        db.copy_rows("material", "game, counts", self.material)
         if self.starts:
             db.executemany(
                 "INSERT INTO starts (game, options, setup) VALUES (?, ?, ?) "

@@ -29,12 +29,22 @@ from itertools import islice
 
 from zrec.archive.people.names import UNKNOWN_NAMES
 from zrec.archive.store import Archive
-from zrec.archive.store.batch import Rows, known, parts, prefetch, seats_key, starts
-from zrec.archive.store.facts import Facts, facts_of
+from zrec.archive.store.batch import (
+    Rows,
+    known,
+    material_text,
+    parts,
+    prefetch,
+    prefix_of,
+    seats_key,
+    serial_facts,
+    starts,
+)
+from zrec.archive.store.facts import Facts
 from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
+from zrec.archive.store.packing import tags_of_text
 from zrec.archive.store.posindex import OPENINGS, POSITIONS, Entries
 from zrec.archive.store.schema import OPENING_PLIES
-from zrec.archive.store.verify import index_text
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.reader import Record
 
@@ -44,8 +54,9 @@ __all__ = ["Importer"]
 #: times: at 100,000 games, 20,000 a batch imported in 90.5 s where 5000 took 99.0 s)
 BATCH = 20_000
 #: games judged and written at a time inside a batch: memory holds one chunk's facts
-#: (about 20 KB a game), whatever the size of the batch or the file
-CHUNK = 1000
+#: (7.4 KB a game) and rows, whatever the size of the batch or the file (70,000 games,
+#: --jobs 2: 150.6 MB peak with 1000, 143.4 MB with 500, the same CPU time)
+CHUNK = 500
 
 
 def _now() -> str:
@@ -69,6 +80,7 @@ class Importer:
         self.batch = batch
         self.players: dict[str, int] = {}
         self.events: dict[str, int] = {}
+        self.options: dict[str, int] = {}  # rule options -> their id
 
     # -- files ---------------------------------------------------------------------
 
@@ -112,7 +124,7 @@ class Importer:
             counts.already = done
             counts.read = done
             return result
-        found = iter(facts(done) if facts is not None else _serial_facts(records, file, done))
+        found = iter(facts(done) if facts is not None else serial_facts(records, file, done))
         # the games up to ``done`` were committed by an earlier, interrupted import
         while self._commit(found, sid, file, counts, tick):
             pass
@@ -135,33 +147,39 @@ class Importer:
         notices: list[Notice] = []
         entries, openings = Entries(POSITIONS), Entries(OPENINGS)
         more = True
-        with self.db.transaction(lock=True):
-            taken = 0
-            while taken < self.batch:
-                asked = min(CHUNK, self.batch - taken)
-                chunk = list(islice(found, asked))
-                taken += len(chunk)
-                if chunk:
-                    # the chunks before are in the database: only this one's games are
-                    # judged from memory
-                    rows = Rows(entries, openings)
-                    prefetch(self.db, chunk, rows)
-                    for fact in chunk:
-                        mine.read += 1
-                        notices.extend(self._one(fact, sid, file, rows, mine))
-                        if tick is not None:
-                            tick()
-                    rows.write(self.db)
-                    self.db.execute(
-                        "UPDATE sources SET games_done = ? WHERE id = ?", (chunk[-1].number, sid)
-                    )
-                if len(chunk) < asked:
-                    more = False
-                    break
-            entries.write(self.db)
-            openings.write(self.db)
-            if not more:
-                self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
+        try:
+            with self.db.transaction(lock=True):
+                taken = 0
+                while taken < self.batch:
+                    asked = min(CHUNK, self.batch - taken)
+                    chunk = list(islice(found, asked))
+                    taken += len(chunk)
+                    if chunk:
+                        self.archive.texts.train((f.name, f.text) for f in chunk if f.readable)
+                        # the chunks before are in the database: only this one's games are
+                        # judged from memory
+                        rows = Rows(entries, openings)
+                        prefetch(self.db, chunk, rows)
+                        for fact in chunk:
+                            mine.read += 1
+                            notices.extend(self._one(fact, sid, file, rows, mine))
+                            if tick is not None:
+                                tick()
+                        rows.write(self.db)
+                        done = (chunk[-1].number, sid)
+                        self.db.execute("UPDATE sources SET games_done = ? WHERE id = ?", done)
+                    if len(chunk) < asked:
+                        more = False
+                        break
+                entries.write(self.db)
+                openings.write(self.db)
+                if not more:
+                    self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
+        except BaseException:  # what the batch made is gone with it
+            self.archive.texts.forget()
+            for cache in (self.options, self.events, self.players):
+                cache.clear()
+            raise
         counts.merge(mine)  # only once committed
         for notice in notices:
             self.notify(notice)
@@ -208,7 +226,7 @@ class Importer:
         counts.added += 1
         kinds = set()
         for other, plies, text in self._same_round(fact, gid):
-            if self._prefix_of_mine(fact, plies, text):
+            if prefix_of(fact, plies, text):
                 kinds.add("continues")
                 message = (
                     f"continues #{other} (same event, round and players): that game's {plies} "
@@ -259,7 +277,7 @@ class Importer:
                 f"({','.join('?' * len(part))}) AND plies > ? AND seats = ? ORDER BY id",
                 [*part, n, seats],
             ):
-                if starts(str(text), fact, n):
+                if starts(self.archive.texts.unpack(text), fact, n):
                     return int(gid), int(plies)
         return None
 
@@ -279,33 +297,26 @@ class Importer:
             "AND seats = ? AND id <> ? ORDER BY id",
             (eid, round_, seats_key(fact), gid),
         )
-        return [(int(r[0]), int(r[2]), str(r[3])) for r in rows if int(r[1]) != fact.ident]
-
-    def _prefix_of_mine(self, fact: Facts, plies: int, text: str) -> bool:
-        """Whether a stored game of ``plies`` plies is the start of this one."""
-        if not fact.indexed or plies >= fact.plies:
-            return False
-        stored = index_text(text)
-        if stored is None or stored.keys != fact.keys[: plies + 1]:
-            return False
-        # the same game, options and start (the first paths hold them), and in a game
-        # with dice the same rolls as far as the opening paths go
-        last = min(plies, OPENING_PLIES)
-        return stored.paths[last] == fact.paths[last] and not (stored.spell and plies > last)
+        unpack = self.archive.texts.unpack
+        return [(int(r[0]), int(r[2]), unpack(r[3])) for r in rows if int(r[1]) != fact.ident]
 
     # -- storing ---------------------------------------------------------------------
 
     def _store(self, fact: Facts, sid: int, rows: Rows) -> int:
         event = fact.tag("Event")
-        eid = self._event(event) if event is not None and known(event) else None
+        eid = (
+            self._id(self.events, "events", "name", event)
+            if event is not None and known(event)
+            else None
+        )
         gid = self.db.insert(
-            "INSERT INTO games (game, options, setup, event, site, round, date, date_lo, "
+            "INSERT INTO games (game, options_id, setup, event, site, round, date, date_lo, "
             "date_hi, result, termination, plies, valid, checked, problem, ident, seats, "
             "text, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "RETURNING id",
             (
                 fact.name,
-                fact.options,
+                self._id(self.options, "rule_options", "options", fact.options),
                 fact.setup,
                 eid,
                 fact.tag("Site"),
@@ -321,12 +332,13 @@ class Importer:
                 None if fact.valid else fact.problem,
                 fact.ident,
                 seats_key(fact),
-                fact.text,
+                self.archive.texts.pack(fact.name, fact.text),
                 _now(),
             ),
         )
         rows.same.setdefault((fact.ident, fact.plies, seats_key(fact)), gid)
-        rows.tags.extend((gid, i, k, v) for i, (k, v) in enumerate(fact.tags))
+        if tags_of_text(fact.text) != tuple(fact.tags):  # kept when the text cannot say
+            rows.tags.extend((gid, i, k, v) for i, (k, v) in enumerate(fact.tags))
         for seat, (role, name) in enumerate(fact.seats):
             if name.strip() not in UNKNOWN_NAMES:
                 rows.players.append((gid, seat, role, self._player(name)))
@@ -344,19 +356,21 @@ class Importer:
                 rows.openings_by_path.setdefault(
                     (fact.paths[ply], seats_key(fact)), (gid, fact.plies)
                 )
-            rows.material.extend((gid, counts, ply) for counts, ply in fact.material)
+            if fact.material:
+                rows.material.append((gid, material_text(fact)))
         return gid
 
-    def _event(self, name: str) -> int:
-        eid = self.events.get(name)
-        if eid is None:
-            value = self.db.value("SELECT id FROM events WHERE name = ?", (name,))
-            if value is None:
-                value = self.db.insert(
-                    "INSERT INTO events (name) VALUES (?) RETURNING id", (name,)
-                )
-            eid = self.events[name] = int(value)
-        return eid
+    def _id(self, cache: dict[str, int], table: str, column: str, value: str) -> int:
+        """The id of the row of ``table`` (events, rule_options) with this value, made
+        if there is none."""
+        found = cache.get(value)
+        if found is None:
+            held = self.db.value(f"SELECT id FROM {table} WHERE {column} = ?", (value,))
+            if held is None:
+                sql = f"INSERT INTO {table} ({column}) VALUES (?) RETURNING id"
+                held = self.db.insert(sql, (value,))
+            found = cache[value] = int(held)
+        return found
 
     def _player(self, name: str) -> int:
         name = " ".join(name.split())
@@ -366,9 +380,3 @@ class Importer:
             pid = ids[0] if ids else self.archive.add_player(name)
             self.players[name] = pid
         return pid
-
-
-def _serial_facts(records: Iterable[Record | JsonRecord], file: str, done: int) -> Iterator[Facts]:
-    for record in records:
-        if record.number > done:
-            yield facts_of(record, file)

@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from zrec.archive.store.db import DamagedArchiveError
+
 __all__ = ["PART_BITS", "Entries", "Layout"]
 
 PART_BITS = 12
@@ -33,8 +35,12 @@ _PLACE = (1 << PART_BITS) - 1
 _SWAP = sys.byteorder != "little"
 
 
-def _arrays(blob: Any) -> tuple[Sequence[int], Sequence[int]]:
-    """A row's blob as its two arrays: high 32 bits of the entries, and the low 16."""
+def _arrays(db: Any, table: str, blob: Any) -> tuple[Sequence[int], Sequence[int]]:
+    """A row's blob as its two arrays: high 32 bits of the entries, and the low 16
+    (a row that holds no whole entries is damage)."""
+    if not isinstance(blob, (bytes, bytearray, memoryview)) or len(blob) % 6:
+        held = "no entries" if blob is None else "bytes that are not whole entries"
+        raise DamagedArchiveError(db.target, f"a row of the {table} index holds {held}")
     data = bytes(blob) if not isinstance(blob, bytes) else blob
     n = len(data) // 6
     if not _SWAP:
@@ -99,7 +105,7 @@ class Layout:
         found: dict[int, list[tuple[Sequence[int], int, int]]] = {}
         for bucket, entries in sorted(wanted.items()):
             for part, blob in self._rows(db, bucket, parts):
-                high, low = _arrays(blob)
+                high, low = _arrays(db, self.table, blob)
                 for entry in entries:
                     top, extra = entry >> 16, entry & 0xF000
                     first = bisect_left(high, top)
@@ -152,7 +158,7 @@ class Layout:
             (part << self.bits, (part + 1) << self.bits),
         )
         mask = (1 << self.bits) - 1
-        return {int(rid) & mask: _arrays(blob) for rid, blob in rows}
+        return {int(rid) & mask: _arrays(db, self.table, blob) for rid, blob in rows}
 
     def held(
         self, rows: dict[int, tuple[Sequence[int], Sequence[int]]], gid: int, keys: Iterable[int]

@@ -41,9 +41,11 @@ def rebuild(db: Any, batch: int = 20_000) -> None:
     """Fill the empty indexes from the stored games, replayed from their text (what
     a migration does: the hashes of an older version are not kept)."""
     from zrec.archive.store.facts import facts_of
+    from zrec.archive.store.packing import Texts
     from zrec.archive.store.schema import OPENING_PLIES
     from zrec.notation.reader import read_string
 
+    texts = Texts(db)
     positions, openings = Entries(POSITIONS), Entries(OPENINGS)
     long: list[tuple[int, int]] = []
     last, held = 0, 0
@@ -57,7 +59,7 @@ def rebuild(db: Any, batch: int = 20_000) -> None:
             break
         for gid, text in rows:
             last = int(gid)
-            for record in read_string(str(text), "<archive>"):
+            for record in read_string(texts.unpack(text), "<archive>"):
                 fact = facts_of(record, "<archive>")
                 if fact.indexed:
                     positions.add(last, fact.keys)

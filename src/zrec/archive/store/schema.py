@@ -2,12 +2,14 @@
 
 The tables (docs/archive.md describes each column):
 
-- ``games``: one row per stored game: the game and its rule options (every option,
-  defaults filled in), its start (``setup``: the ``Setup`` tag, empty for the usual
-  start), the common tags as columns (event, site, round, date with its earliest and
-  latest possible day, result, termination), plies, whether it is valid and checked,
-  its identity hash (``ident``) and its canonical text;
-- ``game_tags``: every tag of a game, in order;
+- ``games``: one row per stored game: the game and its rule options (an id into
+  ``rule_options``: every option, defaults filled in), its start (``setup``: the
+  ``Setup`` tag, empty for the usual start), the common tags as columns (event, site,
+  round, date with its earliest and latest possible day, result, termination), plies,
+  whether it is valid and checked, its identity hash (``ident``) and its canonical
+  text, packed (:mod:`zrec.archive.store.packing`, with ``dictionaries``);
+- ``game_tags``: the tags of a game, in order, when its text does not give them back
+  (version 4; every game's tags before);
 - ``players``, ``aliases``, ``game_players``: who sat in each seat;
 - ``events``; ``sources`` (file, sha256, how many of its games are done) and
   ``game_sources`` (where each game was found: file, game number, line);
@@ -17,8 +19,8 @@ The tables (docs/archive.md describes each column):
   (:mod:`zrec.archive.store.posindex`; version 3; one row per ply before);
 - ``openings``: the first plies of each game as a chained hash of its positions, for
   move-prefix search (packed as the positions are, version 4);
-- ``material``: each distinct count of pieces per seat a game passes through (kept in
-  game order, which makes an import cheaper; a material search reads the table through).
+- ``material``: one row a valid game: each distinct count of pieces per seat it passes
+  through, in game order (version 4; a row per count before).
 
 Version 2 adds what a tournament needs beyond its games (docs/tournaments.md):
 
@@ -37,6 +39,9 @@ keyed by one integer, 6 bytes an entry, a game's hash entered once
 games longer than that.  The indexes are built again by replaying the stored games
 from their text (an older version's hashes are not kept), the rows of version 2 are
 no longer converted on the way through version 3.
+
+Version 4 packs the games' rows: texts compressed, tags read from the text, material
+one row a game, rule options an id (:func:`_rows_to_v4` converts an older archive's).
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
@@ -182,7 +187,31 @@ INSERT INTO starts (game, options, setup)
     SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1
 """
 
-_V4 = """
+# version 4, the games' rows: texts packed (zrec.archive.store.packing), tags read
+# from the text, material one row a game (the rows of version 3 are converted by
+# _rows_to_v4, which then drops material_v3 and games' old text column), rule options
+# an id into rule_options
+_V4_ROWS = """
+CREATE TABLE dictionaries (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    data {blob} NOT NULL
+);
+ALTER TABLE games ADD COLUMN packed {blob} NOT NULL DEFAULT '';
+ALTER TABLE material RENAME TO material_v3;
+CREATE TABLE material (
+    game BIGINT PRIMARY KEY,
+    counts TEXT NOT NULL
+){without_rowid};
+CREATE TABLE rule_options (id {id}, options TEXT NOT NULL UNIQUE);
+INSERT INTO rule_options (options) SELECT DISTINCT options FROM games ORDER BY options;
+ALTER TABLE games ADD COLUMN options_id BIGINT NOT NULL DEFAULT 0;
+UPDATE games SET options_id = (SELECT r.id FROM rule_options r WHERE r.options = games.options);
+ALTER TABLE games DROP COLUMN options
+"""
+
+# version 4, the indexes: packed, built again from the games' text (posindex.rebuild)
+_V4_INDEXES = """
 DROP TABLE positions;
 DROP TABLE openings;
 CREATE TABLE positions (id {rowid}, entries {blob} NOT NULL);
@@ -195,7 +224,7 @@ CREATE TABLE openings_long (
 """
 
 #: version -> the statements that make it from the version before (1: from nothing)
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4_ROWS + ";\n" + _V4_INDEXES}
 VERSION = max(MIGRATIONS)
 
 _TYPES = {
@@ -268,6 +297,55 @@ def refuse_newer(db: Database, version: int | None) -> None:
         )
 
 
+def _rows_to_v4(db: Database) -> None:
+    """Version 4, the games' rows: material one row a game (its counts in game order,
+    each between spaces), each game's text packed (a dictionary made for each game
+    from its first stored games), and the tags its text gives back dropped from
+    ``game_tags``; a page of games at a time."""
+    from zrec.archive.store.packing import Texts, tags_of_text
+
+    texts = Texts(db)
+    for (name,) in db.rows("SELECT DISTINCT game FROM games ORDER BY game"):
+        first = db.rows("SELECT text FROM games WHERE game = ? ORDER BY id LIMIT 1000", (name,))
+        texts.train((str(name), str(t)) for (t,) in first)
+    last = 0
+    while True:
+        page = db.rows(
+            "SELECT id, game, text FROM games WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+        )
+        if not page:
+            break
+        last = int(page[-1][0])
+        low = int(page[0][0]) - 1
+        counts: dict[int, list[str]] = {}
+        for game, held in db.rows(
+            "SELECT game, counts FROM material_v3 WHERE game > ? AND game <= ? ORDER BY game, ply",
+            (low, last),
+        ):
+            counts.setdefault(int(game), []).append(str(held))
+        db.copy_rows(
+            "material", "game, counts", [(g, f" {' '.join(c)} ") for g, c in counts.items()]
+        )
+        tags: dict[int, list[tuple[str, str]]] = {}
+        for gid, name, value in db.rows(
+            "SELECT game, name, value FROM game_tags WHERE game > ? AND game <= ? "
+            "ORDER BY game, idx",
+            (low, last),
+        ):
+            tags.setdefault(int(gid), []).append((str(name), str(value)))
+        packed = [(texts.pack(str(name), str(text)), int(gid)) for gid, name, text in page]
+        db.executemany("UPDATE games SET packed = ? WHERE id = ?", packed)
+        given = [
+            (int(gid),)
+            for gid, _, text in page
+            if tuple(tags.get(int(gid), ())) == tags_of_text(str(text))
+        ]
+        db.executemany("DELETE FROM game_tags WHERE game = ?", given)
+    db.execute("DROP TABLE material_v3")
+    db.execute("ALTER TABLE games DROP COLUMN text")
+    db.execute("ALTER TABLE games RENAME COLUMN packed TO text")
+
+
 def migrate(db: Database, rebuild: Callable[[Database], None] | None = None) -> None:
     """Make an empty database an archive, or bring an older archive up to
     :data:`VERSION`, in one transaction; ``rebuild`` fills the indexes of version 4
@@ -289,6 +367,8 @@ def migrate(db: Database, rebuild: Callable[[Database], None] | None = None) -> 
                 db.execute(statement)
             if step == 3:  # version 4 builds the index again: no rows to convert
                 db.execute("DROP TABLE positions_v2")
-            if step == 4 and rebuild is not None:
-                rebuild(db)
+            if step == 4:
+                _rows_to_v4(db)
+                if rebuild is not None:
+                    rebuild(db)
             db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(step),))

@@ -179,7 +179,11 @@ def _plan(archive: Archive, q: Query) -> Plan:
         plan.add("g.game = ?", name)
     for tag, value in q.options:
         pattern = f"%;{_like(tag)}={_like(value)};%"
-        plan.add("LOWER(';' || g.options || ';') LIKE LOWER(?) ESCAPE '!'", pattern)
+        plan.add(
+            "g.options_id IN (SELECT id FROM rule_options WHERE LOWER(';' || options || ';') "
+            "LIKE LOWER(?) ESCAPE '!')",
+            pattern,
+        )
     if q.ids is not None:
         if not q.ids:
             plan.empty = True
@@ -215,7 +219,8 @@ def _plan(archive: Archive, q: Query) -> Plan:
         counts = ":".join(part.strip() for part in q.material.split(":"))
         if not re.fullmatch(r"[0-9]+(:[0-9]+)+", counts):
             raise SearchError(f"--material {q.material!r}: write the pieces per seat, as 12:9")
-        plan.add("g.id IN (SELECT game FROM material WHERE counts = ?)", counts)
+        # one row a game: its counts in game order, each between spaces
+        plan.add("g.id IN (SELECT game FROM material WHERE counts LIKE ?)", f"% {counts} %")
     if q.moves is not None or q.position is not None or q.position_of is not None:
         from zrec.archive.store import wanted as asked
 
@@ -249,5 +254,4 @@ def _confirmed(archive: Archive, plan: Plan, gid: int) -> bool:
     """Replay a candidate to confirm the position and long-prefix conditions."""
     from zrec.archive.store.verify import confirmed
 
-    text = archive.db.value("SELECT text FROM games WHERE id = ?", (gid,))
-    return confirmed(str(text), plan.raw_keys, plan.prefix)
+    return confirmed(archive.text_of(gid) or "", plan.raw_keys, plan.prefix)

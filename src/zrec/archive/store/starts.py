@@ -56,19 +56,21 @@ def _inputs(
     """The setup inputs of the stored games of one start, each with its seats (seat
     names do not matter to the rules, only which seats are there)."""
     seats, inputs = set(rules.seats), set(rules.inputs)
-    names = sorted(seats | inputs)
-    marks = ",".join("?" * len(names))
-    rows = archive.db.rows(
-        "SELECT t.game, t.name, t.value FROM game_tags t JOIN games g ON g.id = t.game "
-        "WHERE g.game = ? AND g.options = ? AND g.setup = ? AND g.valid = 1 AND g.checked = 1 "
-        f"AND t.name IN ({marks}) ORDER BY t.game, t.idx",
-        (game, options, setup, *names),
+    names = seats | inputs
+    ids = archive.db.rows(
+        "SELECT g.id FROM games g JOIN rule_options o ON o.id = g.options_id WHERE g.game = ? "
+        "AND o.options = ? AND g.setup = ? AND g.valid = 1 AND g.checked = 1 ORDER BY g.id",
+        (game, options, setup),
     )
-    by_game: dict[int, dict[str, str]] = {}
-    for gid, tag, value in rows:
-        held = by_game.setdefault(int(gid), {})
-        held.setdefault(str(tag), "?" if tag in seats else str(value))
-    return sorted({tuple(held.items()) for held in by_game.values()})
+    found: set[tuple[tuple[str, str], ...]] = set()
+    for stored in archive.games([int(gid) for (gid,) in ids]):  # tags read from the texts
+        held: dict[str, str] = {}
+        for tag, value in stored.tags:
+            if tag in names:
+                held.setdefault(tag, "?" if tag in seats else value)
+        if held:
+            found.add(tuple(held.items()))
+    return sorted(found)
 
 
 def _tags(game: str, options: str, setup: str) -> dict[str, str]:

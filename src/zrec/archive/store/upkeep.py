@@ -46,8 +46,9 @@ def stats(archive: Archive, top: int = 20) -> dict[str, Any]:
             "SELECT game, count(*) FROM games GROUP BY game ORDER BY count(*) DESC, game"
         ),
         "by_options": grouped(
-            "SELECT game || ' ' || options, count(*) FROM games GROUP BY game, options "
-            "ORDER BY count(*) DESC, game, options"
+            "SELECT g.game || ' ' || o.options, count(*) FROM games g JOIN rule_options o "
+            "ON o.id = g.options_id GROUP BY g.game, o.options "
+            "ORDER BY count(*) DESC, g.game, o.options"
         ),
         "by_result": grouped(
             "SELECT result, count(*) FROM games GROUP BY result ORDER BY count(*) DESC, result"
@@ -116,16 +117,10 @@ def _index_rows(archive: Archive, gid: int, fact: Facts, parts: _Parts) -> tuple
                 (fact.paths[OPENING_PLIES], gid),
             )
         )
-    material = 0
+    # the material row: the counts it holds, if they are the game's
+    held = str(db.value("SELECT counts FROM material WHERE game = ?", (gid,)) or "").split()
     counts = [c for c, _ in fact.material]
-    if counts:
-        material = int(
-            db.value(
-                f"SELECT count(*) FROM material WHERE game = ? AND counts IN "
-                f"({','.join('?' * len(counts))})",
-                (gid, *counts),
-            )
-        )
+    material = len(held) if sorted(held) == sorted(counts) else len(set(held) & set(counts))
     return found, openings, long, material
 
 
@@ -162,6 +157,13 @@ def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResu
                 total = posindex.POSITIONS.entry_count(archive.db)
             elif table == "openings":
                 total = posindex.OPENINGS.entry_count(archive.db)
+            elif table == "material":  # the counts in its rows, each between spaces
+                total = int(
+                    archive.db.value(
+                        "SELECT coalesce(sum(length(counts) - length(replace(counts, ' ', '')) "
+                        "- 1), 0) FROM material"
+                    )
+                )
             else:
                 total = int(archive.db.value(f"SELECT count(*) FROM {table}"))
         except DamagedArchiveError as exc:
@@ -202,7 +204,8 @@ def _check_game(archive: Archive, gid: int, problems: list[str]) -> Facts | None
         raise DamagedArchiveError(db.target, "its row is not found by its id")
     archive.game(gid)
     archive.sources_of(gid)
-    text, valid, plies, ident = str(row[0]), bool(row[1]), int(row[2]), int(row[3])
+    text = archive.texts.unpack(row[0])
+    valid, plies, ident = bool(row[1]), int(row[2]), int(row[3])
     fact = _refacts(text)
     if fact is None or not fact.readable:
         problems.append(f"#{gid}: its stored text no longer reads as a record")
@@ -252,7 +255,7 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
             row = db.one("SELECT text, plies, ident FROM games WHERE id = ?", (gid,))
             if row is None:
                 continue
-            fact = _refacts(str(row[0]))
+            fact = _refacts(archive.texts.unpack(row[0]))
             # the rows can be found by their keys only if the text replays as stored
             same = fact is not None and (fact.plies, fact.ident) == (int(row[1]), int(row[2]))
             if fact is not None and fact.indexed and same:
@@ -262,16 +265,17 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
                     "DELETE FROM openings_long WHERE path = ? AND game = ?",
                     (fact.paths[min(fact.plies, OPENING_PLIES)], gid),
                 )
-                db.executemany(
-                    "DELETE FROM material WHERE counts = ? AND game = ?",
-                    [(c, gid) for c, _ in fact.material],
-                )
+                db.execute("DELETE FROM material WHERE game = ?", (gid,))
             else:  # rows found the slow way
                 posindex.POSITIONS.remove(db, gid, None)
                 posindex.OPENINGS.remove(db, gid, None)
                 for table in ("openings_long", "material"):
                     db.execute(f"DELETE FROM {table} WHERE game = ?", (gid,))
-            start = db.one("SELECT game, options, setup FROM games WHERE id = ?", (gid,))
+            start = db.one(
+                "SELECT g.game, o.options, g.setup FROM games g JOIN rule_options o "
+                "ON o.id = g.options_id WHERE g.id = ?",
+                (gid,),
+            )
             db.execute("DELETE FROM games WHERE id = ?", (gid,))
             gone.append(gid)
             if start is not None and db.one(_HAS_START, start) is None:
@@ -285,7 +289,10 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
 _TABLES = ("positions", "openings", "openings_long", "material")
 #: whether a valid game has this start (the ``starts`` table holds those that do)
 _HAS_START = (
-    "SELECT 1 FROM games WHERE game = ? AND options = ? AND setup = ? AND valid = 1 "
-    "AND checked = 1 LIMIT 1"
+    "SELECT 1 FROM games g JOIN rule_options o ON o.id = g.options_id WHERE g.game = ? AND "
+    "o.options = ? AND g.setup = ? AND g.valid = 1 AND g.checked = 1 LIMIT 1"
 )
-_ALL_STARTS = "SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1"
+_ALL_STARTS = (
+    "SELECT DISTINCT g.game, o.options, g.setup FROM games g JOIN rule_options o "
+    "ON o.id = g.options_id WHERE g.valid = 1 AND g.checked = 1"
+)
