@@ -10,7 +10,6 @@ from zrec.archive import Archive
 from zrec.archive.store.packing import tags_of_text
 from zrec.archive.store.schema import _statements
 
-
 _V3_INDEXES = """
 DROP TABLE positions;
 DROP TABLE openings;
