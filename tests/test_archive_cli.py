@@ -308,9 +308,12 @@ def test_check_finds_a_missing_index_row_and_remove_cleans_up(db_url: str) -> No
             f"#7: {distinct - 1} of its {distinct} position index rows are stored",
             f"the positions index holds {total - 1} entries; the stored games account for {total}",
         ]
+        # replayed in two processes: the same problems, in the same order
+        assert check(archive, jobs=2).problems == found.problems
     cli = invoke("check", "--db", db_url)
     assert cli.exit_code == 1
     assert cli.stdout.splitlines() == [*found.problems, "15 games checked: 2 problems"]
+    assert invoke("check", "--db", db_url, "--jobs", "2").stdout == cli.stdout
     with Archive.open(db_url) as archive:
         openings = posindex.OPENINGS.entry_count(archive.db)
         paths = min(archive.game(7).plies, 20)

@@ -327,7 +327,17 @@ def stats(
 
 @archive_app.command()
 def check(
-    db: DbOpt = DEFAULT_DB, quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False
+    db: DbOpt = DEFAULT_DB,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Replay the games in N processes (the report is the same as with 1).",
+        ),
+    ] = 1,
 ) -> None:
     """Replay every stored game and check it against its rows and the indexes.
 
@@ -351,7 +361,7 @@ def check(
             def tick() -> None:
                 bar.update(1)
 
-        result = run(archive, tick)
+        result = run(archive, tick, jobs)
         if bar is not None:
             bar.close()
     for problem in result.problems:

@@ -10,16 +10,16 @@ with all their rows, finding the index rows the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from zrec.archive.store import Archive, posindex
 from zrec.archive.store.db import DamagedArchiveError
-from zrec.archive.store.facts import Facts, facts_of
+from zrec.archive.store.facts import Facts
+from zrec.archive.store.replaying import refacts, replayed
 from zrec.archive.store.salvage import game_ids, sqlite_findings, unreadable_tables
 from zrec.archive.store.schema import OPENING_PLIES
-from zrec.notation.reader import read_string
 
 __all__ = ["CheckResult", "check", "remove", "stats"]
 
@@ -59,12 +59,6 @@ def stats(archive: Archive, top: int = 20) -> dict[str, Any]:
             f"LIMIT {int(top)}"
         ),
     }
-
-
-def _refacts(text: str) -> Facts | None:
-    for record in read_string(text, "<archive>"):
-        return facts_of(record, "<archive>")
-    return None
 
 
 @dataclass
@@ -124,30 +118,32 @@ def _index_rows(archive: Archive, gid: int, fact: Facts, parts: _Parts) -> tuple
     return found, openings, long, material
 
 
-def check(archive: Archive, tick: Callable[[], None] | None = None) -> CheckResult:
-    """Replay every stored game and compare it with its rows (see the module's docs).
-    In a damaged archive, each part that cannot be read is a problem of its own, and
-    the rest is checked as usual."""
+def check(
+    archive: Archive, tick: Callable[[], None] | None = None, jobs: int = 1
+) -> CheckResult:
+    """Replay every stored game and compare it with its rows (see the module's docs),
+    the replays in ``jobs`` processes (the result is the same).  In a damaged archive,
+    each part that cannot be read is a problem of its own, and the rest is checked as
+    usual."""
     result = CheckResult()
     result.problems += sqlite_findings(archive)
     ids = game_ids(archive, result.problems)
     result.damaged = bool(result.problems)
     expected = [0, 0, 0, 0]
     parts = _Parts(archive)
-    for gid in ids:
+    for gid, read, fact in replayed(_read_games(archive, ids), jobs):
         result.games += 1
-        try:
-            fact = _check_game(archive, gid, result.problems)
-        except DamagedArchiveError as exc:
-            result.problems.append(f"#{gid}: cannot be read: {exc.reason}")
+        if isinstance(read, str):  # its row could not be read
+            result.problems.append(read)
             result.unreadable.append(gid)
-            fact = None
-        if fact is not None:
-            try:
-                _check_index(archive, gid, fact, expected, result.problems, parts)
-            except DamagedArchiveError as exc:
-                result.problems.append(f"#{gid}: its index rows cannot be read: {exc.reason}")
-                result.damaged = True
+        else:
+            kept = _compare(gid, read, fact, result.problems)
+            if kept is not None:
+                try:
+                    _check_index(archive, gid, kept, expected, result.problems, parts)
+                except DamagedArchiveError as exc:
+                    result.problems.append(f"#{gid}: its index rows cannot be read: {exc.reason}")
+                    result.damaged = True
         if tick is not None:
             tick()
     result.damaged = result.damaged or bool(result.unreadable)
@@ -195,18 +191,32 @@ def _check_starts(archive: Archive, problems: list[str]) -> None:
         problems.append(f"the starts table holds {start}, which no valid game has")
 
 
-def _check_game(archive: Archive, gid: int, problems: list[str]) -> Facts | None:
-    """Check one stored game's row; its facts when its index rows are to be checked.
-    The game is read whole (tags, players, sources), as show and export read it."""
+def _read_games(
+    archive: Archive, ids: Iterable[int]
+) -> Iterator[tuple[int, tuple[bool, int, int] | str, str | None]]:
+    """Each game's stored row, read whole (tags, players, sources), as show and export
+    read it: (id, (valid, plies, ident), its text), or (id, the problem, ``None``)."""
     db = archive.db
-    row = db.one("SELECT text, valid, plies, ident FROM games WHERE id = ?", (gid,))
-    if row is None:  # listed, then not found: the file is damaged
-        raise DamagedArchiveError(db.target, "its row is not found by its id")
-    archive.game(gid)
-    archive.sources_of(gid)
-    text = archive.texts.unpack(row[0])
-    valid, plies, ident = bool(row[1]), int(row[2]), int(row[3])
-    fact = _refacts(text)
+    for gid in ids:
+        try:
+            row = db.one("SELECT text, valid, plies, ident FROM games WHERE id = ?", (gid,))
+            if row is None:  # listed, then not found: the file is damaged
+                raise DamagedArchiveError(db.target, "its row is not found by its id")
+            archive.game(gid)
+            archive.sources_of(gid)
+            text = archive.texts.unpack(row[0])
+        except DamagedArchiveError as exc:
+            yield gid, f"#{gid}: cannot be read: {exc.reason}", None
+            continue
+        yield gid, (bool(row[1]), int(row[2]), int(row[3])), text
+
+
+def _compare(
+    gid: int, stored: tuple[bool, int, int], fact: Facts | None, problems: list[str]
+) -> Facts | None:
+    """Check one stored game's row against its replay; its facts when its index rows
+    are to be checked."""
+    valid, plies, ident = stored
     if fact is None or not fact.readable:
         problems.append(f"#{gid}: its stored text no longer reads as a record")
         return None
@@ -255,7 +265,7 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
             row = db.one("SELECT text, plies, ident FROM games WHERE id = ?", (gid,))
             if row is None:
                 continue
-            fact = _refacts(archive.texts.unpack(row[0]))
+            fact = refacts(archive.texts.unpack(row[0]))
             # the rows can be found by their keys only if the text replays as stored
             same = fact is not None and (fact.plies, fact.ident) == (int(row[1]), int(row[2]))
             if fact is not None and fact.indexed and same:
