@@ -326,6 +326,35 @@ def test_each_command_is_found_in_the_modules_the_table_names() -> None:
         assert loaded == sorted(f"zrec.cli.{m}" for m in modules), name
 
 
+def test_an_archive_command_alone_is_built_from_its_own_module() -> None:
+    """``zrec archive SUB`` builds the archive group with SUB alone, from the module
+    ``ARCHIVE_COMMANDS`` names (and ``archive``, which holds the group); the table has
+    every archive command of the whole application."""
+    code = (
+        "import json, sys, typer.main, zrec.cli as c\n"
+        "app = c.application() if sys.argv[1] == '*' else c._command_app('archive', sys.argv[1])\n"
+        "group = typer.main.get_command(app).commands['archive']\n"
+        "print(json.dumps([sorted(group.commands), sorted(m for m in sys.modules "
+        "if m.startswith('zrec.cli.') and not m.startswith('zrec.cli._'))]))\n"
+    )
+
+    def probe_command(name: str) -> list[list[str]]:
+        done = subprocess.run(
+            [sys.executable, "-c", code, name], capture_output=True, text=True, check=True
+        )
+        found: list[list[str]] = json.loads(done.stdout)
+        return found
+
+    import zrec.cli
+
+    everything, _ = probe_command("*")
+    assert everything == sorted(zrec.cli.ARCHIVE_COMMANDS)
+    for name, module in zrec.cli.ARCHIVE_COMMANDS.items():
+        commands, loaded = probe_command(name)
+        assert commands == [name]
+        assert loaded == sorted({"zrec.cli.archive", f"zrec.cli.{module}"}), name
+
+
 def test_python_dash_m_zrec_is_the_zrec_command() -> None:
     sample = Path(__file__).resolve().parents[1] / "samples" / "culin-opening.zrec"
     done = subprocess.run(

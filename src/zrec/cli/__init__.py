@@ -16,6 +16,7 @@ from zrec import __version__
 
 if TYPE_CHECKING:
     import typer
+    import typer.models
 
     from zrec.cli._app import app
 
@@ -78,18 +79,49 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _command_app(name: str) -> typer.Typer:
+#: the module that registers each ``zrec archive`` command: ``zrec archive search …``
+#: loads and builds that command alone (typer reads the signature of every command it
+#: is given, about a third of a search's start-up); tests/test_startup.py checks it
+ARCHIVE_COMMANDS: dict[str, str] = {
+    "import": "archive", "show": "archive", "stats": "archive", "check": "archive",
+    "remove": "archive", "standings": "archive_event", "crosstable": "archive_event",
+    "roster": "archive_event", "bye": "archive_event", "search": "archive_find",
+    "export": "archive_find", "players": "archive_players", "alias": "archive_players",
+    "publish": "archive_publish",
+}
+
+
+def _command_app(name: str, sub: str = "") -> typer.Typer:
     """The application with the modules of one command only (``main`` uses it when the
-    command line names one; anything else gets :func:`application`)."""
+    command line names one; anything else gets :func:`application`); with ``sub``, an
+    ``archive`` command, the archive group holds that command alone."""
     import importlib
 
-    for module in COMMANDS[name]:
+    modules = COMMANDS[name]
+    if name == "archive" and sub in ARCHIVE_COMMANDS:
+        modules = (ARCHIVE_COMMANDS[sub],)
+    for module in modules:
         importlib.import_module(f"zrec.cli.{module}")
     from zrec.cli._app import app
     from zrec.cli._help import reflow_commands
 
+    if name == "archive" and sub in ARCHIVE_COMMANDS:
+        from zrec.cli.archive import archive_app
+
+        archive_app.registered_commands = [
+            info for info in archive_app.registered_commands if _name_of(info) == sub
+        ]
     reflow_commands(app)
     return app
+
+
+def _name_of(info: typer.models.CommandInfo) -> str:
+    """The name a registered command is called by (typer's rule: its own, or its
+    function's with ``_`` as ``-``)."""
+    if info.name:
+        return info.name
+    assert info.callback is not None
+    return info.callback.__name__.lower().replace("_", "-")
 
 
 def __getattr__(name: str) -> typer.Typer:
@@ -125,7 +157,10 @@ def main() -> None:
             print(f"zrec {__version__}", flush=True)
             return
         command = sys.argv[1] if len(sys.argv) > 1 else ""
-        (_command_app(command) if command in COMMANDS else application())(prog_name="zrec")
+        sub = sys.argv[2] if len(sys.argv) > 2 else ""
+        (_command_app(command, sub) if command in COMMANDS else application())(
+            prog_name="zrec"
+        )
     except Terminated as exc:
         _say("zrec: terminated")
         sys.exit(exc.code)
