@@ -365,3 +365,26 @@ def test_python_dash_m_zrec_is_the_zrec_command() -> None:
     assert (done.returncode, done.stdout) == (0, "1 game read, 1 valid, 0 invalid, 0 warnings\n")
     usage = subprocess.run([sys.executable, "-m", "zrec", "nope"], capture_output=True, text=True)
     assert usage.returncode == 2 and "Usage: zrec" in usage.stderr
+
+
+def test_the_public_names_are_loaded_when_first_asked_for() -> None:
+    """``import zrec`` loads no reader; each public name is there when asked for, and
+    ``__all__`` lists exactly those names and the version."""
+    code = (
+        "import json, sys, zrec\n"
+        "before = sorted(m for m in sys.modules if m.startswith('zrec.'))\n"
+        "names = {n: type(getattr(zrec, n)).__name__ for n in zrec.__all__}\n"
+        "from zrec import read_game, Game\n"
+        "print(json.dumps([before, names, read_game.__module__, Game.__module__]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, names, reader, model = json.loads(done.stdout)
+    assert before == []
+    assert names["read_game"] == "function" and names["Game"] == "type"
+    assert names["__version__"] == "str" and len(names) == 15
+    assert (reader, model) == ("zrec.notation.reader", "zrec.notation.model")
+    import zrec
+
+    assert sorted(zrec.__all__) == sorted([*zrec._PUBLIC, "__version__"])
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        zrec.nope  # noqa: B018

@@ -12,15 +12,17 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any, BinaryIO, NoReturn, Optional, TextIO, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, BinaryIO, NoReturn, Optional, TextIO, TypeVar
 
 import typer
 
 from zrec import __version__
 from zrec.cli._coerce import install
 from zrec.cli._inputs import display_name
-from zrec.notation.model import Game
-from zrec.notation.reader import Record
+
+if TYPE_CHECKING:
+    from zrec.notation.model import Game
+    from zrec.notation.reader import Record
 
 install()  # plain values checked without importing pydantic (start-up)
 app = typer.Typer(

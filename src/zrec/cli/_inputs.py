@@ -15,10 +15,9 @@ from collections.abc import Iterable, Iterator
 from enum import Enum
 from typing import TYPE_CHECKING, BinaryIO
 
-from zrec.notation.reader import Record, read_records
-
-if TYPE_CHECKING:  # the JSON reader is imported for JSON inputs only (start-up)
+if TYPE_CHECKING:  # each reader is imported for its own inputs only (start-up)
     from zrec.notation.json.convert import JsonRecord
+    from zrec.notation.reader import Record
 
 __all__ = [
     "Format",
@@ -155,6 +154,8 @@ def records_of(stream: BinaryIO, file: str, name: str) -> Iterator[Record | Json
     if not is_json_name(file):
         looks_json, stream = sniff(stream)
         if not looks_json:
+            from zrec.notation.reader import read_records
+
             return read_records(stream, name)
     from zrec.notation.json.convert import read_json_records
 

@@ -10,12 +10,14 @@ with Jumps "bent" (the record says "line")``.  The overriding itself is
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from zrec.cli._app import fail
-from zrec.notation.model import Game
+
+if TYPE_CHECKING:
+    from zrec.notation.model import Game
 
 __all__ = ["ReadingOpt", "check_option_values", "read_under", "reading_of"]
 
