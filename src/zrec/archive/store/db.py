@@ -282,7 +282,7 @@ def _sqlite(path: str, create: bool, read_only: bool) -> Database:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA cache_size=-65536")  # up to 64 MB: memory stays flat
+        conn.execute("PRAGMA cache_size=-49152")  # up to 48 MB: memory stays flat
         conn.execute("PRAGMA temp_store=MEMORY")
         conn.execute("PRAGMA busy_timeout=600000")  # a writer waits out a batch of others
     except (sqlite3.Error, UnicodeDecodeError) as exc:
