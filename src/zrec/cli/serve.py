@@ -62,6 +62,7 @@ def serve(
     with opened(db, write=False) as archive:  # none there, or not an archive: exit 2
         shown = archive.db.target  # (a URL's password left out)
         count = archive.count()
+    _can_listen(host, port)
     import uvicorn
 
     from zrec.serve.app import DB_VARIABLE
@@ -77,15 +78,27 @@ def serve(
         "log_level": "info",
         "server_header": False,
     }
-    try:
-        if workers > 1:
-            os.environ[DB_VARIABLE] = db
-            uvicorn.run(
-                "zrec.serve.app:app_from_environment", factory=True, workers=workers, **options
-            )
-        else:
-            from zrec.serve import create_app
+    if workers > 1:
+        os.environ[DB_VARIABLE] = db
+        uvicorn.run(
+            "zrec.serve.app:app_from_environment", factory=True, workers=workers, **options
+        )
+    else:
+        from zrec.serve import create_app
 
-            uvicorn.run(create_app(db), **options)
-    except OSError as exc:  # the port is taken, or the address is not this machine's
+        uvicorn.run(create_app(db), **options)
+
+
+def _can_listen(host: str, port: int) -> None:
+    """Exit 2 with a message when the address cannot be listened on (the port is taken,
+    or the address is not this machine's)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", EXIT_USAGE)
