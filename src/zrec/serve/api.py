@@ -79,7 +79,7 @@ def game(archive: Reader, gid: Annotated[int, PathParam(ge=0, le=2**62)]) -> Res
 
 
 @router.get(
-    "/events/{name}/standings",
+    "/events/{name:path}/standings",
     summary="An event's standings (as zrec archive standings --format json)",
     response_class=JsonText,
     responses={400: _ERROR, 404: _ERROR},

@@ -84,7 +84,7 @@ class EventRound:
 
 
 _BYE_WORDS = {"U": "pairing-allocated bye", "F": "full-point bye", "H": "half-point bye",
-              "Z": "zero-point bye"}
+              "Z": "absent, or a zero-point bye"}
 
 
 def event_rounds(archive: Archive, event: Tournament) -> tuple[list[EventRound], list[Any]]:

@@ -94,11 +94,20 @@ def filters(
     limit: Annotated[int, Param(ge=1, le=MAX_LIMIT)] = PAGE,
     offset: Annotated[int, Param(ge=0, le=10**9)] = 0,
 ) -> Filters:
-    """The filters of a request (a FastAPI dependency)."""
+    """The filters of a request (a FastAPI dependency); a parameter left empty (a
+    field of the search form not filled in) is not given."""
+
+    def one(value: str | None) -> str | None:
+        return value if value and value.strip() else None
+
+    def many(values: list[str]) -> list[str]:
+        return [v for v in values if v.strip()]
+
     return Filters(
-        list(player), white, black, list(seat), event, site, round, date_from, date_to,
-        result, termination, game, [*option, *O], moves, position, position_after,
-        material, list(id), limit, offset,
+        many(player), one(white), one(black), many(seat), one(event), one(site), one(round),
+        one(date_from), one(date_to), one(result), one(termination), one(game),
+        many([*option, *O]), one(moves), one(position), one(position_after), one(material),
+        list(id), limit, offset,
     )
 
 

@@ -119,13 +119,15 @@ def _event_of(stored: StoredGame) -> str | None:
 
 def _bar() -> ET.Element:
     """The bar of links above a game's board (the site's own, as ``base.html`` has)."""
-    nav = ET.Element("nav", {"class": "zrec-site-bar"})
+    bar = ET.Element("header", {"class": "zrec-site-bar"})
+    nav = ET.SubElement(bar, "nav")
     for text, href in (("zrec archive", "/"), ("Search", "/search")):
         ET.SubElement(nav, "a", {"href": href}).text = text
-    return nav
+    ET.SubElement(bar, "div", {"class": "account"})
+    return bar
 
 
-@router.get("/events/{name}", response_class=HTMLResponse)
+@router.get("/events/{name:path}", response_class=HTMLResponse)
 def event_page(request: Request, archive: Reader, name: str) -> Response:
     from zrec.archive.tournament.tables import crosstable_html, standings_html
 
@@ -158,7 +160,7 @@ def _markup(element: ET.Element) -> Markup:
     return Markup(ET.tostring(element, encoding="unicode", method="html"))
 
 
-@router.get("/players/{name}", response_class=HTMLResponse)
+@router.get("/players/{name:path}", response_class=HTMLResponse)
 def player_page(
     request: Request,
     archive: Reader,
@@ -246,3 +248,9 @@ def static(name: str) -> Response:
         raise not_found(f"there is no file {name!r}")
     text, kind = found
     return Response(text, media_type=kind, headers={"Cache-Control": "public, max-age=3600"})
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """No icon (a browser asks for one on every site)."""
+    return Response(status_code=204)
