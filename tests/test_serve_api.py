@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -355,8 +358,6 @@ def test_serve_refuses_what_it_cannot_serve(tmp_path: Path) -> None:
     secret = run("--db", "postgresql://zrec:hunter2@127.0.0.1:1/games")
     assert secret.returncode == 2 and "hunter2" not in secret.stderr + secret.stdout
     assert secret.stderr.startswith("zrec: cannot connect to postgresql://zrec@127.0.0.1:1/games")
-    import socket
-
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -364,3 +365,47 @@ def test_serve_refuses_what_it_cannot_serve(tmp_path: Path) -> None:
         busy = run("--db", "a.sqlite", "--port", str(port))
     assert busy.returncode == 2
     assert busy.stderr == f"zrec: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_workers_share_a_postgresql_archive_and_hide_its_password(tmp_path: Path) -> None:
+    """``--workers 2`` over PostgreSQL: both processes answer from the one database, and
+    neither the command nor the server's log shows the URL's password."""
+    for url in _pg_database():
+        zrec("archive", "import", "--db", url, "-q", str(SAMPLES / "tournament.zrec"))
+        parts = urlsplit(url)
+        secret = parts._replace(
+            netloc=f"{parts.username}:hunter2-secret@{parts.hostname}:{parts.port}"
+        ).geturl()
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        log = tmp_path / "serve.log"
+        with open(log, "wb") as out:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "zrec", "serve", "--db", secret, "--workers", "2",
+                 "--port", str(port)],
+                stdout=out, stderr=subprocess.STDOUT,
+            )
+            try:
+                answers: list[bytes] = []
+                for _ in range(300):
+                    try:
+                        with urllib.request.urlopen(
+                            f"http://127.0.0.1:{port}/api/games?event=Zuni%20Club%20"
+                            "Championship%202026", timeout=5,
+                        ) as answer:
+                            answers.append(answer.read())
+                        if len(answers) == 6:
+                            break
+                    except OSError:
+                        time.sleep(0.1)
+                printed = zrec("archive", "search", "--db", url, "--format", "json",
+                               "--event", "Zuni Club Championship 2026")
+                assert answers == [printed] * 6
+            finally:
+                server.terminate()
+                server.wait(timeout=30)
+        text = log.read_text(encoding="utf-8")
+        assert "hunter2" not in text
+        assert f"zrec: serving {parts.scheme}://{parts.username}@" in text
+        assert text.count("Started server process") == 2
