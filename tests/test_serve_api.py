@@ -409,3 +409,53 @@ def test_workers_share_a_postgresql_archive_and_hide_its_password(tmp_path: Path
         assert "hunter2" not in text
         assert f"zrec: serving {parts.scheme}://{parts.username}@" in text
         assert text.count("Started server process") == 2
+
+
+def test_a_game_kept_invalid_has_a_page_that_says_why(tmp_path: Path) -> None:
+    target = str(tmp_path / "invalid.sqlite")
+    zrec("archive", "import", "--db", target, "--keep-invalid", "-q",
+         str(SAMPLES / "invalid" / "illegal-move.zrec"), code=1)
+    with TestClient(create_app(target)) as client:
+        page = client.get("/games/1")
+        assert page.status_code == 200
+        assert "This game cannot be replayed: " in page.text
+        assert "c5-b6 is illegal: a capture is compulsory here" in page.text
+        assert '<pre class="record">[Game &#34;mosona&#34;]' in page.text
+        assert client.get("/api/games/1").json()["moves"][1]["move"] == "c5-b6"
+
+
+def test_a_body_that_stops_coming_is_given_up() -> None:
+    """A client that sends part of a body and then nothing gets 408 after the pause the
+    guard allows (here 0.2 s), and the application is not left waiting."""
+    import asyncio
+
+    from zrec.serve.app import Guard
+
+    async def reader(scope: dict[str, object], receive: object, send: object) -> None:
+        while True:
+            message = await receive()  # type: ignore[operator]
+            if not message.get("more_body"):
+                return
+
+    sent: list[dict[str, object]] = []
+
+    async def run() -> None:
+        parts = [{"type": "http.request", "body": b"[Game", "more_body": True}]
+
+        async def receive() -> dict[str, object]:
+            if parts:
+                return parts.pop()
+            await asyncio.sleep(3600)
+            raise AssertionError("never")
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "headers": [(b"transfer-encoding", b"chunked")]}
+        await asyncio.wait_for(Guard(reader, timeout=0.2)(scope, receive, send), 5)
+
+    asyncio.run(run())
+    assert sent[0]["status"] == 408
+    assert json.loads(sent[1]["body"]) == {  # type: ignore[arg-type]
+        "error": {"code": "too-slow", "message": "the request body paused for more than 0.2 s"}
+    }
