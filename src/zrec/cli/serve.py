@@ -35,14 +35,21 @@ def serve(
     host: Annotated[
         str,
         typer.Option(
-            "--host", help="The address to listen on (0.0.0.0: every network of the machine)."
+            "--host",
+            metavar="HOST",
+            help="The address to listen on (0.0.0.0: every network of the machine).",
         ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="The port.")
+    ] = 8000,
     workers: Annotated[
         int,
         typer.Option(
-            "--workers", min=1, help="Worker processes (more than 1: a PostgreSQL archive only)."
+            "--workers",
+            min=1,
+            metavar="N",
+            help="Worker processes (more than 1: a PostgreSQL archive only)."
         ),
     ] = 1,
 ) -> None:
