@@ -26,6 +26,7 @@ LAYERS = [
     ("play", {"zrec.play"}),
     ("check, render, research", {"zrec.check", "zrec.render", "zrec.research"}),
     ("archive", {"zrec.archive"}),
+    ("serve", {"zrec.serve"}),
     ("cli", {"zrec.cli", "zrec.__main__"}),
 ]
 

@@ -36,7 +36,7 @@ def test_the_documents_have_examples_and_few_skips() -> None:
                 if block.skip is not None:
                     skips.append(f"{path.name}:{block.line}: {block.skip}")
     assert examples > 50
-    assert len(skips) <= 8, skips
+    assert len(skips) <= 9, skips  # (9: zrec serve, which serves until stopped)
 
 
 def test_a_text_example_is_cut_into_commands_and_outputs() -> None:

@@ -69,17 +69,22 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
         "from zrec.render.replay_page import replay_page\n"
         "page = replay_page([game])\n"
         "print('zrec-data' in page, 'function go(id)' in page)\n"
+        "import zrec.serve.pages as pages, zrec.serve.templating as t\n"
+        "print(pages.__file__.startswith(sys.argv[1]), 'base.html' in t.environment()"
+        ".list_templates(), sorted(pages._static()))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     done = subprocess.run(
-        [sys.executable, "-c", script],
+        [sys.executable, "-c", "import sys\n" + script, str(site)],
         cwd=tmp_path,
         env=env,
         capture_output=True,
         text=True,
         check=True,
     )
-    where, sizes, page_ok = done.stdout.splitlines()
+    where, sizes, page_ok, served = done.stdout.splitlines()
+    # zrec serve's templates and stylesheet are in the wheel, found from where it is
+    assert served == "True True ['site.css', 'zrec-replay.css', 'zrec-replay.js']"
     assert where.startswith(str(site))
     assert sizes == f"{len(grammar)} 2"
     assert page_ok == "True True"

@@ -28,8 +28,12 @@ PLAIN = ROOT / "samples" / "tournament.zrec"
 #: a game with comments and variations, which the grammar reads
 SAMPLE = ROOT / "samples" / "culin-opening.zrec"
 
-#: Never imported by the commands that read and write the text notation.
-HEAVY = ("jsonschema", "psycopg", "tqdm", "zrec.archive")
+#: Never imported by the commands that read and write the text notation (the web
+#: libraries: by zrec serve alone).
+HEAVY = (
+    "jsonschema", "psycopg", "tqdm", "zrec.archive",
+    "fastapi", "starlette", "uvicorn", "jinja2", "zrec.serve",
+)
 
 #: A game the fast path cannot take (a comment, a variation, a suffix): Lark reads it.
 BRANCHY = '[Game "mosona"]\n1. b6-b5 {a comment} (1. b6-c5) b4xb6! *\n'

@@ -27,7 +27,7 @@ BRANCHY = ROOT / "samples" / "culin-opening.zrec"
 #: progress bar, worker processes (``--jobs 1``), drawings
 NEVER = (
     "pydantic", "pydantic_core", "jsonschema", "psycopg", "xml", "tqdm", "multiprocessing",
-    "zrec.render",
+    "zrec.render", "fastapi", "starlette", "uvicorn", "jinja2", "zrec.serve",
 )
 #: the rules of the games a Mosona file does not hold
 OTHER_GAMES = ("zrec.rules.awethi.rules", "zrec.rules.stonewarriors.rules")

@@ -33,6 +33,7 @@ __all__ = [
     "records",
     "render",
     "research",
+    "serve",
     "study",
 ]
 
@@ -50,6 +51,7 @@ def application() -> typer.Typer:
         records,
         render,
         research,
+        serve,
         study,
     )
     from zrec.cli._app import app
@@ -73,6 +75,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "perft": ("research",),
     "readings": ("research",),
     "study": ("study",),
+    "serve": ("serve",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
     ),

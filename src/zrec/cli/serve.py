@@ -1,0 +1,111 @@
+"""``zrec serve``: the archive in the browser, and its JSON API (:mod:`zrec.serve`).
+
+The web libraries (FastAPI, uvicorn, Jinja2) are imported when the command runs,
+never by another command.  One process serves a SQLite archive; ``--workers N`` runs
+N processes over one PostgreSQL database, each opening it as requests come (the
+archive reaches them through an environment variable; a password in it is never
+printed).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+import typer
+
+from zrec.cli._app import EXIT_USAGE, app, fail
+
+DbOpt = Annotated[
+    str,
+    typer.Option(
+        "--db",
+        envvar="ZREC_DB",
+        metavar="PATH|URL",
+        help="The archive: a SQLite file, or a postgresql:// URL (default: $ZREC_DB, "
+        "else zrec.sqlite here).",
+        show_default=False,
+    ),
+]
+
+
+@app.command()
+def serve(
+    db: DbOpt = "zrec.sqlite",
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            metavar="HOST",
+            help="The address to listen on (0.0.0.0: every network of the machine).",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, metavar="PORT", help="The port.")
+    ] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            metavar="N",
+            help="Worker processes (more than 1: a PostgreSQL archive only)."
+        ),
+    ] = 1,
+) -> None:
+    """Serve an archive: its pages at http://HOST:PORT/ and its JSON API under /api.
+
+    Anybody who can reach the address reads the archive; by default only this machine
+    can (127.0.0.1).  Stop it with Ctrl-C.
+    """
+    from zrec.archive.store.db import is_url
+    from zrec.cli._archive_open import opened
+
+    if workers > 1 and not is_url(db):
+        fail(
+            "--workers above 1 needs a PostgreSQL archive (--db postgresql://...): "
+            "a SQLite archive is served by one process"
+        )
+    with opened(db, write=False) as archive:  # none there, or not an archive: exit 2
+        shown = archive.db.target  # (a URL's password left out)
+        count = archive.count()
+    _can_listen(host, port)
+    import uvicorn
+
+    from zrec.serve.app import DB_VARIABLE
+
+    where = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    typer.echo(f"zrec: serving {shown} ({count} games) at {where} (Ctrl-C stops)", err=True)
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "timeout_keep_alive": 5,  # an idle connection is closed after 5 s
+        "limit_concurrency": 500,  # beyond: 503 at once, rather than a queue
+        "h11_max_incomplete_event_size": 64 * 1024,  # request line and headers
+        "log_level": "info",
+        "server_header": False,
+    }
+    if workers > 1:
+        os.environ[DB_VARIABLE] = db
+        uvicorn.run(
+            "zrec.serve.app:app_from_environment", factory=True, workers=workers, **options
+        )
+    else:
+        from zrec.serve import create_app
+
+        uvicorn.run(create_app(db), **options)
+
+
+def _can_listen(host: str, port: int) -> None:
+    """Exit 2 with a message when the address cannot be listened on (the port is taken,
+    or the address is not this machine's)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", EXIT_USAGE)

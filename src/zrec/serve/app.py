@@ -1,0 +1,155 @@
+"""The web application: :func:`create_app` makes it for one archive.
+
+FastAPI (on Starlette) is used because its routes are typed: the query parameters of
+the API are checked from their annotations, and ``/openapi.json`` describes the API
+from the same code.  The application adds, around every route:
+
+- the headers of every answer (:data:`HEADERS`: a Content-Security-Policy that allows
+  no inline script or style and no framing, ``nosniff``, no referrer to other sites);
+- a limit on request bodies (:data:`MAX_BODY`, 2 MB): a larger body is answered 413
+  before it is read (by its ``Content-Length``, or as soon as the bytes read pass the
+  limit), and a body that stops coming for :data:`BODY_TIMEOUT` seconds is answered
+  408;
+- errors as JSON under ``/api`` (``{"error": {"code": ..., "message": ...}}``, the
+  codes in :mod:`zrec.serve.errors`) and as a page elsewhere; never a traceback.
+
+The routes are grouped by module (:mod:`zrec.serve.api`, :mod:`zrec.serve.pages`);
+who may do what is decided by the dependencies of :mod:`zrec.serve.access`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any
+
+from fastapi import FastAPI
+
+from zrec import __version__
+from zrec.serve.access import Settings
+from zrec.serve.errors import install_handlers
+
+__all__ = ["BODY_TIMEOUT", "DB_VARIABLE", "HEADERS", "MAX_BODY", "app_from_environment",
+           "create_app"]
+
+#: the largest request body taken, in bytes
+MAX_BODY = 2 * 1024 * 1024
+#: seconds a request body may pause before the request is given up (slow clients)
+BODY_TIMEOUT = 30.0
+#: where ``zrec serve --workers N`` passes the archive to each worker process
+DB_VARIABLE = "ZREC_SERVE_DB"
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+#: the headers every answer carries
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _TooSlow(Exception):
+    pass
+
+
+class Guard:
+    """ASGI middleware: the headers of :data:`HEADERS` on every answer, and the limits
+    on request bodies (size and pauses)."""
+
+    def __init__(self, app: Any, max_body: int = MAX_BODY, timeout: float = BODY_TIMEOUT):
+        self.app, self.max_body, self.timeout = app, max_body, timeout
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = [*message.get("headers", []), *HEADERS]
+            await send(message)
+
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await self._refuse(scope, sending, 413)
+            return
+        seen = 0
+
+        async def receiving() -> Message:
+            nonlocal seen
+            try:
+                message: Message = await asyncio.wait_for(receive(), self.timeout)
+            except asyncio.TimeoutError:
+                raise _TooSlow() from None
+            seen += len(message.get("body", b""))
+            if seen > self.max_body:
+                raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, receiving, sending)
+        except (_TooLarge, _TooSlow) as exc:
+            if started:
+                raise
+            await self._refuse(scope, sending, 413 if isinstance(exc, _TooLarge) else 408)
+
+    async def _refuse(self, scope: Scope, send: Any, status: int) -> None:
+        if status == 413:
+            error = ("too-large", f"the request body is larger than {self.max_body} bytes")
+        else:
+            error = ("too-slow", f"the request body paused for more than {self.timeout:g} s")
+        body = json.dumps({"error": {"code": error[0], "message": error[1]}}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
+    """The application serving the archive at ``db`` (a SQLite path or a PostgreSQL
+    URL); each request opens the archive and closes it after."""
+    from zrec.serve import api, pages
+
+    app = FastAPI(
+        title="zrec",
+        version=__version__,
+        description="A zrec game archive: its games, events and players, and a validator.",
+        docs_url=None,  # (the interactive pages load scripts from elsewhere: not allowed)
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    app.state.settings = Settings(db)
+    install_handlers(app)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.add_middleware(Guard, max_body=max_body)
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """The application of the archive :data:`DB_VARIABLE` names (each worker process of
+    ``zrec serve --workers N`` makes its own)."""
+    return create_app(os.environ[DB_VARIABLE])

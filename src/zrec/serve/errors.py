@@ -1,0 +1,105 @@
+"""Errors as answers: JSON under ``/api``, a page elsewhere, never a traceback.
+
+Every error has a stable code (the API's clients test it) and a message in words:
+
+========================  ======  ==============================================
+code                      status  when
+========================  ======  ==============================================
+``bad-request``           400     a parameter is missing or of the wrong kind
+``bad-search``            400     a search that cannot be run (its message says why)
+``bad-event-query``       400     a round or tie-break an event cannot take
+``not-found``             404     no such page, game, event or player
+``method-not-allowed``    405     the address takes another method
+``too-large``             413     a body over the limit (:data:`zrec.serve.app.MAX_BODY`)
+``too-slow``              408     a body that stopped coming
+``archive-unavailable``   503     the archive cannot be opened or read
+``damaged-archive``       500     the archive is damaged
+``internal-error``        500     anything else (the server's log has the details)
+========================  ======  ==============================================
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from zrec.archive.store.db import ArchiveError, DamagedArchiveError
+
+__all__ = ["ApiError", "install_handlers", "not_found"]
+
+log = logging.getLogger("zrec.serve")
+
+_STATUS_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large", 408: "too-slow"}
+
+
+class ApiError(Exception):
+    """An error a route answers with: its HTTP status, code and message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def not_found(message: str) -> ApiError:
+    return ApiError(404, "not-found", message)
+
+
+def answer(request: Request, status: int, code: str, message: str) -> Response:
+    """The error as the client gets it: JSON under ``/api`` (and for ``/openapi.json``),
+    else a page."""
+    if not request.url.path.startswith("/api") and request.method in ("GET", "HEAD"):
+        from zrec.serve.templating import render
+
+        return render(
+            request, "error.html", status=status, title=f"{status}: {code}", message=message
+        )
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _words(errors: Any) -> str:
+    """A validation error of FastAPI in words: ``limit: Input should be ...``."""
+    parts = []
+    for error in errors:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("query", "path"))
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg"))
+    return "; ".join(parts) or "the request is not valid"
+
+
+def install_handlers(app: FastAPI) -> None:
+    """The exception handlers of the application."""
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> Response:
+        return answer(request, exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        return answer(request, 400, "bad-request", _words(exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        code = _STATUS_CODES.get(exc.status_code, "http-error")
+        message = {
+            404: f"there is nothing at {request.url.path}",
+            405: f"{request.url.path} does not take {request.method}",
+        }.get(exc.status_code, str(exc.detail))
+        return answer(request, exc.status_code, code, message)
+
+    @app.exception_handler(ArchiveError)
+    async def archive_error(request: Request, exc: ArchiveError) -> Response:
+        if isinstance(exc, DamagedArchiveError):
+            log.error("damaged archive: %s", exc)
+            return answer(request, 500, "damaged-archive", str(exc))
+        return answer(request, 503, "archive-unavailable", str(exc))
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> Response:
+        log.exception("error in %s %s", request.method, request.url.path)
+        return answer(
+            request, 500, "internal-error", "the server failed to answer (its log says why)"
+        )

@@ -1,0 +1,119 @@
+"""An event as the server shows it: ranked as ``zrec archive standings`` ranks it (the
+same tie-breaks by default, the same numbers), its crosstable as ``crosstable`` draws
+it, and its rounds with their games and byes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from zrec.archive import Archive, StoredGame
+from zrec.archive.tournament.event import BYES, EventError, Tournament, load_event, round_number
+from zrec.archive.tournament.tiebreaks import (
+    Ranked,
+    default_tiebreaks,
+    parse_tiebreaks,
+    rank,
+    round_robin,
+)
+from zrec.serve.errors import ApiError
+
+__all__ = ["Ranking", "event_rounds", "ranking", "standings_text"]
+
+
+@dataclass(slots=True)
+class Ranking:
+    """An event ranked: the event (after the round asked for), its lines, tie-breaks,
+    and whether it is a round robin."""
+
+    event: Tournament
+    lines: list[Ranked]
+    codes: list[str]
+    robin: bool
+
+
+def loaded(archive: Archive, name: str) -> Tournament:
+    """The event called ``name``; 404 when the archive has none."""
+    try:
+        return load_event(archive, name)
+    except EventError as exc:
+        raise ApiError(404, "not-found", str(exc)) from None
+
+
+def ranking(
+    archive: Archive,
+    name: str,
+    last: int | None = None,
+    tiebreaks: str | None = None,
+    regulations: str = "2026",
+) -> Ranking:
+    """The event ranked as ``zrec archive standings`` ranks it."""
+    event = loaded(archive, name)
+    if event.rounds == 0:
+        raise ApiError(
+            404, "not-found", f"{event.name!r} has no game with a round and a result yet"
+        )
+    robin = round_robin(event)
+    try:
+        if last is not None:
+            event = event.upto(last)
+        chosen = parse_tiebreaks(tiebreaks, event) if tiebreaks is not None else None
+        codes = chosen or default_tiebreaks(event, robin)
+        return Ranking(event, rank(event, codes, regulations, robin), codes, robin)
+    except EventError as exc:
+        raise ApiError(400, "bad-event-query", str(exc)) from None
+
+
+def standings_text(found: Ranking) -> str:
+    """The standings as ``zrec archive standings --format json`` prints them."""
+    from zrec.archive.tournament.tables import standings_json
+
+    document = standings_json(found.lines, found.codes)
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+@dataclass(slots=True)
+class EventRound:
+    """One round: its games (in board order) and who had a bye or was absent."""
+
+    number: int
+    games: list[StoredGame] = field(default_factory=list)
+    byes: list[tuple[str, str]] = field(default_factory=list)
+
+
+_BYE_WORDS = {"U": "pairing-allocated bye", "F": "full-point bye", "H": "half-point bye",
+              "Z": "absent, or a zero-point bye"}
+
+
+def event_rounds(archive: Archive, event: Tournament) -> tuple[list[EventRound], list[Any]]:
+    """The event's rounds in order, and its stored games that name no round."""
+    rows = archive.db.rows(
+        "SELECT id, round FROM games WHERE event = ? ORDER BY id", (event.id,)
+    )
+    numbers = {int(gid): round_number(None if tag is None else str(tag)) for gid, tag in rows}
+    games = {g.id: g for g in archive.games(list(numbers))}
+    rounds: dict[int, EventRound] = {}
+    loose = []
+    for gid, number in numbers.items():
+        if gid not in games:
+            continue
+        if number is None:
+            loose.append(games[gid])
+        else:
+            rounds.setdefault(number, EventRound(number)).games.append(games[gid])
+    for entrant in event.entrants:
+        for n, played in entrant.rounds.items():
+            if played.code in BYES or (played.game is None and not played.opponents):
+                words = _BYE_WORDS.get(played.code, "absent")
+                rounds.setdefault(n, EventRound(n)).byes.append((entrant.name, words))
+    for shown in rounds.values():
+        shown.games.sort(key=lambda g: (_board(g.tag("Round")), g.id))
+        shown.byes.sort()
+    return [rounds[n] for n in sorted(rounds)], loose
+
+
+def _board(tag: str) -> int:
+    parts = tag.strip().split(".")
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 1 << 30

@@ -1,0 +1,256 @@
+"""The pages: server-rendered HTML, read without JavaScript (only a game's board and
+its stepping need it).
+
+``/`` (events, recent games, the search form), ``/search`` (every filter of ``zrec
+archive search``, a page at a time, with the count), ``/games/{id}`` (the replay page
+of ``zrec html``, its stylesheet and script linked from ``/static``, and the record,
+its tags, where it was found and its copies), ``/events/{name}`` (standings,
+crosstable and rounds, as ``zrec archive standings`` and ``crosstable`` give them) and
+``/players/{name}`` (results, events, games).  ``/static/NAME`` serves the stylesheets
+and the replay script.
+"""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+from functools import cache
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi import Path as PathParam
+from fastapi import Query as Param
+from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
+
+from zrec.archive import Archive, StoredGame
+from zrec.archive.store.search import Query, SearchError, search_page
+from zrec.serve.access import Reader
+from zrec.serve.errors import ApiError, not_found
+from zrec.serve.events import event_rounds, loaded, ranking
+from zrec.serve.finding import PAGE, Filters, filters, find
+from zrec.serve.templating import render, render_text, url_part
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+#: recent games on the home page
+RECENT = 20
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, archive: Reader) -> Response:
+    events = [
+        (str(name), int(count))
+        for name, count in archive.db.rows(
+            "SELECT e.name, count(g.id) FROM events e LEFT JOIN games g ON g.event = e.id "
+            "GROUP BY e.id, e.name ORDER BY e.name"
+        )
+    ]
+    recent = archive.db.rows(f"SELECT id FROM games ORDER BY id DESC LIMIT {RECENT}")
+    ids = [int(r[0]) for r in recent]
+    return render(
+        request, "home.html", title="zrec archive", events=events,
+        games=list(archive.games(ids)), total=archive.count(),
+    )
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search(
+    request: Request, archive: Reader, f: Annotated[Filters, Depends(filters)]
+) -> Response:
+    given = f.given()
+    found = find(archive, f) if given else None
+    return render(
+        request, "search.html", title="Search", f=f, found=found,
+        pages=_pages(given, f.offset, f.limit, found.total if found else 0),
+    )
+
+
+def _pages(given: list[tuple[str, str]], offset: int, limit: int, total: int) -> dict[str, Any]:
+    """The links to the page before and the page after (``None``: none)."""
+    from urllib.parse import urlencode
+
+    def link(start: int) -> str:
+        return "/search?" + urlencode([*given, ("offset", str(start))])
+
+    return {
+        "first": offset + 1,
+        "last": min(offset + limit, total),
+        "before": link(max(0, offset - limit)) if offset > 0 else None,
+        "after": link(offset + limit) if offset + limit < total else None,
+    }
+
+
+@router.get("/games/{gid}", response_class=HTMLResponse)
+def game_page(
+    request: Request, archive: Reader, gid: Annotated[int, PathParam(ge=0, le=2**62)]
+) -> Response:
+    from zrec.errors import ZrecError
+    from zrec.notation.reader import read_game
+    from zrec.render.replay_page import write_page
+
+    stored = next(iter(archive.games([gid])), None)
+    if stored is None:
+        raise not_found(f"there is no game #{gid}")
+    sources = archive.sources_of(gid)
+    extra = render_text(
+        request, "game_parts.html", stored=stored, sources=sources, event=_event_of(stored)
+    )
+    try:
+        out = io.StringIO()
+        write_page([(read_game(stored.text, f"game #{gid}"), 1, None)], out,
+                   nav=_bar(), linked="/static/")
+    except ZrecError as exc:  # a game kept invalid: its record and why
+        return render(request, "game_unreadable.html", title=f"Game #{gid}", stored=stored,
+                      sources=sources, problem=str(exc), parts=Markup(extra))
+    page = out.getvalue()
+    head, _, rest = page.partition("</head>")
+    body, _, end = rest.rpartition("</body>")
+    sheet = '<link href="/static/site.css" rel="stylesheet">'
+    return HTMLResponse(f"{head}{sheet}</head>{body}{extra}</body>{end}")
+
+
+def _event_of(stored: StoredGame) -> str | None:
+    name = stored.tag("Event")
+    return name if name and name != "?" else None
+
+
+def _bar() -> ET.Element:
+    """The bar of links above a game's board (the site's own, as ``base.html`` has)."""
+    bar = ET.Element("header", {"class": "zrec-site-bar"})
+    nav = ET.SubElement(bar, "nav")
+    for text, href in (("zrec archive", "/"), ("Search", "/search")):
+        ET.SubElement(nav, "a", {"href": href}).text = text
+    ET.SubElement(bar, "div", {"class": "account"})
+    return bar
+
+
+@router.get("/events/{name:path}", response_class=HTMLResponse)
+def event_page(request: Request, archive: Reader, name: str) -> Response:
+    from zrec.archive.tournament.tables import crosstable_html, standings_html
+
+    event = loaded(archive, name)
+    rounds, loose = event_rounds(archive, event)
+    parts: dict[str, Any] = {}
+    if event.rounds:
+        ranked = ranking(archive, event.name)
+
+        def player(entrant: Any) -> str:
+            return "/players/" + url_part(entrant.name)
+
+        def game(gid: int) -> str:
+            return f"/games/{gid}"
+
+        form = "round robin" if ranked.robin else "swiss"
+        parts = {
+            "codes": ranked.codes,
+            "standings": _markup(standings_html(ranked.lines, ranked.codes, player)),
+            "crosstable": _markup(crosstable_html(ranked.event, ranked.lines, form, game)),
+            "form": form,
+            "left_out": ranked.event.left_out,
+        }
+    return render(request, "event.html", title=event.name, event=event, rounds=rounds,
+                  loose=loose, **parts)
+
+
+def _markup(element: ET.Element) -> Markup:
+    """An element built with :mod:`xml.etree` (every text escaped as it is written)."""
+    return Markup(ET.tostring(element, encoding="unicode", method="html"))
+
+
+@router.get("/players/{name:path}", response_class=HTMLResponse)
+def player_page(
+    request: Request,
+    archive: Reader,
+    name: str,
+    limit: Annotated[int, Param(ge=1, le=1000)] = PAGE,
+    offset: Annotated[int, Param(ge=0, le=10**9)] = 0,
+) -> Response:
+    pids = archive.player_ids(name)
+    if not pids:
+        raise not_found(f"there is no player {name!r}")
+    shown = sorted(set(archive.player_names(pids).values()))
+    try:
+        ids, total = search_page(archive, Query(players=[name], limit=limit, offset=offset))
+    except SearchError as exc:
+        raise ApiError(400, "bad-search", str(exc)) from None
+    marks = ",".join("?" * len(pids))
+    score = _score(archive, pids, marks)
+    events = [
+        (str(n), int(c))
+        for n, c in archive.db.rows(
+            "SELECT e.name, count(DISTINCT g.id) FROM events e JOIN games g ON g.event = e.id "
+            f"JOIN game_players gp ON gp.game = g.id WHERE gp.player IN ({marks}) "
+            "GROUP BY e.id, e.name ORDER BY e.name",
+            pids,
+        )
+    ]
+    given = [("player", name), *([("limit", str(limit))] if limit != PAGE else [])]
+    return render(
+        request, "player.html", title=", ".join(shown), name=name, names=shown,
+        games=list(archive.games(ids)), total=total, score=score, events=events,
+        pages=_pages(given, offset, limit, total),
+    )
+
+
+def _score(archive: Archive, pids: list[int], marks: str) -> dict[str, int]:
+    """The player's games by result: won, drawn (a shared best score), lost,
+    unfinished."""
+    counts = {"won": 0, "drawn": 0, "lost": 0, "unfinished": 0}
+    for seat, result in archive.db.rows(
+        "SELECT gp.seat, g.result FROM game_players gp JOIN games g ON g.id = gp.game "
+        f"WHERE gp.player IN ({marks})",
+        pids,
+    ):
+        parts = str(result).split("-")
+        values = [_number(p) for p in parts]
+        if str(result) == "*" or int(seat) >= len(values) or None in values:
+            counts["unfinished"] += 1
+            continue
+        mine, best = values[int(seat)], max(v for v in values if v is not None)
+        if mine is not None and mine < best:
+            counts["lost"] += 1
+        elif values.count(best) > 1:
+            counts["drawn"] += 1
+        else:
+            counts["won"] += 1
+    return counts
+
+
+def _number(text: str) -> float | None:
+    top, _, bottom = text.partition("/")
+    if not top.isdigit() or (bottom and not bottom.isdigit()) or bottom == "0":
+        return None
+    return int(top) / int(bottom or 1)
+
+
+@cache
+def _static() -> dict[str, tuple[str, str]]:
+    from importlib import resources
+
+    from zrec.render.replay_page import assets
+
+    files = {
+        name: (text, "text/css" if name.endswith(".css") else "text/javascript")
+        for name, text in assets().items()
+    }
+    sheet = resources.files("zrec.serve").joinpath("static").joinpath("site.css")
+    files["site.css"] = (sheet.read_text(encoding="utf-8"), "text/css")
+    return files
+
+
+@router.get("/static/{name}")
+def static(name: str) -> Response:
+    found = _static().get(name)
+    if found is None:
+        raise not_found(f"there is no file {name!r}")
+    text, kind = found
+    return Response(text, media_type=kind, headers={"Cache-Control": "public, max-age=3600"})
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """No icon (a browser asks for one on every site)."""
+    return Response(status_code=204)

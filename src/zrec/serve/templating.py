@@ -1,0 +1,54 @@
+"""The pages' templates: Jinja2, every value escaped (autoescape), loaded from the
+package (``templates/``), so an installed wheel serves them.
+
+:func:`render` gives a template as an answer; every page extends ``base.html``, which
+holds the bar of links (with a place, ``account``, for logging in) and links the
+stylesheet ``/static/site.css``.  No page has inline script or style.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+
+from zrec import __version__
+
+__all__ = ["render", "render_text", "url_part"]
+
+
+def url_part(text: object) -> str:
+    """A path segment or query value, quoted (``/`` too)."""
+    return quote(str(text), safe="")
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("zrec.serve", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["q"] = url_part
+    env.globals["version"] = __version__
+    return env
+
+
+def render_text(request: Request, template: str, **context: Any) -> str:
+    """The text of ``template`` made with ``context`` (and the request, and who asks)."""
+    from zrec.serve.access import visitor
+
+    return environment().get_template(template).render(
+        request=request, visitor=visitor(request), **context
+    )
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """The page ``template`` made with ``context``, as an answer."""
+    return HTMLResponse(render_text(request, template, **context), status_code=status)
