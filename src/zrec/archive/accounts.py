@@ -46,6 +46,7 @@ __all__ = [
     "authenticate",
     "check_name",
     "check_password",
+    "find_user",
     "hash_password",
     "list_users",
     "new_token",
@@ -198,6 +199,12 @@ def _role(role: str) -> str:
     if role not in ROLES:
         raise AccountError(f"a user's role is editor or admin, not {role!r}")
     return role
+
+
+def find_user(archive: Archive, name: str) -> User | None:
+    """The user ``name`` (in any case), ``None`` for no such user."""
+    row = _row(archive, name)
+    return None if row is None else User(row[1], row[2], row[4])
 
 
 def add_user(archive: Archive, name: str, role: str, password: str) -> User:
