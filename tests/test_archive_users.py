@@ -321,3 +321,18 @@ def test_an_archive_from_before_accounts_gains_them_and_keeps_its_games(
     ok("add", "ada", "--db", db, stdin=PASSWORD + "\n")
     with Archive.open(db) as archive:
         assert authenticate(archive, "ada", PASSWORD) is not None
+
+
+def test_users_list_loads_the_accounts_and_no_reader_or_rules(tmp_path: Path) -> None:
+    from test_startup_imports import NEVER, imported, modules_of
+
+    db = str(tmp_path / "club.sqlite")
+    subprocess.run([sys.executable, "-m", "zrec", "archive", "import", "-q", "--db", db,
+                    str(SAMPLES / "tournament.zrec")], check=True)
+    modules = modules_of(tmp_path, "archive", "users", "list", "--db", db)
+    assert imported(modules, "zrec.archive.accounts", "zrec.cli.archive_users") == [
+        "zrec.archive.accounts", "zrec.cli.archive_users",
+    ]
+    unused = ("lark", "rich", "zrec.notation", "zrec.rules", "zrec.play", "zrec.check",
+              "zrec.cli.archive_find", "zrec.cli.archive_event")
+    assert imported(modules, *NEVER, *unused) == []

@@ -72,8 +72,9 @@ _SALT, _KEY = 16, 32
 #: what a token starts with (so that a secret scanner, or a reader, knows one)
 TOKEN_PREFIX = "zrec_"
 _TOKEN_LENGTH = len(TOKEN_PREFIX) + 43
-#: checked for a name that is no user, so that it takes as long as one that is
-_DUMMY = "scrypt$16384$8$5$AAAAAAAAAAAAAAAAAAAAAA$" + "A" * 43
+#: checked for a name that is no user, so that it takes as long as one that is (the
+#: costs of a new hash; no password gives this key)
+_DUMMY = "scrypt${}${}${}$AAAAAAAAAAAAAAAAAAAAAA$" + "A" * 43
 
 
 class AccountError(ArchiveError):
@@ -282,7 +283,7 @@ def authenticate(archive: Archive, name: str, password: str) -> User | None:
     """The user ``name`` if ``password`` is its password, else ``None``.  An unknown
     name is checked against a made-up hash, so that it costs as long."""
     row = _row(archive, name) if len(name) <= 4 * MAX_NAME else None
-    stored = _DUMMY if row is None else row[3]
+    stored = _DUMMY.format(SCRYPT_N, SCRYPT_R, SCRYPT_P) if row is None else row[3]
     # a password far longer than any stored one is refused, after the same cost
     given = password if len(password) <= 4 * MAX_PASSWORD else ""
     matched = verify_password(given, stored)
