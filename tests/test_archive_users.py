@@ -268,7 +268,9 @@ def _terminal(args: list[str], answers: list[str]) -> tuple[int, str]:
                     break
                 out += data
             if typed < len(answers) and out[seen:].rstrip(b" ").endswith(b":"):
-                os.write(fd, answers[typed].encode() + b"\n")
+                # "\x04" alone is Ctrl-D, the end of input
+                answer = answers[typed]
+                os.write(fd, b"\x04" if answer == "\x04" else answer.encode() + b"\n")
                 typed, seen = typed + 1, len(out)
     finally:
         _, status = os.waitpid(pid, 0)
@@ -292,8 +294,18 @@ def test_a_password_is_asked_twice_unseen_on_a_terminal(tmp_path: Path) -> None:
         2, 'New password for "ada": \nzrec: the password is too short: it needs at least 8 '
         "characters\n"
     )
+    assert _terminal(["archive", "users", "password", "ada", "--db", db], ["\x04"]) == (
+        2, 'New password for "ada": \nzrec: no password given: nothing was changed\n'
+    )
+    # bytes that are not UTF-8, on standard input
+    done = subprocess.run([sys.executable, "-m", "zrec", "archive", "users", "password", "ada",
+                           "--db", db], input=b"\xff\xfe not text\n", capture_output=True)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, b"", b"zrec: the password is not UTF-8 text\n"
+    )
     with Archive.open(db) as archive:
         assert authenticate(archive, "ada", PASSWORD) is not None
+        assert authenticate(archive, "ada", "\udcff\udcfe not text") is None
 
 
 @pytest.mark.usefixtures("cheap")

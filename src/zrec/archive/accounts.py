@@ -125,6 +125,8 @@ def check_password(password: str) -> str:
     """The password as hashed (Unicode NFKC); :class:`AccountError` unless it has 8 to
     1,024 characters."""
     password = unicodedata.normalize("NFKC", password)
+    if any("\ud800" <= c <= "\udfff" for c in password):  # bytes that were not UTF-8
+        raise AccountError("the password is not UTF-8 text")
     if len(password) < MIN_PASSWORD:
         raise AccountError(f"the password is too short: it needs at least {MIN_PASSWORD} "
                            "characters")
@@ -143,7 +145,8 @@ def _unb64(text: str) -> bytes:
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(
-        password.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=256 * n * r, dklen=_KEY
+        password.encode("utf-8", "surrogatepass"),
+        salt=salt, n=n, r=r, p=p, maxmem=256 * n * r, dklen=_KEY,
     )
 
 

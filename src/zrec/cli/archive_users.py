@@ -52,15 +52,23 @@ def _read_password(name: str) -> str:
     if sys.stdin.isatty():
         import getpass
 
-        first = getpass.getpass(f'New password for "{name}": ')
         try:
-            check_password(first)
-        except AccountError as exc:
-            _refuse(exc)
-        if getpass.getpass("The same password again: ") != first:
+            first = getpass.getpass(f'New password for "{name}": ')
+            try:
+                check_password(first)
+            except AccountError as exc:
+                _refuse(exc)
+            again = getpass.getpass("The same password again: ")
+        except EOFError:  # Ctrl-D: the line the prompt is on is ended first
+            typer.echo(err=True)
+            fail("no password given: nothing was changed")
+        if again != first:
             fail("the two passwords differ: nothing was changed")
         return first
-    line = sys.stdin.readline()
+    try:
+        line = sys.stdin.readline()
+    except UnicodeDecodeError:
+        fail("the password is not UTF-8 text")
     if not line:
         fail("no password on standard input (a line is read from it when it is not a terminal)")
     return line.removesuffix("\n").removesuffix("\r")
