@@ -241,9 +241,11 @@ def test_clear_errors_exit_2_and_change_nothing(db: str, tmp_path: Path) -> None
                 f"not {name!r}")
     refused(users("list", "--format", "csv", "--db", db), "--format is table or json, not 'csv'")
     missing = str(tmp_path / "none.sqlite")
-    refused(users("add", "bob", "--db", missing, stdin=PASSWORD + "\n"),
-            f"there is no archive at {missing} (zrec archive import makes one; --db or ZREC_DB "
-            "names another)")
+    for nowhere in (("add", "bob"), ("list",), ("remove", "Ada"), ("password", "Ada"),
+                    ("token", "Ada"), ("token", "Ada", "--revoke")):
+        refused(users(*nowhere, "--db", missing, stdin=PASSWORD + "\n"),
+                f"there is no archive at {missing} (zrec archive import makes one; --db or "
+                "ZREC_DB names another)")
     assert not os.path.exists(missing)
     assert [u["name"] for u in listed(db)] == ["Ada"]
     with Archive.open(db) as archive:
