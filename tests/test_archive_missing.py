@@ -18,7 +18,8 @@ runner = CliRunner()
 
 
 def commands(tmp: Path) -> dict[str, list[str]]:
-    """Every archive command, with what it needs besides --db."""
+    """Every archive command, with what it needs besides --db (a group: one of its
+    commands)."""
     trf = tmp / "r.trf"
     trf.write_text(
         "012 T\n001    1      A                                                                  "
@@ -40,6 +41,7 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "players": [],
         "alias": ["A", "B"],
         "publish": ["T", "-o", str(tmp / "site")],
+        "users": ["add", "ada"],
     }
 
 
@@ -51,7 +53,7 @@ def test_only_import_and_roster_make_an_archive(tmp_path: Path) -> None:
     made = set()
     for name, args in every.items():
         db = tmp_path / f"{name}.sqlite"
-        result = runner.invoke(app, ["archive", name, "--db", str(db), *args])
+        result = runner.invoke(app, ["archive", name, *args, "--db", str(db)])
         if db.exists():
             assert result.exit_code == 0, (name, result.stdout, result.stderr)
             made.add(name)

@@ -21,7 +21,7 @@ from typer.testing import CliRunner, Result
 
 from zrec.archive import Archive, ArchiveError
 from zrec.archive.store.db import connect
-from zrec.archive.store.schema import MIGRATIONS, _statements
+from zrec.archive.store.schema import MIGRATIONS, VERSION, _statements
 from zrec.cli import app
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -140,4 +140,4 @@ def test_a_read_only_open_brings_an_older_archive_up_to_date(tmp_path: Path) -> 
     result = invoke("stats", "--db", str(db))
     assert result.exit_code == 0, result.stderr
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT value FROM meta").fetchall() == [("4",)]
+        assert conn.execute("SELECT value FROM meta").fetchall() == [(str(VERSION),)]

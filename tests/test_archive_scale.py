@@ -17,6 +17,7 @@ from old_rows import rows_back_to_v3
 from zrec.archive import Archive
 from zrec.archive.store import ingest, posindex
 from zrec.archive.store.ingest import Importer
+from zrec.archive.store.schema import VERSION
 from zrec.archive.store.search import Query, search, search_page
 from zrec.archive.store.upkeep import check, remove
 from zrec.archive.store.verify import keys_of_text
@@ -134,7 +135,7 @@ def test_an_older_archive_gets_its_indexes_built_again_when_opened(
         assert all(before) and all(rows)
         _old_layout(archive, version)
     with Archive.open(db_url, read_only=True) as archive:  # migrated, then read
-        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "4"
+        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == str(VERSION)
         after = [sorted(map(tuple, archive.db.rows(f"SELECT * FROM {t}"))) for t in _INDEXES]
         assert _plain(after) == _plain(rows)
         assert [list(search(archive, q)) for q in QUERIES] == before

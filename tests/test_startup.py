@@ -333,29 +333,33 @@ def test_each_command_is_found_in_the_modules_the_table_names() -> None:
 def test_an_archive_command_alone_is_built_from_its_own_module() -> None:
     """``zrec archive SUB`` builds the archive group with SUB alone, from the module
     ``ARCHIVE_COMMANDS`` names (and ``archive``, which holds the group); the table has
-    every archive command of the whole application."""
+    every archive command of the whole application.  A group of commands (``users``)
+    is kept alone too, with all of its own commands."""
     code = (
         "import json, sys, typer.main, zrec.cli as c\n"
         "app = c.application() if sys.argv[1] == '*' else c._command_app('archive', sys.argv[1])\n"
         "group = typer.main.get_command(app).commands['archive']\n"
+        "inner = {n: sorted(getattr(g, 'commands', {})) for n, g in group.commands.items()}\n"
         "print(json.dumps([sorted(group.commands), sorted(m for m in sys.modules "
-        "if m.startswith('zrec.cli.') and not m.startswith('zrec.cli._'))]))\n"
+        "if m.startswith('zrec.cli.') and not m.startswith('zrec.cli._')), inner]))\n"
     )
 
-    def probe_command(name: str) -> list[list[str]]:
+    def probe_command(name: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
         done = subprocess.run(
             [sys.executable, "-c", code, name], capture_output=True, text=True, check=True
         )
-        found: list[list[str]] = json.loads(done.stdout)
-        return found
+        commands, loaded, inner = json.loads(done.stdout)
+        return commands, loaded, inner
 
     import zrec.cli
 
-    everything, _ = probe_command("*")
+    everything, _, groups = probe_command("*")
     assert everything == sorted(zrec.cli.ARCHIVE_COMMANDS)
+    assert groups["users"] == ["add", "list", "password", "remove", "token"]
     for name, module in zrec.cli.ARCHIVE_COMMANDS.items():
-        commands, loaded = probe_command(name)
+        commands, loaded, inner = probe_command(name)
         assert commands == [name]
+        assert inner[name] == groups[name], name  # a group keeps all its commands
         assert loaded == sorted({"zrec.cli.archive", f"zrec.cli.{module}"}), name
 
 

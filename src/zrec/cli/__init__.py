@@ -28,6 +28,7 @@ __all__ = [
     "archive_find",
     "archive_players",
     "archive_publish",
+    "archive_users",
     "check",
     "main",
     "records",
@@ -47,6 +48,7 @@ def application() -> typer.Typer:
         archive_find,
         archive_players,
         archive_publish,
+        archive_users,
         check,
         records,
         render,
@@ -78,26 +80,28 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "serve": ("serve",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
+        "archive_users",
     ),
 }
 
 
-#: the module that registers each ``zrec archive`` command: ``zrec archive search …``
-#: loads and builds that command alone (typer reads the signature of every command it
-#: is given, about a third of a search's start-up); tests/test_startup.py checks it
+#: the module that registers each ``zrec archive`` command or group of commands
+#: (``users``): ``zrec archive search …`` loads and builds that command alone (typer
+#: reads the signature of every command it is given, about a third of a search's
+#: start-up); tests/test_startup.py checks it
 ARCHIVE_COMMANDS: dict[str, str] = {
     "import": "archive", "show": "archive", "stats": "archive", "check": "archive",
     "remove": "archive", "standings": "archive_event", "crosstable": "archive_event",
     "roster": "archive_event", "bye": "archive_event", "search": "archive_find",
     "export": "archive_find", "players": "archive_players", "alias": "archive_players",
-    "publish": "archive_publish",
+    "publish": "archive_publish", "users": "archive_users",
 }
 
 
 def _command_app(name: str, sub: str = "") -> typer.Typer:
     """The application with the modules of one command only (``main`` uses it when the
     command line names one; anything else gets :func:`application`); with ``sub``, an
-    ``archive`` command, the archive group holds that command alone."""
+    ``archive`` command or group (``users``), the archive group holds that alone."""
     import importlib
 
     modules = COMMANDS[name]
@@ -114,6 +118,9 @@ def _command_app(name: str, sub: str = "") -> typer.Typer:
         archive_app.registered_commands = [
             info for info in archive_app.registered_commands if _name_of(info) == sub
         ]
+        archive_app.registered_groups = [
+            group for group in archive_app.registered_groups if _group_name(group) == sub
+        ]
     reflow_commands(app)
     return app
 
@@ -125,6 +132,15 @@ def _name_of(info: typer.models.CommandInfo) -> str:
         return info.name
     assert info.callback is not None
     return info.callback.__name__.lower().replace("_", "-")
+
+
+def _group_name(info: typer.models.TyperInfo) -> str:
+    """The name a group of commands is called by: given to ``add_typer``, else its
+    application's own."""
+    if isinstance(info.name, str):
+        return info.name
+    inner = info.typer_instance.info.name if info.typer_instance is not None else None
+    return inner if isinstance(inner, str) else ""
 
 
 def __getattr__(name: str) -> typer.Typer:

@@ -43,6 +43,11 @@ no longer converted on the way through version 3.
 Version 4 packs the games' rows: texts compressed, tags read from the text, material
 one row a game, rule options an id (:func:`_rows_to_v4` converts an older archive's).
 
+Version 5 adds the accounts of a shared archive (:mod:`zrec.archive.accounts`):
+``users`` (name, its key ``norm``, role, password hash, created) and ``user_tokens``
+(a user's API tokens, as SHA-256 hashes).  Its statements make the tables only where
+they are missing, so an archive turned back to an older version by hand keeps them.
+
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
@@ -223,8 +228,28 @@ CREATE TABLE openings_long (
 ){without_rowid}
 """
 
+# version 5, accounts: users and their API tokens (zrec.archive.accounts)
+_V5_ACCOUNTS = """
+CREATE TABLE IF NOT EXISTS users (
+    id {id},
+    name TEXT NOT NULL,
+    norm TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL CHECK (role IN ('editor', 'admin')),
+    password TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS user_tokens (
+    hash TEXT PRIMARY KEY,
+    user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created TEXT NOT NULL
+){without_rowid};
+CREATE INDEX IF NOT EXISTS user_tokens_user ON user_tokens (user_id)
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4_ROWS + ";\n" + _V4_INDEXES}
+MIGRATIONS: dict[int, str] = {
+    1: _V1, 2: _V2, 3: _V3, 4: _V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
+}
 VERSION = max(MIGRATIONS)
 
 _TYPES = {
