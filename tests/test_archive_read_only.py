@@ -140,4 +140,4 @@ def test_a_read_only_open_brings_an_older_archive_up_to_date(tmp_path: Path) -> 
     result = invoke("stats", "--db", str(db))
     assert result.exit_code == 0, result.stderr
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT value FROM meta").fetchall() == [("4",)]
+        assert conn.execute("SELECT value FROM meta").fetchall() == [("5",)]

@@ -134,7 +134,7 @@ def test_an_older_archive_gets_its_indexes_built_again_when_opened(
         assert all(before) and all(rows)
         _old_layout(archive, version)
     with Archive.open(db_url, read_only=True) as archive:  # migrated, then read
-        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "4"
+        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "5"
         after = [sorted(map(tuple, archive.db.rows(f"SELECT * FROM {t}"))) for t in _INDEXES]
         assert _plain(after) == _plain(rows)
         assert [list(search(archive, q)) for q in QUERIES] == before

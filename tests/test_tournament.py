@@ -398,7 +398,7 @@ def test_an_archive_of_schema_1_gains_the_tournament_tables(db_url: str) -> None
     from zrec.archive.store.db import connect
     from zrec.archive.store.schema import MIGRATIONS, VERSION, _statements
 
-    assert VERSION == 4
+    assert VERSION == 5
     db = connect(db_url, True)
     with db.transaction():
         db.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -410,13 +410,13 @@ def test_an_archive_of_schema_1_gains_the_tournament_tables(db_url: str) -> None
     run("bye", "--db", db_url, FIXTURE, "1", "Evans, Eli", "--kind", "pab")
     assert standings(db_url, FIXTURE, "--tiebreaks", "WIN")[0]["player"] == "Evans, Eli"
     db = connect(db_url, False)
-    assert db.value("SELECT value FROM meta WHERE name = 'schema'") == "4"
-    db.execute("UPDATE meta SET value = '5' WHERE name = 'schema'")
+    assert db.value("SELECT value FROM meta WHERE name = 'schema'") == "5"
+    db.execute("UPDATE meta SET value = '6' WHERE name = 'schema'")
     db.close()
     refused(runner.invoke(app, ["archive", "stats", "--db", db_url]),
             "")
     result = runner.invoke(app, ["archive", "stats", "--db", db_url])
-    assert "(archive schema 5; this zrec knows up to 4)" in result.stderr
+    assert "(archive schema 6; this zrec knows up to 5)" in result.stderr
 
 
 def test_a_round_in_progress(tmp_path: Path) -> None:

@@ -43,6 +43,10 @@ no longer converted on the way through version 3.
 Version 4 packs the games' rows: texts compressed, tags read from the text, material
 one row a game, rule options an id (:func:`_rows_to_v4` converts an older archive's).
 
+Version 5 adds ``tree_lines``: the first moves of each valid game as one byte a move,
+packed by start and part of the games (:mod:`zrec.archive.store.lines`), for the
+opening tree; the migration fills it by replaying the stored games.
+
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
@@ -223,8 +227,24 @@ CREATE TABLE openings_long (
 ){without_rowid}
 """
 
+# version 5, the opening tree: each game's first moves (lines.rebuild fills it)
+_V5 = """
+CREATE TABLE tree_lines (
+    start BIGINT NOT NULL,
+    part INTEGER NOT NULL,
+    entries {blob} NOT NULL,
+    PRIMARY KEY (start, part)
+){without_rowid}
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4_ROWS + ";\n" + _V4_INDEXES}
+MIGRATIONS: dict[int, str] = {
+    1: _V1,
+    2: _V2,
+    3: _V3,
+    4: _V4_ROWS + ";\n" + _V4_INDEXES,
+    5: _V5,
+}
 VERSION = max(MIGRATIONS)
 
 _TYPES = {
@@ -346,11 +366,16 @@ def _rows_to_v4(db: Database) -> None:
     db.execute("ALTER TABLE games RENAME COLUMN packed TO text")
 
 
-def migrate(db: Database, rebuild: Callable[[Database], None] | None = None) -> None:
+def migrate(
+    db: Database,
+    rebuild: Callable[[Database], None] | None = None,
+    lines: Callable[[Database], None] | None = None,
+) -> None:
     """Make an empty database an archive, or bring an older archive up to
     :data:`VERSION`, in one transaction; ``rebuild`` fills the indexes of version 4
-    from the stored games (:func:`zrec.archive.store.posindex.rebuild`, given by the
-    caller: it replays games, which this module does not import)."""
+    from the stored games (:func:`zrec.archive.store.posindex.rebuild`) and ``lines``
+    the table of version 5 (:func:`zrec.archive.store.lines.rebuild`), both given by
+    the caller: they replay games, which this module does not import."""
     if schema_version(db) == VERSION:  # the usual case: no lock, readers never wait
         return
     with db.transaction(lock=True):
@@ -371,4 +396,6 @@ def migrate(db: Database, rebuild: Callable[[Database], None] | None = None) -> 
                 _rows_to_v4(db)
                 if rebuild is not None:
                     rebuild(db)
+            if step == 5 and lines is not None and version > 0:  # (a new archive: empty)
+                lines(db)
             db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(step),))
