@@ -28,6 +28,7 @@ __all__ = [
     "archive_find",
     "archive_players",
     "archive_publish",
+    "archive_tree",
     "check",
     "main",
     "records",
@@ -46,6 +47,7 @@ def application() -> typer.Typer:
         archive_find,
         archive_players,
         archive_publish,
+        archive_tree,
         check,
         records,
         render,
@@ -75,6 +77,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "study": ("study",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
+        "archive_tree",
     ),
 }
 
@@ -87,7 +90,7 @@ ARCHIVE_COMMANDS: dict[str, str] = {
     "remove": "archive", "standings": "archive_event", "crosstable": "archive_event",
     "roster": "archive_event", "bye": "archive_event", "search": "archive_find",
     "export": "archive_find", "players": "archive_players", "alias": "archive_players",
-    "publish": "archive_publish",
+    "publish": "archive_publish", "tree": "archive_tree",
 }
 
 

@@ -70,7 +70,7 @@ def entry_of(gid: int, codes: bytes, result: str) -> bytes:
 def split(db: Any, blob: Any) -> bytes:
     """A row's blob as bytes (a row that holds no whole entries is damage)."""
     if not isinstance(blob, (bytes, bytearray, memoryview)) or len(blob) % WIDTH:
-        raise DamagedArchiveError(db.target, "a row of the tree_lines index holds no whole entries")
+        raise DamagedArchiveError(db.target, "a row of tree_lines holds no whole entries")
     return bytes(blob)
 
 
@@ -92,7 +92,9 @@ class Lines:
     def write(self, db: Any) -> None:
         """Add the entries to their stored rows (entries kept in id order)."""
         for (start, part), mine in sorted(self.rows.items()):
-            held = db.value("SELECT entries FROM tree_lines WHERE start = ? AND part = ?", (start, part))
+            held = db.value(
+                "SELECT entries FROM tree_lines WHERE start = ? AND part = ?", (start, part)
+            )
             entries = list(mine)
             if held is not None:
                 data = split(db, held)

@@ -101,7 +101,8 @@ class _Parts:
                 data = lines.split(self.db, blob)
                 for i in range(0, len(data), lines.WIDTH):
                     place = data[i] | data[i + 1] << 8
-                    self.lines.setdefault(place, []).append((int(start), data[i : i + lines.WIDTH]))
+                    entry = data[i : i + lines.WIDTH]
+                    self.lines.setdefault(place, []).append((int(start), entry))
         return (
             layouts[0].held(self.rows[0], gid, fact.keys),
             layouts[1].held(self.rows[1], gid, fact.paths[1 : OPENING_PLIES + 1]),
@@ -185,8 +186,9 @@ def check(
             continue
         if total != expected[i] and not result.damaged:
             result.problems.append(
-                f"the {table} index holds {total} {'entries' if i in (0, 1, 4) else 'rows'}; the stored "
-                f"games account for {expected[i]}"
+                f"the {table} index holds {total} "
+                f"{'entries' if i in (0, 1, 4) else 'rows'}; the stored games account for "
+                f"{expected[i]}"
             )
     if not result.damaged:
         _check_starts(archive, result.problems)
