@@ -33,7 +33,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from zrec.archive.store import Archive, DamagedArchiveError
+from zrec.archive.store import Archive, DamagedArchiveError, split_options
 from zrec.archive.store.facts import Indexer
 from zrec.archive.store.lines import END, LINE_MOVES, RESULTS, UNCODED, WIDTH, split
 from zrec.archive.store.packed import PART_BITS
@@ -43,7 +43,7 @@ from zrec.archive.store.wanted import moves_line
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_string
 from zrec.play import GameSetupError, Visitor, positions, prepare, walk
-from zrec.play.replay import ReplayError, prepare_rules
+from zrec.play.replay import ReplayError
 from zrec.play.walk import Played
 from zrec.rules import all_games, find_game
 from zrec.rules.base import UnknownGameError
@@ -392,24 +392,33 @@ def _replayed_after(
 def _from_position(
     archive: Archive, name: str | None, pairs: list[tuple[str, str]], setup: str, tally: _Tally
 ) -> None:
-    """The moves played from a ``Setup`` position: the games the position index gives
-    (confirmed by replay), each replayed to every time it stands there."""
-    from zrec.archive.store.search import search
+    """The moves played from a ``Setup`` position: the games the position index gives,
+    each replayed to every time it stands there (a false hit of the index is found
+    nowhere and counts for nothing)."""
+    from zrec.archive.store import wanted
+    from zrec.archive.store.query import Plan
 
-    raw: set[bytes] = set()
-    variants = [tags for _, tags in stored_starts(archive, pairs, name)]
-    if not variants and name:
-        variants = [{"Game": name}]
-    for tags in variants:
-        try:
-            replay = prepare_rules(find_game(tags["Game"]), {**tags, "Setup": setup})
-        except (GameSetupError, UnknownGameError):
-            continue
-        raw.add(replay.engine.key(replay.start))
-    query = Query(game=name, options=pairs, position=setup)
-    ids = list(search(archive, query))  # its errors name the position and the reason
-    results = _results(archive, ids)
-    for gid in ids:
+    plan = Plan()
+    # its errors name the position and the reason, as a search's do
+    wanted.position(archive, plan, Query(game=name, options=pairs, position=setup), name)
+    raw = plan.raw_keys[0]
+    layout, keys = plan.index[0]
+    ids = sorted(layout.games(archive.db, keys))
+    chosen = {t.lower(): v.lower() for t, v in pairs}
+    results: dict[int, str] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i : i + 500]
+        for gid, game, options, result in archive.db.rows(
+            "SELECT g.id, g.game, o.options, g.result FROM games g JOIN rule_options o ON "
+            f"o.id = g.options_id WHERE g.id IN ({','.join('?' * len(part))}) AND g.valid = 1",
+            part,
+        ):
+            if name is not None and game != name:
+                continue
+            held = {t.lower(): v.lower() for t, v in split_options(str(options)).items()}
+            if all(held.get(t, "") == v for t, v in chosen.items()):
+                results[int(gid)] = str(result)
+    for gid, result in results.items():
         found = _replayed(archive, gid, None)
         if found is None:
             continue
@@ -417,4 +426,4 @@ def _from_position(
         key = replay.engine.key
         moves = {replay.engine.spell(b, m).text() for _, b, m, _, _ in played if key(b) in raw}
         for move in moves:
-            tally.add(move, 1, tuple(replay.engine.seats), results.get(gid, "*"))
+            tally.add(move, 1, tuple(replay.engine.seats), result)
