@@ -120,6 +120,7 @@ def _import_cpu(source: Path, src: str | None) -> float:
 
 
 def imports(source: Path, count: int, before: str, rounds: int) -> None:
+    DATA.mkdir(parents=True, exist_ok=True)
     part = DATA / f"tree-bench-{count}.zrec"
     with source.open(encoding="utf-8") as full, part.open("w", encoding="utf-8") as out:
         seen = 0
