@@ -271,7 +271,7 @@ def test_removal_and_check_keep_the_lines(archive_url: str) -> None:
         archive.db.execute("DELETE FROM tree_lines WHERE part = 0 AND start IN "
                            "(SELECT start FROM tree_lines LIMIT 1)")
         problems = check(archive).problems
-        assert any("of its 1 line index rows are stored" in p for p in problems)
+        assert any("of its 1 opening line index rows are stored" in p for p in problems)
 
 
 def test_an_archive_of_schema_4_gets_its_lines_when_opened(archive_url: str) -> None:

@@ -269,7 +269,7 @@ def _check_index(
         int(fact.lined),
     )
     have = _index_rows(archive, gid, fact, parts)
-    for i, name in enumerate(("position", "opening", "long opening", "material", "line")):
+    for i, name in enumerate(("position", "opening", "long opening", "material", "opening line")):
         expected[i] += wanted[i]
         if have[i] != wanted[i]:
             problems.append(f"#{gid}: {have[i]} of its {wanted[i]} {name} index rows are stored")
