@@ -14,11 +14,15 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from zrec.archive import Archive
 from zrec.archive.store import split_options
+from zrec.archive.store.facts import facts_of
 from zrec.archive.store.ingest import Importer
+from zrec.archive.store.lines import END, LINE_MOVES, UNCODED, WIDTH, entry_of
 from zrec.archive.store.query import SearchError
 from zrec.archive.store.tree import tree
 from zrec.archive.store.upkeep import check, remove
@@ -202,7 +206,7 @@ def test_the_tree_agrees_with_every_game_replayed(archive_url: str) -> None:
 
 def test_the_tree_at_a_position(archive_url: str) -> None:
     with Archive.open(archive_url) as archive:
-        stored, record = next((s, g) for s, g in _games(archive) if s.game == "mosona")
+        _, record = next((s, g) for s, g in _games(archive) if s.game == "mosona")
         engine, played = _replayed(record)
         for ply in (4, 9):
             setup = engine.setup_text(played[ply][3])
@@ -293,3 +297,26 @@ def test_an_archive_of_schema_4_gets_its_lines_when_opened(archive_url: str) -> 
         assert again == rows
         assert [tree(archive, "mosona"), tree(archive, "kolowis")] == before
         assert check(archive).ok
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    name=st.sampled_from(["mosona", "kolowis", "stone-warriors"]),
+    seed=st.integers(0, 10_000),
+)
+def test_the_codes_of_a_game_are_its_moves(name: str, seed: int) -> None:
+    """A game's codes, decoded by the engine at each of its positions, are its first
+    moves (the property the tree counts by)."""
+    game = next(random_games(find_game(name), {}, 1, seed))
+    record = next(iter(read_string(write_game(game), "x")))
+    fact = facts_of(record, "x")
+    assert fact.codes is not None and fact.lined == (fact.plies > 0)
+    engine, played = _replayed(game)
+    assert len(fact.codes) == min(len(played), LINE_MOVES)
+    for code, (_, before, move, _, _) in zip(fact.codes, played, strict=False):
+        assert code < UNCODED
+        assert engine.legal_moves(before)[code] == move
+    entry = entry_of(5000, fact.codes, game.result)
+    assert len(entry) == WIDTH and entry[:2] == (5000 % 4096).to_bytes(2, "little")
+    padding = bytes([END]) * (LINE_MOVES - len(fact.codes))
+    assert entry[2 + len(fact.codes) : 2 + LINE_MOVES] == padding
