@@ -52,7 +52,9 @@ def _cases(archive: Any) -> list[tuple[str, dict[str, Any]]]:
     from zrec.play import positions, prepare
 
     text = archive.text_of(1)
+    assert text is not None
     game = next(iter(read_string(text, "first"))).game
+    assert game is not None
     moves = [move_text(node) for node in game.line.moves]
     replay = prepare(game, game.tag_map())
     after = positions(replay, game.line, 8)[-1].after

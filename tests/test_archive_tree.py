@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 
 from zrec.archive import Archive
 from zrec.archive.store import split_options
-from zrec.archive.store.facts import facts_of
+from zrec.archive.store.facts import facts_of, hash64
 from zrec.archive.store.ingest import Importer
-from zrec.archive.store.lines import END, LINE_MOVES, UNCODED, WIDTH, entry_of
+from zrec.archive.store.lines import LINE_MOVES, WIDTH, entry_of
 from zrec.archive.store.query import SearchError
 from zrec.archive.store.tree import tree
 from zrec.archive.store.upkeep import check, remove
@@ -278,6 +278,27 @@ def test_removal_and_check_keep_the_lines(archive_url: str) -> None:
         assert any("of its 1 opening line index rows are stored" in p for p in problems)
 
 
+def test_moves_that_share_a_code_are_told_apart_by_replay(
+    archive_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where legal moves of a position share their code (the last byte of a hash), the
+    games are replayed: here every code is made to look shared."""
+    from zrec.archive.store import tree as tree_module
+
+    shared = tree_module._by_code
+
+    def every_code_shared(engine: Any, pos: Any) -> dict[int, list[Any]]:
+        return {code: [*moves, None] for code, moves in shared(engine, pos).items()}
+
+    with Archive.open(archive_url) as archive:
+        cases = [[], _first(archive, "mosona", 2)]
+        monkeypatch.setattr(tree_module, "_by_code", every_code_shared)
+        for moves in cases:
+            found = tree(archive, "mosona", {"Jumps": "line"}, _numbered(moves) or None)
+            assert found
+            assert as_counts(found) == brute(archive, "mosona", {"Jumps": "line"}, moves)
+
+
 def test_an_archive_of_schema_4_gets_its_lines_when_opened(archive_url: str) -> None:
     with Archive.open(archive_url) as archive:
         before = [tree(archive, "mosona"), tree(archive, "kolowis")]
@@ -305,18 +326,23 @@ def test_an_archive_of_schema_4_gets_its_lines_when_opened(archive_url: str) -> 
     seed=st.integers(0, 10_000),
 )
 def test_the_codes_of_a_game_are_its_moves(name: str, seed: int) -> None:
-    """A game's codes, decoded by the engine at each of its positions, are its first
-    moves (the property the tree counts by)."""
+    """A game's codes are the last bytes of the hashes of the positions its first moves
+    make, and each move is among its position's legal moves with its code (the
+    property the tree counts by); its entry holds them, their number and the result."""
     game = next(random_games(find_game(name), {}, 1, seed))
     record = next(iter(read_string(write_game(game), "x")))
     fact = facts_of(record, "x")
     assert fact.codes is not None and fact.lined == (fact.plies > 0)
     engine, played = _replayed(game)
     assert len(fact.codes) == min(len(played), LINE_MOVES)
-    for code, (_, before, move, _, _) in zip(fact.codes, played, strict=False):
-        assert code < UNCODED
-        assert engine.legal_moves(before)[code] == move
+    for code, (_, before, move, after, _) in zip(fact.codes, played, strict=False):
+        assert code == hash64(engine.key(after)) & 0xFF
+        same = [
+            m for m in engine.legal_moves(before)
+            if hash64(engine.key(engine.apply(before, m)[0])) & 0xFF == code
+        ]
+        assert move in same
     entry = entry_of(5000, fact.codes, game.result)
     assert len(entry) == WIDTH and entry[:2] == (5000 % 4096).to_bytes(2, "little")
-    padding = bytes([END]) * (LINE_MOVES - len(fact.codes))
-    assert entry[2 + len(fact.codes) : 2 + LINE_MOVES] == padding
+    assert entry[2 : 2 + LINE_MOVES] == fact.codes.ljust(LINE_MOVES, b"\0")
+    assert entry[-1] >> 3 == len(fact.codes)

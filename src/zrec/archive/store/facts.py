@@ -92,8 +92,8 @@ class Indexer(Visitor):
         #: a game with dice: the same positions may come from other rolls, so the path
         #: also holds each move as the engine spells it (its roll included)
         self.spell = self.engine.chance(replay.start) is not None
-        #: with ``codes`` (and no dice): the first moves' places among the legal moves
-        #: (:mod:`zrec.archive.store.lines`)
+        #: with ``codes`` (and no dice): for each of the first moves, the last byte of
+        #: the hash of the position it makes (:mod:`zrec.archive.store.lines`)
         self.codes: bytearray | None = bytearray() if codes and not self.spell else None
 
     @property
@@ -102,14 +102,6 @@ class Indexer(Visitor):
         return _signed(self.hasher.digest())
 
     def main_moves(self, moves: list[Played]) -> None:
-        codes = self.codes
-        if codes is not None and len(codes) < OPENING_PLIES:
-            legal = self.engine.legal_moves
-            for _, before, move, _, _ in moves[: OPENING_PLIES - len(codes)]:
-                try:
-                    codes.append(min(legal(before).index(move), _UNCODED))
-                except ValueError:
-                    codes.append(_UNCODED)
         keys = self.keys
         first = len(keys)  # the ply of the first move, if it is a turn
         if self.spell or moves[-1][0] - first + 1 != len(moves):
@@ -120,6 +112,9 @@ class Indexer(Visitor):
         key = self.engine.key
         raws = [key(after) for _, _, _, after, _ in moves]
         keys += [_from_bytes(_hash(r, digest_size=8).digest(), "big", signed=True) for r in raws]
+        codes = self.codes
+        if codes is not None and len(codes) < OPENING_PLIES:
+            codes += bytes(k & 0xFF for k in keys[first : first + OPENING_PLIES - len(codes)])
         if self.raw is not None:
             self.raw += raws
         hasher = self.hasher
@@ -140,14 +135,17 @@ class Indexer(Visitor):
             self.hasher.update(self.engine.spell(before, move).text().encode())
         self.hasher.update(raw)
         keys = self.keys
+        hashed = hash64(raw)
+        if self.codes is not None and len(self.codes) < OPENING_PLIES:
+            self.codes.append(hashed & 0xFF)
         if ply < len(keys):  # a move that is not a turn: same ply
-            keys[ply] = hash64(raw)
+            keys[ply] = hashed
             if ply <= self.upto:
                 self.paths[ply] = _signed(self.hasher.digest())
             if self.raw is not None:
                 self.raw[ply] = raw
         else:
-            keys.append(hash64(raw))
+            keys.append(hashed)
             if ply <= self.upto:
                 self.paths.append(_signed(self.hasher.digest()))
             if self.raw is not None:
@@ -163,7 +161,6 @@ class Indexer(Visitor):
 
 
 _hash = blake2b
-_UNCODED = 0xFE  # zrec.archive.store.lines.UNCODED (that module imports this one)
 _from_bytes = int.from_bytes
 
 

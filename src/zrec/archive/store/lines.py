@@ -2,23 +2,25 @@
 
 ``tree_lines`` (schema version 5) holds, for every valid game with moves whose turns roll
 no dice, its first :data:`LINE_MOVES` moves of the main line as *codes*: each move's
-place among the engine's legal moves of its position, in the engine's own order (a
-move the code cannot hold is :data:`UNCODED`; a game that ends sooner is padded with
-:data:`END`).  Two games of one start share their first n codes exactly when they
-share their first n moves, so the opening tree after n moves groups the games' next
-code, with no hash and no replay (:mod:`zrec.archive.store.tree`).
+code is the last byte of the 64-bit hash of the position it makes (the position
+index's hash, :func:`zrec.archive.store.facts.hash64`, worked out by the import
+anyway: the codes cost it nothing).  From a known position, the legal moves whose
+codes differ are told apart by their code alone: the tree
+(:mod:`zrec.archive.store.tree`) follows the moves asked for code by code where each
+one's code is its position's only one, and decodes the next code by the legal moves
+of the position reached (moves that share a code are told apart by replay).
 
 The rows are packed as the position index is (:mod:`zrec.archive.store.packed`): one row
 per start (the path at ply 0, :func:`zrec.archive.store.facts.start_path`, which holds
 the game, its options and its start position) and part of 4096 game ids, its blob
 the part's entries in id order, :data:`WIDTH` bytes each: the game's place in its
-part (2 bytes, little-endian), its codes, and its result (:data:`RESULTS`; 0: another
-result, read from the game's row).  That is 23 bytes a game.
+part (2 bytes, little-endian), its codes (0 after its last move), and a byte that
+holds how many codes it has (times 8) and its result (:data:`RESULTS`, 1 to 4; 0:
+another result, read from the game's row).  That is 23 bytes a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from zrec.archive.store.db import DamagedArchiveError
@@ -26,10 +28,8 @@ from zrec.archive.store.packed import PART_BITS
 from zrec.archive.store.schema import OPENING_PLIES
 
 __all__ = [
-    "END",
     "LINE_MOVES",
     "RESULTS",
-    "UNCODED",
     "WIDTH",
     "Lines",
     "entry_of",
@@ -41,12 +41,8 @@ __all__ = [
 
 #: the moves of a game kept as codes
 LINE_MOVES = OPENING_PLIES
-#: bytes an entry: place, codes, result
+#: bytes an entry: place, codes, their number and the result
 WIDTH = 2 + LINE_MOVES + 1
-#: the code after a game's last move
-END = 0xFF
-#: the code of a move that is not among the legal moves, or past the 253rd of them
-UNCODED = 0xFE
 #: the results kept in an entry, by their code (0: another, read from ``games``)
 RESULTS = ("", "1-0", "0-1", "1/2-1/2", "*")
 _PLACE = (1 << PART_BITS) - 1
@@ -61,10 +57,12 @@ def result_code(result: str) -> int:
 
 
 def entry_of(gid: int, codes: bytes, result: str) -> bytes:
-    """A game's entry: its place, its codes (padded with :data:`END`), its result."""
+    """A game's entry: its place, its codes (padded with 0), how many they are (times
+    8) with its result's code."""
     place = gid & _PLACE
-    padded = codes[:LINE_MOVES].ljust(LINE_MOVES, bytes([END]))
-    return bytes((place & 0xFF, place >> 8)) + padded + bytes([result_code(result)])
+    held = codes[:LINE_MOVES]
+    last = len(held) << 3 | result_code(result)
+    return bytes((place & 0xFF, place >> 8)) + held.ljust(LINE_MOVES, b"\0") + bytes([last])
 
 
 def split(db: Any, blob: Any) -> bytes:
@@ -177,18 +175,3 @@ def rebuild(db: Any, batch: int = 20_000) -> None:
             lines.write(db)
             held_games = 0
     lines.write(db)
-
-
-def expected(start: int, gid: int, codes: bytes, result: str) -> tuple[int, bytes]:
-    """What :func:`held` should find for a game."""
-    return start, entry_of(gid, codes, result)
-
-
-def columns(data: bytes, upto: int) -> Sequence[bytes]:
-    """The code columns 0 .. ``upto`` of a row's entries, and its result column last."""
-    return [*(data[2 + j :: WIDTH] for j in range(upto + 1)), data[2 + LINE_MOVES :: WIDTH]]
-
-
-def places(data: bytes, marks: Iterable[int]) -> list[int]:
-    """The places of the entries at these indexes."""
-    return [data[i * WIDTH] | data[i * WIDTH + 1] << 8 for i in marks]
