@@ -288,7 +288,9 @@ def test_moves_that_share_a_code_are_told_apart_by_replay(
     shared = tree_module._by_code
 
     def every_code_shared(engine: Any, pos: Any) -> dict[int, list[Any]]:
-        return {code: [*moves, None] for code, moves in shared(engine, pos).items()}
+        found = shared(engine, pos)
+        every = [move for moves in found.values() for move in moves]
+        return {code: every for code in found}
 
     with Archive.open(archive_url) as archive:
         cases = [[], _first(archive, "mosona", 2)]

@@ -126,17 +126,19 @@ def _after_moves(
             continue
         seen.add(start)
         codes = asked.codes
-        if (
-            codes is not None
-            and len(codes) < LINE_MOVES
-            and all(
-                _by_code(replay.engine, b).get(c, []) == [m]
-                for (_, b, m, _, _), c in zip(asked.played, codes, strict=True)
-            )
-        ):
-            _from_lines(archive, start, bytes(codes), replay.engine, end.position, tally)
-        else:
+        engine = replay.engine
+        if codes is None or len(codes) >= LINE_MOVES or _same_position(engine, asked, codes):
             replayed_after(archive, tags, replay, asked, end.ply, tally)
+            continue
+        only = None
+        if not all(
+            _by_code(engine, b).get(c, []) == [m]
+            for (_, b, m, _, _), c in zip(asked.played, codes, strict=True)
+        ):  # a move shares its code with another: the opening index tells them apart
+            from zrec.archive.store.posindex import OPENINGS
+
+            only = OPENINGS.games(archive.db, [asked.paths[end.ply]])
+        _from_lines(archive, start, bytes(codes), engine, end.position, tally, only)
     if not played_any and moves is not None and moves.strip():
         unique = list(dict.fromkeys(reasons))
         why = "; ".join(unique) if unique else "the archive holds no game it could be played in"
@@ -180,14 +182,36 @@ def _by_code(engine: Any, pos: Any) -> dict[int, list[Any]]:
     return found
 
 
+def _same_position(engine: Any, asked: Any, codes: bytes | bytearray) -> bool:
+    """Whether a move asked for shares its code with another legal move that makes the
+    same position (neither the codes nor the opening index tell them apart)."""
+    for (_, before, move, after, _), code in zip(asked.played, codes, strict=True):
+        group = _by_code(engine, before).get(code, [])
+        if len(group) > 1:
+            key = engine.key(after)
+            if any(o != move and engine.key(engine.apply(before, o)[0]) == key for o in group):
+                return True
+    return False
+
+
 def _from_lines(
-    archive: Archive, start: int, prefix: bytes, engine: Any, pos: Any, tally: Tally
+    archive: Archive,
+    start: int,
+    prefix: bytes,
+    engine: Any,
+    pos: Any,
+    tally: Tally,
+    only: set[int] | None = None,
 ) -> None:
-    """Count the next moves of the games of ``start`` that open with ``prefix`` (codes,
-    each its position's only legal move with that code: see the caller)."""
+    """Count the next moves of the games of ``start`` that open with ``prefix`` (codes;
+    ``only``: of these games, where a move of the prefix shares its code with another
+    legal move)."""
     k = len(prefix)
     counts: dict[tuple[int, int], int] = {}
     others: list[tuple[int, int]] = []  # (game, code): results read from the games
+    # the codes of the legal moves from here: a game that opens with the prefix plays
+    # one of them next (the codes of other games' next positions are not looked at)
+    moves = _by_code(engine, pos)
     for part, blob in archive.db.rows(
         "SELECT part, entries FROM tree_lines WHERE start = ? ORDER BY part", (start,)
     ):
@@ -204,11 +228,14 @@ def _from_lines(
         if not mask:
             continue
         base = int(part) << PART_BITS
+        if only is not None:
+            marks = bytearray(n)
+            for i in range(n):
+                marks[i] = (base | data[i * WIDTH] | data[i * WIDTH + 1] << 8) in only
+            mask &= int.from_bytes(marks, "big")
         following = data[2 + k :: WIDTH]
-        by_result = {
-            r: int.from_bytes(last.translate(_result(r)), "big") for r in {b & 7 for b in last}
-        }
-        for code in set(following):
+        by_result = {r: int.from_bytes(last.translate(_result(r)), "big") for r in range(8)}
+        for code in moves:
             chosen = mask & int.from_bytes(following.translate(_one(code)), "big")
             if not chosen:
                 continue
@@ -220,7 +247,6 @@ def _from_lines(
                     others += [(base | p, code) for p in _places(data, both, n)]
                     continue
                 counts[code, result] = counts.get((code, result), 0) + both.bit_count()
-    moves = _by_code(engine, pos) if counts or others else {}
     seats = tuple(engine.seats)
     unsure: set[int] = set()
 
