@@ -15,10 +15,14 @@ How it is found:
   opening lines (:mod:`zrec.archive.store.lines`): the games of the start whose first
   codes are those of the moves asked for, grouped by their next code and result, a
   column of a part's entries at a time (``bytes.translate`` and integer masks: no
-  Python step a game); each code is decoded once, by the engine at that position;
-- further on, for games with dice, and for ``position``: the games the position and
-  opening indexes give (:mod:`zrec.archive.store.search`), each replayed to find its
-  next move (a false hit of a hash is dropped there).  From a ``Setup`` position a game
+  Python step a game); each code is decoded once, by the legal moves of the position
+  reached.  Where a move of the line shares its code with another legal move, the
+  opening index picks the games that played it; games whose next moves share a code
+  are replayed (:mod:`zrec.archive.store.tree_replayed`);
+- further on, for games with dice, for moves that make the same position as another
+  legal move with their code, and for ``position``: the games the position and
+  opening indexes give, each replayed to find its next move (a false hit of a hash is
+  dropped there).  From a ``Setup`` position a game
   counts once for each move it plays there (a game may pass through it twice).
 
 With no game named, every start the archive holds (with the options asked for) counts,
