@@ -40,6 +40,7 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "players": [],
         "alias": ["A", "B"],
         "publish": ["T", "-o", str(tmp / "site")],
+        "tree": [],
     }
 
 
