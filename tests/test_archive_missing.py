@@ -42,6 +42,7 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "alias": ["A", "B"],
         "publish": ["T", "-o", str(tmp / "site")],
         "users": ["add", "ada"],
+        "tree": [],
     }
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "archive_find",
     "archive_players",
     "archive_publish",
+    "archive_tree",
     "archive_users",
     "check",
     "main",
@@ -48,6 +49,7 @@ def application() -> typer.Typer:
         archive_find,
         archive_players,
         archive_publish,
+        archive_tree,
         archive_users,
         check,
         records,
@@ -80,7 +82,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "serve": ("serve",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
-        "archive_users",
+        "archive_tree", "archive_users",
     ),
 }
 
@@ -94,7 +96,7 @@ ARCHIVE_COMMANDS: dict[str, str] = {
     "remove": "archive", "standings": "archive_event", "crosstable": "archive_event",
     "roster": "archive_event", "bye": "archive_event", "search": "archive_find",
     "export": "archive_find", "players": "archive_players", "alias": "archive_players",
-    "publish": "archive_publish", "users": "archive_users",
+    "publish": "archive_publish", "tree": "archive_tree", "users": "archive_users",
 }
 
 

@@ -95,6 +95,13 @@ def _rebuild(db: Database) -> None:
     rebuild(db)
 
 
+def _lines(db: Database) -> None:
+    """The opening lines of schema 5 built from the stored games (by a migration)."""
+    from zrec.archive.store.lines import rebuild
+
+    rebuild(db)
+
+
 class Archive:
     """An archive open on one database connection."""
 
@@ -119,7 +126,7 @@ class Archive:
                     "--db or ZREC_DB names another)"
                 )
             if not read_only:
-                migrate(db, _rebuild)
+                migrate(db, _rebuild, _lines)
             elif version != VERSION:
                 refuse_newer(db, version)
                 db.close()

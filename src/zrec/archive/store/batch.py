@@ -14,6 +14,7 @@ from typing import Any
 
 from zrec.archive.people.names import UNKNOWN_NAMES, normal_name
 from zrec.archive.store.facts import Facts, facts_of
+from zrec.archive.store.lines import Lines
 from zrec.archive.store.posindex import OPENINGS, Entries
 from zrec.archive.store.schema import OPENING_PLIES
 from zrec.archive.store.verify import index_text
@@ -95,10 +96,12 @@ class Rows:
     """The rows of one chunk of a batch, written together at its end (the position
     and opening index entries are kept for the whole batch)."""
 
-    def __init__(self, entries: Entries, openings: Entries) -> None:
-        #: the batch's position and opening index entries (written when it commits)
+    def __init__(self, entries: Entries, openings: Entries, lines: Lines) -> None:
+        #: the batch's position and opening index entries and opening lines (written
+        #: when it commits)
         self.entries = entries
         self.openings = openings
+        self.lines = lines
         self.tags: list[tuple[Any, ...]] = []
         self.players: list[tuple[Any, ...]] = []
         self.sources: list[tuple[Any, ...]] = []

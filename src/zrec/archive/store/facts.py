@@ -68,7 +68,12 @@ class Indexer(Visitor):
     batches = True
 
     def __init__(
-        self, replay: Replay, setup: str, raw: bool = False, paths: int = OPENING_PLIES
+        self,
+        replay: Replay,
+        setup: str,
+        raw: bool = False,
+        paths: int = OPENING_PLIES,
+        codes: bool = False,
     ) -> None:
         self.replay = replay
         self.engine = replay.engine
@@ -87,6 +92,9 @@ class Indexer(Visitor):
         #: a game with dice: the same positions may come from other rolls, so the path
         #: also holds each move as the engine spells it (its roll included)
         self.spell = self.engine.chance(replay.start) is not None
+        #: with ``codes`` (and no dice): for each of the first moves, the last byte of
+        #: the hash of the position it makes (:mod:`zrec.archive.store.lines`)
+        self.codes: bytearray | None = bytearray() if codes and not self.spell else None
 
     @property
     def path(self) -> int:
@@ -104,6 +112,9 @@ class Indexer(Visitor):
         key = self.engine.key
         raws = [key(after) for _, _, _, after, _ in moves]
         keys += [_from_bytes(_hash(r, digest_size=8).digest(), "big", signed=True) for r in raws]
+        codes = self.codes
+        if codes is not None and len(codes) < OPENING_PLIES:
+            codes += bytes(k & 0xFF for k in keys[first : first + OPENING_PLIES - len(codes)])
         if self.raw is not None:
             self.raw += raws
         hasher = self.hasher
@@ -124,14 +135,17 @@ class Indexer(Visitor):
             self.hasher.update(self.engine.spell(before, move).text().encode())
         self.hasher.update(raw)
         keys = self.keys
+        hashed = hash64(raw)
+        if self.codes is not None and len(self.codes) < OPENING_PLIES:
+            self.codes.append(hashed & 0xFF)
         if ply < len(keys):  # a move that is not a turn: same ply
-            keys[ply] = hash64(raw)
+            keys[ply] = hashed
             if ply <= self.upto:
                 self.paths[ply] = _signed(self.hasher.digest())
             if self.raw is not None:
                 self.raw[ply] = raw
         else:
-            keys.append(hash64(raw))
+            keys.append(hashed)
             if ply <= self.upto:
                 self.paths.append(_signed(self.hasher.digest()))
             if self.raw is not None:
@@ -170,6 +184,8 @@ class Facts:
     keys: list[int] = field(default_factory=list)  # ply 0 .. plies
     paths: list[int] = field(default_factory=list)  # ply 0 .. min(plies, OPENING_PLIES)
     material: list[tuple[str, int]] = field(default_factory=list)
+    #: the first moves as codes (:mod:`zrec.archive.store.lines`); ``None``: dice
+    codes: bytes | None = None
     seats: list[tuple[str, str]] = field(default_factory=list)  # (seat tag, name)
     ident: int = 0
     date_lo: str | None = None
@@ -184,6 +200,11 @@ class Facts:
     def indexed(self) -> bool:
         """Valid and checked by an engine: its positions go into the index."""
         return self.report.valid and self.report.checked and bool(self.keys)
+
+    @property
+    def lined(self) -> bool:
+        """Indexed, with moves and no dice: its first moves go into ``tree_lines``."""
+        return self.indexed and self.codes is not None and self.plies > 0
 
     @property
     def plies(self) -> int:
@@ -218,7 +239,7 @@ def facts_of(record: Record | JsonRecord, file: str) -> Facts:
     def observe(replay: Replay) -> Visitor:
         tags = record.game.tag_map() if record.game is not None else {}
         setup = replay.engine.setup_text(replay.start) if "Setup" in tags else ""
-        indexer = Indexer(replay, setup)
+        indexer = Indexer(replay, setup, codes=True)
         found.append(indexer)
         return indexer
 
@@ -244,6 +265,7 @@ def facts_of(record: Record | JsonRecord, file: str) -> Facts:
         facts.options = indexer.options
         facts.setup = indexer.setup
         facts.keys, facts.paths, facts.material = indexer.keys, indexer.paths, indexer.material
+        facts.codes = None if indexer.codes is None else bytes(indexer.codes)
         last = indexer.path
         seats = indexer.engine.seats
         facts.seats = [(seat, tags.get(seat, "?")) for seat in seats]
@@ -256,6 +278,6 @@ def facts_of(record: Record | JsonRecord, file: str) -> Facts:
             b"empty\x00" + written.encode() + facts.paths[0].to_bytes(8, "big", signed=True)
         )
     else:
-        facts.keys, facts.paths, facts.material = [], [], []
+        facts.keys, facts.paths, facts.material, facts.codes = [], [], [], None
         facts.ident = hash64(b"text\x00" + facts.text.encode())
     return facts

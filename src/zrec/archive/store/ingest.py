@@ -41,6 +41,7 @@ from zrec.archive.store.batch import (
     starts,
 )
 from zrec.archive.store.facts import Facts
+from zrec.archive.store.lines import Lines
 from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
 from zrec.archive.store.packing import tags_of_text
 from zrec.archive.store.posindex import OPENINGS, POSITIONS, Entries
@@ -145,7 +146,7 @@ class Importer:
         whether games may remain."""
         mine = ImportCounts()
         notices: list[Notice] = []
-        entries, openings = Entries(POSITIONS), Entries(OPENINGS)
+        entries, openings, lines = Entries(POSITIONS), Entries(OPENINGS), Lines()
         more = True
         try:
             with self.db.transaction(lock=True):
@@ -158,7 +159,7 @@ class Importer:
                         self.archive.texts.train((f.name, f.text) for f in chunk if f.readable)
                         # the chunks before are in the database: only this one's games are
                         # judged from memory
-                        rows = Rows(entries, openings)
+                        rows = Rows(entries, openings, lines)
                         prefetch(self.db, chunk, rows)
                         for fact in chunk:
                             mine.read += 1
@@ -173,6 +174,7 @@ class Importer:
                         break
                 entries.write(self.db)
                 openings.write(self.db)
+                lines.write(self.db)
                 if not more:
                     self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
         except BaseException:  # what the batch made is gone with it
@@ -358,6 +360,9 @@ class Importer:
                 )
             if fact.material:
                 rows.material.append((gid, material_text(fact)))
+            if fact.lined:
+                assert fact.codes is not None
+                rows.lines.add(gid, fact.paths[0], fact.codes, fact.result)
         return gid
 
     def _id(self, cache: dict[str, int], table: str, column: str, value: str) -> int:

@@ -41,12 +41,17 @@ from their text (an older version's hashes are not kept), the rows of version 2 
 no longer converted on the way through version 3.
 
 Version 4 packs the games' rows: texts compressed, tags read from the text, material
-one row a game, rule options an id (:func:`_rows_to_v4` converts an older archive's).
+one row a game, rule options an id (:mod:`zrec.archive.store.rows_v4` converts an older
+archive's).
 
 Version 5 adds the accounts of a shared archive (:mod:`zrec.archive.accounts`):
 ``users`` (name, its key ``norm``, role, password hash, created) and ``user_tokens``
 (a user's API tokens, as SHA-256 hashes).  Its statements make the tables only where
 they are missing, so an archive turned back to an older version by hand keeps them.
+
+Version 6 adds ``tree_lines``: the first moves of each valid game as one byte a move,
+packed by start and part of the games (:mod:`zrec.archive.store.lines`), for the
+opening tree; the migration fills it by replaying the stored games.
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
@@ -58,6 +63,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zrec.archive.store.db import ArchiveError, DamagedArchiveError, Database
+from zrec.archive.store.rows_v4 import V4_ROWS, rows_to_v4
 
 __all__ = ["MIGRATIONS", "VERSION", "migrate", "refuse_newer", "schema_version"]
 
@@ -192,29 +198,6 @@ INSERT INTO starts (game, options, setup)
     SELECT DISTINCT game, options, setup FROM games WHERE valid = 1 AND checked = 1
 """
 
-# version 4, the games' rows: texts packed (zrec.archive.store.packing), tags read
-# from the text, material one row a game (the rows of version 3 are converted by
-# _rows_to_v4, which then drops material_v3 and games' old text column), rule options
-# an id into rule_options
-_V4_ROWS = """
-CREATE TABLE dictionaries (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    data {blob} NOT NULL
-);
-ALTER TABLE games ADD COLUMN packed {blob} NOT NULL DEFAULT '';
-ALTER TABLE material RENAME TO material_v3;
-CREATE TABLE material (
-    game BIGINT PRIMARY KEY,
-    counts TEXT NOT NULL
-){without_rowid};
-CREATE TABLE rule_options (id {id}, options TEXT NOT NULL UNIQUE);
-INSERT INTO rule_options (options) SELECT DISTINCT options FROM games ORDER BY options;
-ALTER TABLE games ADD COLUMN options_id BIGINT NOT NULL DEFAULT 0;
-UPDATE games SET options_id = (SELECT r.id FROM rule_options r WHERE r.options = games.options);
-ALTER TABLE games DROP COLUMN options
-"""
-
 # version 4, the indexes: packed, built again from the games' text (posindex.rebuild)
 _V4_INDEXES = """
 DROP TABLE positions;
@@ -246,9 +229,20 @@ CREATE TABLE IF NOT EXISTS user_tokens (
 CREATE INDEX IF NOT EXISTS user_tokens_user ON user_tokens (user_id)
 """
 
+# version 6, the opening tree: each game's first moves (lines.rebuild fills it)
+_V6_LINES = """
+CREATE TABLE tree_lines (
+    start BIGINT NOT NULL,
+    part INTEGER NOT NULL,
+    entries {blob} NOT NULL,
+    PRIMARY KEY (start, part)
+){without_rowid}
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
-    1: _V1, 2: _V2, 3: _V3, 4: _V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
+    1: _V1, 2: _V2, 3: _V3, 4: V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
+    6: _V6_LINES,
 }
 VERSION = max(MIGRATIONS)
 
@@ -322,60 +316,17 @@ def refuse_newer(db: Database, version: int | None) -> None:
         )
 
 
-def _rows_to_v4(db: Database) -> None:
-    """Version 4, the games' rows: material one row a game (its counts in game order,
-    each between spaces), each game's text packed (a dictionary made for each game
-    from its first stored games), and the tags its text gives back dropped from
-    ``game_tags``; a page of games at a time."""
-    from zrec.archive.store.packing import Texts, tags_of_text
 
-    texts = Texts(db)
-    for (name,) in db.rows("SELECT DISTINCT game FROM games ORDER BY game"):
-        first = db.rows("SELECT text FROM games WHERE game = ? ORDER BY id LIMIT 1000", (name,))
-        texts.train((str(name), str(t)) for (t,) in first)
-    last = 0
-    while True:
-        page = db.rows(
-            "SELECT id, game, text FROM games WHERE id > ? ORDER BY id LIMIT 2000", (last,)
-        )
-        if not page:
-            break
-        last = int(page[-1][0])
-        low = int(page[0][0]) - 1
-        counts: dict[int, list[str]] = {}
-        for game, held in db.rows(
-            "SELECT game, counts FROM material_v3 WHERE game > ? AND game <= ? ORDER BY game, ply",
-            (low, last),
-        ):
-            counts.setdefault(int(game), []).append(str(held))
-        db.copy_rows(
-            "material", "game, counts", [(g, f" {' '.join(c)} ") for g, c in counts.items()]
-        )
-        tags: dict[int, list[tuple[str, str]]] = {}
-        for gid, name, value in db.rows(
-            "SELECT game, name, value FROM game_tags WHERE game > ? AND game <= ? "
-            "ORDER BY game, idx",
-            (low, last),
-        ):
-            tags.setdefault(int(gid), []).append((str(name), str(value)))
-        packed = [(texts.pack(str(name), str(text)), int(gid)) for gid, name, text in page]
-        db.executemany("UPDATE games SET packed = ? WHERE id = ?", packed)
-        given = [
-            (int(gid),)
-            for gid, _, text in page
-            if tuple(tags.get(int(gid), ())) == tags_of_text(str(text))
-        ]
-        db.executemany("DELETE FROM game_tags WHERE game = ?", given)
-    db.execute("DROP TABLE material_v3")
-    db.execute("ALTER TABLE games DROP COLUMN text")
-    db.execute("ALTER TABLE games RENAME COLUMN packed TO text")
-
-
-def migrate(db: Database, rebuild: Callable[[Database], None] | None = None) -> None:
+def migrate(
+    db: Database,
+    rebuild: Callable[[Database], None] | None = None,
+    lines: Callable[[Database], None] | None = None,
+) -> None:
     """Make an empty database an archive, or bring an older archive up to
     :data:`VERSION`, in one transaction; ``rebuild`` fills the indexes of version 4
-    from the stored games (:func:`zrec.archive.store.posindex.rebuild`, given by the
-    caller: it replays games, which this module does not import)."""
+    from the stored games (:func:`zrec.archive.store.posindex.rebuild`) and ``lines``
+    the table of version 6 (:func:`zrec.archive.store.lines.rebuild`), both given by
+    the caller: they replay games, which this module does not import."""
     if schema_version(db) == VERSION:  # the usual case: no lock, readers never wait
         return
     with db.transaction(lock=True):
@@ -393,7 +344,9 @@ def migrate(db: Database, rebuild: Callable[[Database], None] | None = None) -> 
             if step == 3:  # version 4 builds the index again: no rows to convert
                 db.execute("DROP TABLE positions_v2")
             if step == 4:
-                _rows_to_v4(db)
+                rows_to_v4(db)
                 if rebuild is not None:
                     rebuild(db)
+            if step == 6 and lines is not None and version > 0:  # (a new archive: empty)
+                lines(db)
             db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(step),))

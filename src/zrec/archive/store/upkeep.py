@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zrec.archive.store import Archive, posindex
+from zrec.archive.store import Archive, lines, posindex
 from zrec.archive.store.db import DamagedArchiveError
 from zrec.archive.store.facts import Facts
 from zrec.archive.store.replaying import refacts, replayed
@@ -84,6 +84,8 @@ class _Parts:
         self.db = archive.db
         self.part = -1
         self.rows: list[dict[int, Any]] = [{}, {}]
+        #: the part's opening lines: place -> [(start, entry)]
+        self.lines: dict[int, list[tuple[int, bytes]]] = {}
 
     def found(self, gid: int, fact: Facts) -> tuple[int, int]:
         """How many of the entries a game's keys and paths make are stored."""
@@ -92,6 +94,15 @@ class _Parts:
         if part != self.part:
             self.part = part
             self.rows = [layout.part_rows(self.db, part) for layout in layouts]
+            self.lines = {}
+            for start, blob in self.db.rows(
+                "SELECT start, entries FROM tree_lines WHERE part = ?", (part,)
+            ):
+                data = lines.split(self.db, blob)
+                for i in range(0, len(data), lines.WIDTH):
+                    place = data[i] | data[i + 1] << 8
+                    entry = data[i : i + lines.WIDTH]
+                    self.lines.setdefault(place, []).append((int(start), entry))
         return (
             layouts[0].held(self.rows[0], gid, fact.keys),
             layouts[1].held(self.rows[1], gid, fact.paths[1 : OPENING_PLIES + 1]),
@@ -115,7 +126,12 @@ def _index_rows(archive: Archive, gid: int, fact: Facts, parts: _Parts) -> tuple
     held = str(db.value("SELECT counts FROM material WHERE game = ?", (gid,)) or "").split()
     counts = [c for c, _ in fact.material]
     material = len(held) if sorted(held) == sorted(counts) else len(set(held) & set(counts))
-    return found, openings, long, material
+    line = 0
+    if fact.lined:
+        assert fact.codes is not None
+        wanted = (fact.paths[0], lines.entry_of(gid, fact.codes, fact.result))
+        line = int(parts.lines.get(gid & ((1 << posindex.PART_BITS) - 1), []) == [wanted])
+    return found, openings, long, material, line
 
 
 def check(
@@ -129,7 +145,7 @@ def check(
     result.problems += sqlite_findings(archive)
     ids = game_ids(archive, result.problems)
     result.damaged = bool(result.problems)
-    expected = [0, 0, 0, 0]
+    expected = [0, 0, 0, 0, 0]
     parts = _Parts(archive)
     for gid, read, fact in replayed(_read_games(archive, ids), jobs):
         result.games += 1
@@ -153,6 +169,8 @@ def check(
                 total = posindex.POSITIONS.entry_count(archive.db)
             elif table == "openings":
                 total = posindex.OPENINGS.entry_count(archive.db)
+            elif table == "tree_lines":
+                total = lines.entry_count(archive.db)
             elif table == "material":  # the counts in its rows, each between spaces
                 total = int(
                     archive.db.value(
@@ -168,8 +186,9 @@ def check(
             continue
         if total != expected[i] and not result.damaged:
             result.problems.append(
-                f"the {table} index holds {total} {'entries' if i < 2 else 'rows'}; the stored "
-                f"games account for {expected[i]}"
+                f"the {table} index holds {total} "
+                f"{'entries' if i in (0, 1, 4) else 'rows'}; the stored games account for "
+                f"{expected[i]}"
             )
     if not result.damaged:
         _check_starts(archive, result.problems)
@@ -247,9 +266,10 @@ def _check_index(
         len(set(fact.paths[1 : OPENING_PLIES + 1])),
         int(fact.plies > OPENING_PLIES),
         len(fact.material),
+        int(fact.lined),
     )
     have = _index_rows(archive, gid, fact, parts)
-    for i, name in enumerate(("position", "opening", "long opening", "material")):
+    for i, name in enumerate(("position", "opening", "long opening", "material", "opening line")):
         expected[i] += wanted[i]
         if have[i] != wanted[i]:
             problems.append(f"#{gid}: {have[i]} of its {wanted[i]} {name} index rows are stored")
@@ -281,6 +301,7 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
                 posindex.OPENINGS.remove(db, gid, None)
                 for table in ("openings_long", "material"):
                     db.execute(f"DELETE FROM {table} WHERE game = ?", (gid,))
+            lines.remove(db, gid)
             start = db.one(
                 "SELECT g.game, o.options, g.setup FROM games g JOIN rule_options o "
                 "ON o.id = g.options_id WHERE g.id = ?",
@@ -296,7 +317,7 @@ def remove(archive: Archive, ids: Iterable[int]) -> list[int]:
 
 
 #: the index tables, in the order the check counts their rows
-_TABLES = ("positions", "openings", "openings_long", "material")
+_TABLES = ("positions", "openings", "openings_long", "material", "tree_lines")
 #: whether a valid game has this start (the ``starts`` table holds those that do)
 _HAS_START = (
     "SELECT 1 FROM games g JOIN rule_options o ON o.id = g.options_id WHERE g.game = ? AND "
