@@ -24,7 +24,7 @@ CREATE TABLE openings (path BIGINT NOT NULL, game BIGINT NOT NULL,
 def rows_back_to_v3(archive: Archive, indexes: bool = True) -> None:
     db = archive.db
     with db.transaction():
-        db.execute("DROP TABLE tree_lines")  # (version 5: filled again by its migration)
+        db.execute("DROP TABLE IF EXISTS tree_lines")  # (version 6: filled again by its migration)
         if indexes:
             for statement in _statements(db, _V3_INDEXES):
                 db.execute(statement)
