@@ -146,32 +146,17 @@ def entry_count(db: Any) -> int:
 
 def rebuild(db: Any, batch: int = 20_000) -> None:
     """Fill the empty table from the stored games, replayed from their text (what the
-    migration to version 5 does)."""
-    from zrec.archive.store.facts import facts_of
-    from zrec.archive.store.packing import Texts
-    from zrec.notation.reader import read_string
+    migration to version 6 does)."""
+    from zrec.archive.store.replaying import stored_facts
 
-    texts = Texts(db)
     lines = Lines()
-    last, held_games = 0, 0
-    while True:
-        rows = db.rows(
-            "SELECT id, text FROM games WHERE valid = 1 AND checked = 1 AND id > ? "
-            "ORDER BY id LIMIT 1000",
-            (last,),
-        )
-        if not rows:
-            break
-        for gid, text in rows:
-            last = int(gid)
-            for record in read_string(texts.unpack(text), "<archive>"):
-                fact = facts_of(record, "<archive>")
-                if fact.lined:
-                    assert fact.codes is not None
-                    lines.add(last, fact.paths[0], fact.codes, fact.result)
-                    held_games += 1
-                break
-        if held_games >= batch:
-            lines.write(db)
-            held_games = 0
+    held_games = 0
+    for gid, fact in stored_facts(db):
+        if fact.lined:
+            assert fact.codes is not None
+            lines.add(gid, fact.paths[0], fact.codes, fact.result)
+            held_games += 1
+            if held_games >= batch:
+                lines.write(db)
+                held_games = 0
     lines.write(db)

@@ -40,37 +40,22 @@ OPENINGS = Layout("openings", 10)
 def rebuild(db: Any, batch: int = 20_000) -> None:
     """Fill the empty indexes from the stored games, replayed from their text (what
     a migration does: the hashes of an older version are not kept)."""
-    from zrec.archive.store.facts import facts_of
-    from zrec.archive.store.packing import Texts
+    from zrec.archive.store.replaying import stored_facts
     from zrec.archive.store.schema import OPENING_PLIES
-    from zrec.notation.reader import read_string
 
-    texts = Texts(db)
     positions, openings = Entries(POSITIONS), Entries(OPENINGS)
     long: list[tuple[int, int]] = []
-    last, held = 0, 0
-    while True:
-        rows = db.rows(
-            "SELECT id, text FROM games WHERE valid = 1 AND checked = 1 AND id > ? "
-            "ORDER BY id LIMIT 1000",
-            (last,),
-        )
-        if not rows:
-            break
-        for gid, text in rows:
-            last = int(gid)
-            for record in read_string(texts.unpack(text), "<archive>"):
-                fact = facts_of(record, "<archive>")
-                if fact.indexed:
-                    positions.add(last, fact.keys)
-                    openings.add(last, fact.paths[1 : OPENING_PLIES + 1])
-                    if fact.plies > OPENING_PLIES:
-                        long.append((fact.paths[OPENING_PLIES], last))
-                    held += 1
-                break
-        if held >= batch:
-            _write(db, positions, openings, long)
-            held = 0
+    held = 0
+    for gid, fact in stored_facts(db):
+        if fact.indexed:
+            positions.add(gid, fact.keys)
+            openings.add(gid, fact.paths[1 : OPENING_PLIES + 1])
+            if fact.plies > OPENING_PLIES:
+                long.append((fact.paths[OPENING_PLIES], gid))
+            held += 1
+            if held >= batch:
+                _write(db, positions, openings, long)
+                held = 0  # (_write empties long)
     _write(db, positions, openings, long)
 
 

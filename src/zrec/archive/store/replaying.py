@@ -1,5 +1,5 @@
 """Stored games replayed from their text, in order, in this process or in several, for
-``archive check --jobs N``.
+``archive check --jobs N`` and for the migrations that build an index again.
 
 :func:`replayed` takes the games as the check reads them (id, what it read, the text)
 and gives each back with its facts (:func:`zrec.archive.store.facts.facts_of` of the
@@ -15,13 +15,13 @@ import multiprocessing
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from zrec.archive.store.facts import Facts, facts_of
 from zrec.check.parallel import start_worker
 from zrec.notation.reader import read_string
 
-__all__ = ["refacts", "replayed"]
+__all__ = ["refacts", "replayed", "stored_facts"]
 
 T = TypeVar("T")
 
@@ -36,6 +36,29 @@ def refacts(text: str) -> Facts | None:
     for record in read_string(text, "<archive>"):
         return facts_of(record, "<archive>")
     return None
+
+
+def stored_facts(db: Any) -> Iterator[tuple[int, Facts]]:
+    """Every valid, checked stored game (its id and the facts of its text), in id
+    order, read a thousand at a time: what a migration replays to build an index again
+    (:func:`zrec.archive.store.posindex.rebuild`, :func:`zrec.archive.store.lines.rebuild`)."""
+    from zrec.archive.store.packing import Texts
+
+    texts = Texts(db)
+    last = 0
+    while True:
+        rows = db.rows(
+            "SELECT id, text FROM games WHERE valid = 1 AND checked = 1 AND id > ? "
+            "ORDER BY id LIMIT 1000",
+            (last,),
+        )
+        if not rows:
+            return
+        for gid, text in rows:
+            last = int(gid)
+            fact = refacts(texts.unpack(text))
+            if fact is not None:
+                yield last, fact
 
 
 def _work(texts: list[str | None]) -> list[Facts | None]:
