@@ -58,6 +58,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zrec.archive.store.db import ArchiveError, DamagedArchiveError, Database
+from zrec.archive.store.logins_schema import V6_LOGINS
 
 __all__ = ["MIGRATIONS", "VERSION", "migrate", "refuse_newer", "schema_version"]
 
@@ -248,7 +249,7 @@ CREATE INDEX IF NOT EXISTS user_tokens_user ON user_tokens (user_id)
 
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
-    1: _V1, 2: _V2, 3: _V3, 4: _V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
+    1: _V1, 2: _V2, 3: _V3, 4: _V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS, 6: V6_LOGINS,
 }
 VERSION = max(MIGRATIONS)
 
