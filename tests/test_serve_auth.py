@@ -137,6 +137,10 @@ def test_csrf_missing_or_wrong_is_refused(served: tuple[TestClient, str]) -> Non
     api = client.post("/api/games", content=(CLUB / "round3.zrec").read_bytes())
     assert api.status_code == 403
     assert api.json()["error"]["code"] == "csrf"
+    home = client.get("/").text
+    sent = client.post("/api/games", content=(CLUB / "round3.zrec").read_bytes(),
+                       headers={"X-CSRF-Token": csrf_of(home)})
+    assert sent.status_code == 200 and json.loads(sent.text)["added"] == 2
     assert client.post("/logout").status_code == 403
     assert f"{EDITOR} (editor)" in client.get("/").text  # still logged in
 
@@ -182,6 +186,15 @@ def test_a_token_imports_as_the_command_does(db_url: str, tmp_path: Path) -> Non
         assert "zrec_" not in again.text
 
 
+@pytest.mark.parametrize("back", ["//elsewhere.example/", "/\t/elsewhere.example", "https://x.example/"])
+def test_a_login_goes_back_only_to_this_site(served: tuple[TestClient, str], back: str) -> None:
+    client, _ = served
+    token = csrf_of(client.get("/login").text)
+    answer = client.post("/login", data={"name": EDITOR, "password": EDITOR_PASSWORD,
+                                         "csrf": token, "next": back}, follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"] == "/"
+
+
 def test_the_sixth_failed_login_waits(served: tuple[TestClient, str]) -> None:
     client, _ = served
     assert log_in(client, EDITOR, "wrong password") == 401
@@ -224,6 +237,7 @@ def test_an_admin_removes_a_game_and_an_editor_cannot(served: tuple[TestClient, 
     assert log_in(client, ADMIN, ADMIN_PASSWORD) == 303
     page = client.get("/games/1").text
     assert 'action="/games/1/remove"' in page
+    assert f'<div class="account"><span class="who">{ADMIN} (admin)</span>' in page
     gone = client.post("/games/1/remove", data={"csrf": csrf_of(page)}, follow_redirects=False)
     assert gone.status_code == 303
     assert client.get("/games/1").status_code == 404

@@ -27,7 +27,8 @@ router = APIRouter(include_in_schema=False)
 
 def _next(path: str | None) -> str:
     """Where to go after logging in: a path of this site, else the home page."""
-    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
+    if (not path or not path.startswith("/") or path.startswith("//") or "\\" in path
+            or not path.isprintable()):  # (a browser drops tabs: "/\t/site" is "//site")
         return "/"
     return path
 
