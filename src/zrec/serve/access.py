@@ -1,23 +1,37 @@
-"""Who asks, and the archive each request reads.
+"""Who asks, and the archive each request reads or writes.
 
 :func:`reader` is the dependency of every route that reads: it opens the archive for
 the request (read-only) and closes it after, so nothing of one request is kept for
-another, and worker processes share only the database.  :func:`visitor` says who
-asks: today everybody is an anonymous reader; accounts (a session cookie or an API
-token) replace it, and routes that write depend on a stricter one.
+another, and worker processes share only the database.  :func:`writer` opens it
+read-write, for one request that writes.
+
+:func:`visitor` says who asks: the user of an API token (``Authorization: Bearer
+TOKEN``), else of the session cookie (:mod:`zrec.serve.sessions`) if its user still
+exists with the same password, else an anonymous reader.  :func:`needs` makes the
+dependency of a route that writes: nobody logged in gets 401 (a page: a redirect to
+``/login``), a user whose role does not allow the action 403, and a form posted
+without its session's CSRF token 403 (``csrf``); a request with an API token needs no
+CSRF token (no browser sends one by itself).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hmac
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
 
 from zrec.archive import Archive
+from zrec.serve.problems import ApiError
+from zrec.serve.sessions import Session
 
-__all__ = ["Reader", "Settings", "Visitor", "reader", "visitor"]
+__all__ = ["Reader", "Settings", "Visitor", "Who", "Writer", "needs", "reader", "visitor",
+           "writer"]
+
+#: the header a script sends the CSRF token in when it posts with a session cookie
+CSRF_HEADER = "x-csrf-token"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +50,22 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class Visitor:
     """Who sends a request: a name and a role (``None`` and ``"anonymous"``: nobody
-    logged in, who may read)."""
+    logged in, who may read), and how: ``session`` (its cookie, whose CSRF token the
+    forms carry) or ``token`` (an API token)."""
 
     name: str | None = None
     role: str = "anonymous"
+    session: Session | None = None
+    token: bool = False
+
+    @property
+    def csrf(self) -> str:
+        return self.session.csrf if self.session is not None else ""
+
+    def may(self, action: str) -> bool:
+        from zrec.archive.accounts import User
+
+        return self.name is not None and User(self.name, self.role, "").may(action)
 
 
 def settings_of(request: Request) -> Settings:
@@ -47,9 +73,44 @@ def settings_of(request: Request) -> Settings:
     return found
 
 
+def _bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def _find(request: Request) -> Visitor:
+    from zrec.archive.accounts import user_for_token
+    from zrec.archive.logins import stamp_of
+    from zrec.serve.sessions import read
+
+    token = _bearer(request)
+    session = read(request) if token is None else None
+    if token is None and (session is None or session.user is None):
+        return Visitor(session=session)
+    archive = Archive.open(settings_of(request).db, read_only=True)
+    try:
+        if token is not None:
+            user = user_for_token(archive, token)
+            if user is None:
+                raise ApiError(401, "bad-token", "the API token is not valid (revoked, or its "
+                               "user removed?): zrec archive users token NAME makes one")
+            return Visitor(user.name, user.role, token=True)
+        assert session is not None and session.user is not None
+        found = stamp_of(archive, session.user)
+    finally:
+        archive.close()
+    if found is None or not hmac.compare_digest(found[1], session.stamp):
+        return Visitor()  # the user was removed, or its password changed: logged out
+    return Visitor(found[0].name, found[0].role, session=session)
+
+
 def visitor(request: Request) -> Visitor:
-    """Who sends ``request`` (anonymous until accounts come)."""
-    return Visitor()
+    """Who sends ``request`` (worked out once a request)."""
+    found = request.scope.get("zrec.visitor")
+    if not isinstance(found, Visitor):
+        found = _find(request)
+        request.scope["zrec.visitor"] = found
+    return found
 
 
 def reader(request: Request) -> Iterator[Archive]:
@@ -61,5 +122,50 @@ def reader(request: Request) -> Iterator[Archive]:
         archive.close()
 
 
+def writer(request: Request) -> Iterator[Archive]:
+    """The archive, opened read-write for one request that writes, closed after it."""
+    archive = Archive.open(settings_of(request).db)
+    try:
+        yield archive
+    finally:
+        archive.close()
+
+
+async def check_csrf(request: Request, who: Visitor) -> None:
+    """403 ``csrf`` unless the request carries its session's CSRF token (the form field
+    ``csrf`` or the header ``X-CSRF-Token``); API tokens need none."""
+    if who.token:
+        return
+    given = request.headers.get(CSRF_HEADER)
+    if given is None and request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        field = (await request.form()).get("csrf")
+        given = field if isinstance(field, str) else None
+    if not who.csrf or not given or not hmac.compare_digest(given, who.csrf):
+        raise ApiError(403, "csrf", "the form's CSRF token is missing or wrong: load the "
+                       "page again and send it again")
+
+
+def needs(action: str) -> Callable[[Request], Awaitable[Visitor]]:
+    """The dependency of a route that does ``action`` (``import``, ``record``,
+    ``remove``)."""
+
+    async def allowed(request: Request) -> Visitor:
+        who = visitor(request)
+        if who.name is None:
+            raise ApiError(401, "login-needed", f"log in to {action}: anonymous visitors "
+                           "only read")
+        if not who.may(action):
+            raise ApiError(403, "forbidden", f"a user with the role {who.role} may not "
+                           f"{action}")
+        if request.method not in ("GET", "HEAD"):
+            await check_csrf(request, who)
+        return who
+
+    return allowed
+
+
 Reader = Annotated[Archive, Depends(reader)]
+Writer = Annotated[Archive, Depends(writer)]
 Who = Annotated[Visitor, Depends(visitor)]

@@ -131,7 +131,7 @@ class Guard:
 def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     """The application serving the archive at ``db`` (a SQLite path or a PostgreSQL
     URL); each request opens the archive and closes it after."""
-    from zrec.serve import api, pages
+    from zrec.serve import api, login, pages, writing
 
     app = FastAPI(
         title="zrec",
@@ -142,8 +142,11 @@ def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
         openapi_url="/openapi.json",
     )
     app.state.settings = Settings(db)
+    app.state.session_key = None  # (read from the archive on first need)
     install_handlers(app)
     app.include_router(api.router)
+    app.include_router(writing.router)
+    app.include_router(login.router)
     app.include_router(pages.router)
     app.add_middleware(Guard, max_body=max_body)
     return app

@@ -8,10 +8,18 @@ code                      status  when
 ``bad-request``           400     a parameter is missing or of the wrong kind
 ``bad-search``            400     a search that cannot be run (its message says why)
 ``bad-event-query``       400     a round or tie-break an event cannot take
+``login-needed``          401     a write by nobody logged in (a page: a redirect
+                                  to ``/login``)
+``bad-token``             401     an API token that is not (or no longer) valid
+``forbidden``             403     a write the user's role does not allow
+``csrf``                  403     a form without its session's CSRF token
 ``not-found``             404     no such page, game, event or player
 ``method-not-allowed``    405     the address takes another method
 ``too-large``             413     a body over the limit (:data:`zrec.serve.app.MAX_BODY`)
 ``too-slow``              408     a body that stopped coming
+``bad-import``            400     an import that cannot be read (no text, no file)
+``bad-bye``               400     a bye the event cannot take (the message says why)
+``too-many-logins``       429     too many failed logins (``Retry-After`` says when)
 ``archive-unavailable``   503     the archive cannot be opened or read
 ``damaged-archive``       500     the archive is damaged
 ``internal-error``        500     anything else (the server's log has the details)
@@ -29,6 +37,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from zrec.archive.store.db import ArchiveError, DamagedArchiveError
+from zrec.serve.problems import ApiError
 
 __all__ = ["ApiError", "install_handlers", "not_found"]
 
@@ -37,22 +46,25 @@ log = logging.getLogger("zrec.serve")
 _STATUS_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large", 408: "too-slow"}
 
 
-class ApiError(Exception):
-    """An error a route answers with: its HTTP status, code and message."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
 def not_found(message: str) -> ApiError:
     return ApiError(404, "not-found", message)
 
 
 def answer(request: Request, status: int, code: str, message: str) -> Response:
     """The error as the client gets it: JSON under ``/api`` (and for ``/openapi.json``),
-    else a page."""
-    if not request.url.path.startswith("/api") and request.method in ("GET", "HEAD"):
+    else a page (for a page that needs a login: a redirect to ``/login``)."""
+    page = not request.url.path.startswith("/api")
+    if page and status == 401 and code == "login-needed":
+        from fastapi.responses import RedirectResponse
+
+        from zrec.serve.templating import url_part
+
+        back = request.url.path if request.method in ("GET", "HEAD") else "/"
+        return RedirectResponse("/login?next=" + url_part(back), status_code=303)
+    form = request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    )
+    if page and (request.method in ("GET", "HEAD") or form):
         from zrec.serve.templating import render
 
         return render(

@@ -105,7 +105,9 @@ def game_page(
     except ZrecError as exc:  # a game kept invalid: its record and why
         return render(request, "game_unreadable.html", title=f"Game #{gid}", stored=stored,
                       sources=sources, problem=str(exc), parts=Markup(extra))
-    page = out.getvalue()
+    account = render_text(request, "_account.html").strip()
+    page = out.getvalue().replace('<div class="account"></div>',
+                                  f'<div class="account">{account}</div>', 1)
     head, _, rest = page.partition("</head>")
     body, _, end = rest.rpartition("</body>")
     sheet = '<link href="/static/site.css" rel="stylesheet">'

@@ -42,10 +42,16 @@ def environment() -> jinja2.Environment:
 
 def render_text(request: Request, template: str, **context: Any) -> str:
     """The text of ``template`` made with ``context`` (and the request, and who asks)."""
-    from zrec.serve.access import visitor
+    from zrec.archive.store.db import ArchiveError
+    from zrec.serve.access import Visitor, visitor
+    from zrec.serve.problems import ApiError
 
+    try:
+        who = visitor(request)
+    except (ApiError, ArchiveError):  # (an error page for a bad token, or no archive)
+        who = Visitor()
     return environment().get_template(template).render(
-        request=request, visitor=visitor(request), **context
+        request=request, visitor=who, **context
     )
 
 

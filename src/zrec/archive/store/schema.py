@@ -53,6 +53,8 @@ Version 6 adds ``tree_lines``: the first moves of each valid game as one byte a 
 packed by start and part of the games (:mod:`zrec.archive.store.lines`), for the
 opening tree; the migration fills it by replaying the stored games.
 
+Version 7 adds ``login_failures`` (:mod:`zrec.archive.store.logins_schema`).
+
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
@@ -63,6 +65,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zrec.archive.store.db import ArchiveError, DamagedArchiveError, Database
+from zrec.archive.store.logins_schema import V7_LOGINS
 from zrec.archive.store.rows_v4 import V4_ROWS, rows_to_v4
 
 __all__ = ["MIGRATIONS", "VERSION", "migrate", "refuse_newer", "schema_version"]
@@ -242,7 +245,7 @@ CREATE TABLE tree_lines (
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
     1: _V1, 2: _V2, 3: _V3, 4: V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
-    6: _V6_LINES,
+    6: _V6_LINES, 7: V7_LOGINS,
 }
 VERSION = max(MIGRATIONS)
 

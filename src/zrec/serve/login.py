@@ -1,0 +1,113 @@
+"""Logging in and out: ``/login`` (a form: name and password) and ``POST /logout``.
+
+A login that succeeds starts a session (:mod:`zrec.serve.sessions`) with a new CSRF
+token and goes on to the page it came from (``next``, a path of this site).  Failed
+logins are counted in the archive (:mod:`zrec.archive.logins`), so the limit holds for
+every worker: after 5 failures of one name (or 20 from one address) in 15 minutes,
+logging in is answered 429 with ``Retry-After``, even with the right password, until
+the oldest failure is 15 minutes old.  The password is never logged or shown.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Request
+from fastapi import Query as Param
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from zrec.serve.access import Visitor, check_csrf, settings_of, visitor
+from zrec.serve.sessions import Session, read, write
+from zrec.serve.templating import render
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+
+def _next(path: str | None) -> str:
+    """Where to go after logging in: a path of this site, else the home page."""
+    if (not path or not path.startswith("/") or path.startswith("//") or "\\" in path
+            or not path.isprintable()):  # (a browser drops tabs: "/\t/site" is "//site")
+        return "/"
+    return path
+
+
+def _form(request: Request, status: int, next_path: str, problem: str | None = None,
+          name: str = "", headers: dict[str, str] | None = None) -> Response:
+    """The login form, with a session (an anonymous one when needed) for its token."""
+    session = read(request)
+    fresh = session is None
+    if session is None:
+        session = Session.new()
+    if visitor(request).name is None:  # (the page's forms carry this session's token)
+        request.scope["zrec.visitor"] = Visitor(session=session)
+    page = render(request, "login.html", status=status, title="Log in", csrf=session.csrf,
+                  next=next_path, problem=problem, name=name)
+    if fresh:
+        write(request, page, session)
+    for key, value in (headers or {}).items():
+        page.headers[key] = value
+    return page
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(
+    request: Request, next: Annotated[str | None, Param(max_length=2000)] = None
+) -> Response:
+    return _form(request, 200, _next(next))
+
+
+@router.post("/login", response_class=HTMLResponse)
+async def log_in(request: Request) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    form = await request.form()
+    await check_csrf(request, Visitor(session=read(request)))
+    name, password, back = (form.get(k) for k in ("name", "password", "next"))
+    back_path = _next(back if isinstance(back, str) else None)
+    if not isinstance(name, str) or not isinstance(password, str) or not name:
+        return _form(request, 400, back_path, "give a name and a password")
+    address = request.client.host if request.client is not None else "?"
+    outcome = await run_in_threadpool(_try, request, name, password, address)
+    if isinstance(outcome, int):
+        minutes = (outcome + 59) // 60
+        return _form(request, 429, back_path,
+                     f"too many failed logins: try again in {minutes} minute"
+                     f"{'s' * (minutes != 1)}", name, {"Retry-After": str(outcome)})
+    if outcome is None:
+        return _form(request, 401, back_path, "the name or the password is wrong", name)
+    answer = RedirectResponse(back_path, status_code=303)
+    write(request, answer, outcome)
+    return answer
+
+
+def _try(request: Request, name: str, password: str, address: str) -> Session | int | None:
+    """The new session of a login; seconds to wait (too many failures); ``None``:
+    the name or password is wrong."""
+    from zrec.archive import Archive
+    from zrec.archive.accounts import authenticate
+    from zrec.archive.logins import failed, retry_after, stamp_of, succeeded
+
+    archive = Archive.open(settings_of(request).db)
+    try:
+        wait = retry_after(archive, name, address)
+        if wait:
+            return wait
+        user = authenticate(archive, name, password)
+        found = stamp_of(archive, user.name) if user is not None else None
+        if user is None or found is None:
+            failed(archive, name, address)
+            return None
+        succeeded(archive, name)
+        return Session.new(found[0].name, found[1])
+    finally:
+        archive.close()
+
+
+@router.post("/logout")
+async def log_out(request: Request) -> Response:
+    await check_csrf(request, Visitor(session=read(request)))
+    answer = RedirectResponse("/", status_code=303)
+    write(request, answer, None)
+    return answer

@@ -1,0 +1,142 @@
+"""Session cookies: who is logged in, signed so that a client cannot change it.
+
+A session is a small JSON object, ``{"u": name or null, "s": stamp, "c": CSRF token,
+"e": expiry}``, sent as the cookie :data:`COOKIE`: the object in URL-safe base64, a
+dot, and its HMAC-SHA256 under the archive's key.  The standard library's :mod:`hmac`
+does this in a few lines, so no dependency is added: Starlette's ``SessionMiddleware``
+(with itsdangerous) would need the key when the application is made and sets
+``Secure`` once for all requests, where here the key is read from the archive on first
+need (or from ``ZREC_SECRET``) and ``Secure`` follows each request's scheme.
+
+The cookie is ``HttpOnly`` (no script reads it), ``SameSite=Lax`` (not sent with
+another site's form posts), ``Secure`` when the request came over HTTPS, and expires
+after :data:`LIFETIME` seconds (its expiry is signed too).  A visitor who is not
+logged in gets a session too (``u`` null) when a page holds a form, so that the login
+form has its CSRF token.  The stamp ties a session to its user's password
+(:func:`zrec.archive.logins.stamp_of`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass
+
+from fastapi import Request
+from fastapi.responses import Response
+
+__all__ = ["COOKIE", "LIFETIME", "SECRET_VARIABLE", "Session", "read", "write"]
+
+COOKIE = "zrec_session"
+#: how long a session lasts, in seconds (14 days)
+LIFETIME = 14 * 24 * 3600
+#: the variable that gives the signing key instead of the archive's
+SECRET_VARIABLE = "ZREC_SECRET"
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """What a session cookie says: the user (``None``: nobody logged in), the stamp of
+    its password, the CSRF token of its forms, and when it ends."""
+
+    user: str | None
+    stamp: str
+    csrf: str
+    expires: int
+
+    @staticmethod
+    def new(user: str | None = None, stamp: str = "") -> Session:
+        return Session(user, stamp, secrets.token_urlsafe(24), int(time.time()) + LIFETIME)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def key(request: Request) -> bytes:
+    """The signing key: ``ZREC_SECRET``, else the archive's (read once a process)."""
+    state = request.app.state
+    found: bytes | None = state.session_key  # (None until read: create_app sets it)
+    if found is None:
+        given = os.environ.get(SECRET_VARIABLE)
+        if given:
+            found = given.encode("utf-8")
+        else:
+            from zrec.archive import Archive
+            from zrec.archive.logins import session_key
+
+            archive = Archive.open(state.settings.db)
+            try:
+                found = session_key(archive)
+            finally:
+                archive.close()
+        state.session_key = found
+    return found
+
+
+def _sign(secret: bytes, payload: bytes) -> str:
+    return _b64(hmac.new(secret, payload, hashlib.sha256).digest())
+
+
+def encode(secret: bytes, session: Session) -> str:
+    payload = json.dumps(
+        {"u": session.user, "s": session.stamp, "c": session.csrf, "e": session.expires},
+        separators=(",", ":"),
+    ).encode("utf-8")
+    return f"{_b64(payload)}.{_sign(secret, payload)}"
+
+
+def decode(secret: bytes, value: str, now: float | None = None) -> Session | None:
+    """The session a cookie holds; ``None`` when it is not signed by ``secret``, is
+    damaged or has expired."""
+    data, _, signature = value.partition(".")
+    if not data or len(value) > 4096:
+        return None
+    try:
+        payload = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    if not hmac.compare_digest(_sign(secret, payload), signature):
+        return None
+    try:
+        fields = json.loads(payload)
+        session = Session(fields["u"], str(fields["s"]), str(fields["c"]), int(fields["e"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+    if session.user is not None and not isinstance(session.user, str):
+        return None
+    if session.expires <= (time.time() if now is None else now):
+        return None
+    return session
+
+
+def read(request: Request) -> Session | None:
+    """The request's session (``None``: no cookie, or one that is not valid)."""
+    value = request.cookies.get(COOKIE)
+    if not value:
+        return None
+    return decode(key(request), value)
+
+
+def secure(request: Request) -> bool:
+    """Whether the request came over HTTPS (as uvicorn reads it, proxy headers
+    included when it is told to trust them)."""
+    return request.url.scheme == "https"
+
+
+def write(request: Request, response: Response, session: Session | None) -> None:
+    """Set the cookie of ``session`` on ``response`` (``None``: delete it)."""
+    if session is None:
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
+                               secure=secure(request))
+        return
+    response.set_cookie(
+        COOKIE, encode(key(request), session), max_age=LIFETIME, path="/",
+        httponly=True, samesite="lax", secure=secure(request),
+    )

@@ -1,0 +1,153 @@
+"""Logging in and writing through ``zrec serve`` in a real browser: Debian's Chromium
+driven by Playwright against ``zrec serve`` started as a process on a free port.
+
+An editor logs in, imports the club's third round through ``/import`` (uploading the
+file), reads the import's report, and sees the event's standings change to what
+``zrec archive standings`` prints; an anonymous visitor sent to ``/import`` lands on
+the login form; a wrong password says so.  Pages are photographed into
+``ZREC_SCREENSHOTS`` (a folder) when it is set, else into the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[1]
+CLUB = ROOT / "samples" / "club"
+EVENT = "Club Championship 2026"
+PASSWORD = "editor password 1"
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI") == "true":
+        raise RuntimeError("the browser tests need Chromium at /usr/bin/chromium on CI")
+    pytest.skip("no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
+                allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+
+def zrec(folder: Path, *args: str, stdin: bytes | None = None) -> str:
+    done = subprocess.run([sys.executable, "-m", "zrec", *args], cwd=folder, input=stdin,
+                          check=True, capture_output=True)
+    return done.stdout.decode()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """``zrec serve`` on the club's first two rounds, with the editor Eddie; its base
+    URL and its folder (the archive is ``a.sqlite`` there)."""
+    folder = tmp_path_factory.mktemp("login")
+    zrec(folder, "archive", "import", "--db", "a.sqlite", "-q", str(CLUB / "round1.zrec"),
+         str(CLUB / "round2.zrec"))
+    zrec(folder, "archive", "users", "add", "Eddie", "--role", "editor", "--db", "a.sqlite",
+         stdin=f"{PASSWORD}\n".encode())
+    port = socket.socket()
+    port.bind(("127.0.0.1", 0))
+    number = port.getsockname()[1]
+    port.close()
+    log = open(folder / "server.log", "wb")  # noqa: SIM115
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zrec", "serve", "--db", "a.sqlite", "--port", str(number)],
+        cwd=folder, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{number}"
+    try:
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(url + "/api/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError((folder / "server.log").read_text())
+        yield url, folder
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+    logged = (folder / "server.log").read_text()
+    assert PASSWORD not in logged and "zrec_session=" not in logged
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"],
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    opened = context.new_page()
+    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield opened
+    context.close()
+    # (a 401 form answer is logged by the browser as a failed resource: allowed)
+    assert [e for e in errors if "status of 401" not in e] == []
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("ZREC_SCREENSHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def standings_points(page: Page) -> list[list[str]]:
+    rows = page.locator("table.standings tbody tr")
+    return [rows.nth(i).locator("td").all_inner_texts()[2:4] for i in range(rows.count())]
+
+
+def test_an_editor_imports_a_round_and_the_standings_change(
+    server: tuple[str, Path], page: Page, shots: Path
+) -> None:
+    url, folder = server
+    page.goto(url + "/events/" + EVENT)
+    before = standings_points(page)
+    assert page.locator(".account a").inner_text() == "Log in"
+    page.goto(url + "/import")  # not logged in: to the login form, then back
+    page.wait_for_url("**/login?next=%2Fimport")
+    page.fill("input[name=name]", "eddie")
+    page.fill("input[name=password]", "not the password")
+    page.click("form.account-form button[type=submit]")
+    assert page.locator("p.problem").inner_text() == "the name or the password is wrong"
+    page.screenshot(path=shots / "login.png", full_page=True)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.account-form button[type=submit]")
+    page.wait_for_url("**/import")
+    assert page.locator(".account .who").inner_text() == "Eddie (editor)"
+    page.set_input_files("input[name=file]", str(CLUB / "round3.zrec"))
+    page.click("form.account-form button[type=submit]")
+    assert page.locator("section.report p").first.inner_text() == "2 games read: 2 added"
+    page.screenshot(path=shots / "import.png", full_page=True)
+    page.goto(url + "/events/" + EVENT)
+    after = standings_points(page)
+    printed = json.loads(zrec(folder, "archive", "standings", EVENT, "--db", "a.sqlite",
+                              "--format", "json"))
+    assert after != before
+    assert after == [[line["player"], f"{line['points']:g}"] for line in printed]
+    assert page.locator("h2:text('Record a bye')").count() == 1
+    page.screenshot(path=shots / "event-editor.png", full_page=True)
+    page.click(".account button:text('Log out')")
+    page.wait_for_url(url + "/")
+    assert page.locator(".account a").inner_text() == "Log in"
