@@ -131,7 +131,7 @@ class Guard:
 def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     """The application serving the archive at ``db`` (a SQLite path or a PostgreSQL
     URL); each request opens the archive and closes it after."""
-    from zrec.serve import api, pages
+    from zrec.serve import api, explorer, pages
 
     app = FastAPI(
         title="zrec",
@@ -145,6 +145,7 @@ def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     install_handlers(app)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(explorer.router)
     app.add_middleware(Guard, max_body=max_body)
     return app
 
