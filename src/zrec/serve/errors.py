@@ -8,6 +8,7 @@ code                      status  when
 ``bad-request``           400     a parameter is missing or of the wrong kind
 ``bad-search``            400     a search that cannot be run (its message says why)
 ``bad-event-query``       400     a round or tie-break an event cannot take
+``bad-tree``              400     an opening tree that cannot be made (the tree's words)
 ``not-found``             404     no such page, game, event or player
 ``method-not-allowed``    405     the address takes another method
 ``too-large``             413     a body over the limit (:data:`zrec.serve.app.MAX_BODY`)
