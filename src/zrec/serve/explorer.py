@@ -247,6 +247,7 @@ def explorer_page(
     from zrec.rules.base import UnknownGameError
 
     game = game.strip() if game and game.strip() else None
+    moves = moves.strip() if moves and moves.strip() else None
     chosen = option_pairs(options, skip_empty=True)
     try:
         name = find_game(game).name if game else None
@@ -295,6 +296,7 @@ def explorer_board(
     from zrec.render.diagram import DiagramError, diagram_for_record
 
     game = game.strip() if game and game.strip() else None
+    moves = moves.strip() if moves and moves.strip() else None
     where = reached(archive, game, option_pairs(options, skip_empty=True), moves)
     if where is None:
         raise ApiError(404, "not-found", "no start of the archive can play these moves")
