@@ -184,6 +184,11 @@ def test_the_explorer_takes_options_and_says_what_is_wrong(client: TestClient) -
     assert '<option value="Jumps=bent" selected>' in bent.text
     assert sum(n for _, _, n in rows(bent.text)) == 30
     assert all("O=Jumps%3Dbent" in h for h, _, _ in rows(bent.text))
+    # every start held with bent jumps is Mosona's: the games found by the moves alone
+    assert "games 1–20 of 30" in bent.text
+    kolowis = client.get("/explorer", params={"game": "kolowis"})
+    assert "games 1–15 of 15" in kolowis.text
+    assert sum(n for _, _, n in rows(kolowis.text)) == 15
     anything = client.get("/explorer", params={"game": "", "moves": " "})  # (a form's)
     assert anything.status_code == 200
     assert sum(n for _, _, n in rows(anything.text)) == 125

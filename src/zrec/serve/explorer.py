@@ -259,7 +259,8 @@ def explorer_page(
                         list(where.seats) if where else [])
     try:
         ids, total = search_page(archive, Query(
-            game=name, options=list(chosen.items()), moves=moves or None,
+            game=_searched_game(archive, name, chosen), options=list(chosen.items()),
+            moves=moves or None,
             limit=GAMES_PAGE, offset=offset,
         ))
     except SearchError as exc:
@@ -283,6 +284,17 @@ def explorer_page(
         seats=seats, rows=rows, played=sum(b.games for b in branches),
         games=list(archive.games(ids)), total=total, pages=pages,
     )
+
+
+def _searched_game(archive: Archive, name: str | None, options: dict[str, str]) -> str | None:
+    """The game to search the games at the position by: ``None`` when every start the
+    archive holds (with these options) is of ``name``, since the moves then select
+    the same games, counted from the opening index alone rather than game by game
+    (at 100,000 games, 1 ms instead of 30)."""
+    from zrec.archive.store.starts import stored_starts
+
+    held = {tags.get("Game") for _, tags in stored_starts(archive, list(options.items()), None)}
+    return None if name is not None and held <= {name} else name
 
 
 @router.get("/explorer/board.svg", include_in_schema=False)
