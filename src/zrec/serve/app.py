@@ -131,7 +131,7 @@ class Guard:
 def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     """The application serving the archive at ``db`` (a SQLite path or a PostgreSQL
     URL); each request opens the archive and closes it after."""
-    from zrec.serve import api, login, pages, writing
+    from zrec.serve import api, explorer, login, pages, writing
 
     app = FastAPI(
         title="zrec",
@@ -148,6 +148,7 @@ def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     app.include_router(writing.router)
     app.include_router(login.router)
     app.include_router(pages.router)
+    app.include_router(explorer.router)
     app.add_middleware(Guard, max_body=max_body)
     return app
 

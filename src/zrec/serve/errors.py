@@ -8,6 +8,7 @@ code                      status  when
 ``bad-request``           400     a parameter is missing or of the wrong kind
 ``bad-search``            400     a search that cannot be run (its message says why)
 ``bad-event-query``       400     a round or tie-break an event cannot take
+``bad-tree``              400     an opening tree that cannot be made (the tree's words)
 ``login-needed``          401     a write by nobody logged in (a page: a redirect
                                   to ``/login``)
 ``bad-token``             401     an API token that is not (or no longer) valid
