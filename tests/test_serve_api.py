@@ -165,6 +165,29 @@ def test_a_game_is_what_convert_writes(client: TestClient, db: str) -> None:
         assert answer.json() == converted
 
 
+def test_every_style_of_a_game_page_is_allowed_by_its_csp(client: TestClient) -> None:
+    """A board drawn with a stylesheet of its own (Awéthi's map and legend) carries a
+    <style>: the page's CSP names it by hash (else the browser drops it), and still
+    allows no inline style in general."""
+    import base64
+    import hashlib
+    import re
+
+    ids = [row["id"] for row in client.get("/api/games", params={"limit": "100"}).json()]
+    styled = 0
+    for gid in ids:
+        answer = client.get(f"/games/{gid}")
+        assert answer.status_code == 200
+        csp = answer.headers["content-security-policy"]
+        assert "unsafe-inline" not in csp and "script-src 'self';" in csp
+        assert answer.headers.get_list("content-security-policy") == [csp]
+        for style in re.findall(r"<style>(.*?)</style>", answer.text, re.S):
+            digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in csp, gid
+            styled += 1
+    assert styled >= 2  # the two Awéthi samples
+
+
 def test_standings_are_what_the_command_prints(client: TestClient, db: str) -> None:
     answer = client.get(f"/api/events/{EVENT}/standings")
     assert answer.content == zrec("archive", "standings", EVENT, "--db", db, "--format", "json")

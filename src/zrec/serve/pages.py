@@ -13,6 +13,7 @@ and the replay script.
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 from functools import cache
 from typing import Annotated, Any
@@ -26,6 +27,7 @@ from markupsafe import Markup
 from zrec.archive import Archive, StoredGame
 from zrec.archive.store.search import Query, SearchError, search_page
 from zrec.serve.access import Reader
+from zrec.serve.app import csp_with_styles
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.events import event_rounds, loaded, ranking
 from zrec.serve.finding import PAGE, Filters, filters, find
@@ -34,6 +36,8 @@ from zrec.serve.templating import render, render_text, url_part
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
+#: the text of each <style> element of a page
+_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 
 #: recent games on the home page
 RECENT = 20
@@ -111,7 +115,11 @@ def game_page(
     head, _, rest = page.partition("</head>")
     body, _, end = rest.rpartition("</body>")
     sheet = '<link href="/static/site.css" rel="stylesheet">'
-    return HTMLResponse(f"{head}{sheet}</head>{body}{extra}</body>{end}")
+    # a board drawn with a stylesheet of its own (a map with a legend) carries it inline:
+    # the page's CSP names each such <style> by its hash
+    styles = _STYLE.findall(body)
+    headers = {"Content-Security-Policy": csp_with_styles(styles)} if styles else None
+    return HTMLResponse(f"{head}{sheet}</head>{body}{extra}</body>{end}", headers=headers)
 
 
 def _event_of(stored: StoredGame) -> str | None:
