@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -88,8 +88,6 @@ def game_page(
     request: Request, archive: Reader, gid: Annotated[int, PathParam(ge=0, le=2**62)]
 ) -> Response:
     from zrec.errors import ZrecError
-    from zrec.notation.reader import read_game
-    from zrec.render.replay_page import write_page
 
     stored = next(iter(archive.games([gid])), None)
     if stored is None:
@@ -99,17 +97,28 @@ def game_page(
         request, "game_parts.html", stored=stored, sources=sources, event=_event_of(stored)
     )
     try:
-        out = io.StringIO()
-        write_page([(read_game(stored.text, f"game #{gid}"), 1, None)], out,
-                   nav=_bar(), linked="/static/")
+        page = _replay(stored.text, gid)
     except ZrecError as exc:  # a game kept invalid: its record and why
         return render(request, "game_unreadable.html", title=f"Game #{gid}", stored=stored,
                       sources=sources, problem=str(exc), parts=Markup(extra))
-    page = out.getvalue()
     head, _, rest = page.partition("</head>")
     body, _, end = rest.rpartition("</body>")
     sheet = '<link href="/static/site.css" rel="stylesheet">'
     return HTMLResponse(f"{head}{sheet}</head>{body}{extra}</body>{end}")
+
+
+@lru_cache(maxsize=32)
+def _replay(text: str, gid: int) -> str:
+    """The replay page of a stored game's record (as ``zrec html`` makes it), the same
+    for the same text: the last 32 made are kept (a 200-ply game takes ~60 ms of CPU to
+    walk and draw; its page is 30 to 300 kB).  Kept by each worker for itself: another
+    worker makes its own, and a game whose text changes is made again."""
+    from zrec.notation.reader import read_game
+    from zrec.render.replay_page import write_page
+
+    out = io.StringIO()
+    write_page([(read_game(text, f"game #{gid}"), 1, None)], out, nav=_bar(), linked="/static/")
+    return out.getvalue()
 
 
 def _event_of(stored: StoredGame) -> str | None:
