@@ -240,8 +240,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         imported = None
         if importer is not None:
             imported = "running at the end" if importer.poll() is None else (
-                f"ended during the load (exit {importer.returncode})")
-            importer.wait()
+                "ended during the load")
+            imported += f"; exit {importer.wait()}"
     finally:
         if importer is not None and importer.poll() is None:
             importer.terminate()
