@@ -28,7 +28,8 @@ def test_serving_while_an_import_writes(tmp_path: Path) -> None:
                     "300", "--seed", "23", "-o", str(games)], check=True, timeout=300)
     db = tmp_path / "load.sqlite"
     args = argparse.Namespace(clients=4, seconds=4.0, think=0.0, db=str(db), workers=None,
-                              tree=DEFAULT_TREE, import_file=str(games), no_import=False)
+                              tree=DEFAULT_TREE, import_file=str(games), no_import=False,
+                              wait_import=True)
     result = run(args)
     assert result["db"] == "sqlite" and result["workers"] == 1
     assert result["import"].endswith("; exit 0")
