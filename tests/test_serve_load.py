@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -61,14 +62,36 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
 
 
 def test_a_game_page_is_made_once_per_worker(client: TestClient) -> None:
-    from zrec.serve.pages import _replay
+    from zrec.serve.pages import PAGES
 
-    _replay.cache_clear()
+    PAGES.clear()
     first = client.get("/games/9")
-    assert _replay.cache_info().misses == 1 and _replay.cache_info().hits == 0
+    assert (PAGES.made, PAGES.hits) == (1, 0)
     again = client.get("/games/9")
-    assert _replay.cache_info().misses == 1 and _replay.cache_info().hits == 1
+    assert (PAGES.made, PAGES.hits) == (1, 1)
     assert first.status_code == again.status_code == 200
     assert first.content == again.content
     client.get("/games/3")
-    assert _replay.cache_info().misses == 2
+    assert (PAGES.made, PAGES.hits) == (2, 1)
+
+
+def test_a_page_asked_for_at_once_is_made_once(client: TestClient) -> None:
+    from zrec.serve.pages import PAGES
+
+    PAGES.clear()
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: client.get("/games/9"), range(8)))
+    assert {a.status_code for a in answers} == {200}
+    assert len({a.content for a in answers}) == 1
+    assert (PAGES.made, PAGES.hits) == (1, 7)
+
+
+def test_the_pages_kept_are_the_last_ones() -> None:
+    from zrec.serve.pages import _Pages
+
+    pages = _Pages(size=2)
+    texts = [record_of_plies(plies) for plies in (10, 12, 14)]
+    for text in [texts[0], texts[1], texts[0], texts[2], texts[1], texts[0]]:
+        pages.page(text, 1)
+    # 0 and 1 made, 0 kept (hit), 2 made (1 goes), 1 made again (0 goes), 0 made again
+    assert (pages.made, pages.hits) == (5, 1)
