@@ -14,8 +14,9 @@ hand to spend little CPU), each asking in turn for:
 
 while ``zrec archive import`` of ``--import-file`` (20,000 random Mosona games, built
 once by ``archive_bench.py`` into benchmarks/data/) runs into the same archive.  Each
-client waits ``--think`` seconds between its requests (0: a closed loop, every client
-always asking; then a request's latency is about clients / throughput, Little's law).
+client waits ``--think`` seconds between its requests, on average (drawn at random, as
+people click: the clients do not ask in step; 0: a closed loop, every client always
+asking, and then a request's latency is about clients / throughput, Little's law).
 
 It prints, per endpoint: requests, requests/s, p50 and p99 latency (ms) and errors by
 status (or by exception); the answers and the server's and the import's logs that say
@@ -59,6 +60,9 @@ SAMPLES = [*sorted((ROOT / "samples").glob("*.zrec")),
            *sorted((ROOT / "samples" / "club").glob("*.zrec"))]
 ZREC = [sys.executable, "-m", "zrec"]
 LOCKED = "database is locked"
+#: seconds a connection is left idle before a client opens a new one (as browsers do:
+#: ``zrec serve`` closes an idle connection after 5 s)
+IDLE = 4.0
 DEFAULT_TREE = "/api/tree?game=mosona&moves=1.%20b6-b5%20b4xb6"
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
@@ -164,8 +168,11 @@ class Connection:
         self.host, self.port = host, port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.used = 0.0
 
     async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        if time.monotonic() - self.used > IDLE:  # the server has closed it, or soon will
+            self.close()
         if self.reader is None or self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
@@ -188,6 +195,7 @@ class Connection:
             raise
         if headers.get("connection") == "close":
             self.close()
+        self.used = time.monotonic()
         return status, content
 
     def close(self) -> None:
@@ -202,6 +210,9 @@ async def client(
 ) -> None:
     where = httpx.URL(base)
     connection = Connection(where.host, where.port or 80)
+    pause = random.Random(offset)
+    if think:  # the clients do not start together, nor ask in step
+        await asyncio.sleep(pause.uniform(0, think))
     i = offset
     while time.monotonic() < until:
         name, method, path = plan[i % len(plan)]
@@ -221,7 +232,7 @@ async def client(
         if LOCKED.encode() in content:
             s.locked += 1
         if think:
-            await asyncio.sleep(think)
+            await asyncio.sleep(pause.expovariate(1 / think))
     connection.close()
 
 

@@ -100,13 +100,17 @@ def fuzz(schema: Any, examples: int, modes: tuple[str, ...] = ("positive", "nega
                       derandomize=seed is None)
             def call(case: Any) -> None:
                 nonlocal calls
-                response = case.call()
                 calls += 1
+                where = (f"{case.method} {case.formatted_path} query={case.query} "
+                         f"body={str(case.body)[:80]!r}")
+                try:
+                    response = case.call()
+                except Exception as exc:  # (through ASGI, what the server raised: a 500)
+                    failures.append(f"{where}: the server raised {exc!r}")
+                    return
                 for problem in problems_of(response.status_code, response.headers,
                                            response.content):
-                    failures.append(f"{case.method} {case.formatted_path} "
-                                    f"query={case.query} body={str(case.body)[:80]!r}: "
-                                    f"{problem}")
+                    failures.append(f"{where}: {problem}")
 
             if seed is not None:
                 call = hypothesis_seed(seed)(call)
