@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 import xml.etree.ElementTree as ET
+from collections import OrderedDict
 from functools import cache
 from typing import Annotated, Any
 
@@ -92,8 +94,6 @@ def game_page(
     request: Request, archive: Reader, gid: Annotated[int, PathParam(ge=0, le=2**62)]
 ) -> Response:
     from zrec.errors import ZrecError
-    from zrec.notation.reader import read_game
-    from zrec.render.replay_page import write_page
 
     stored = next(iter(archive.games([gid])), None)
     if stored is None:
@@ -103,15 +103,12 @@ def game_page(
         request, "game_parts.html", stored=stored, sources=sources, event=_event_of(stored)
     )
     try:
-        out = io.StringIO()
-        write_page([(read_game(stored.text, f"game #{gid}"), 1, None)], out,
-                   nav=_bar(), linked="/static/")
+        page = PAGES.page(stored.text, gid)
     except ZrecError as exc:  # a game kept invalid: its record and why
         return render(request, "game_unreadable.html", title=f"Game #{gid}", stored=stored,
                       sources=sources, problem=str(exc), parts=Markup(extra))
     account = render_text(request, "_account.html").strip()
-    page = out.getvalue().replace('<div class="account"></div>',
-                                  f'<div class="account">{account}</div>', 1)
+    page = page.replace('<div class="account"></div>', f'<div class="account">{account}</div>', 1)
     head, _, rest = page.partition("</head>")
     body, _, end = rest.rpartition("</body>")
     sheet = '<link href="/static/site.css" rel="stylesheet">'
@@ -120,6 +117,73 @@ def game_page(
     styles = _STYLE.findall(body)
     headers = {"Content-Security-Policy": csp_with_styles(styles)} if styles else None
     return HTMLResponse(f"{head}{sheet}</head>{body}{extra}</body>{end}", headers=headers)
+
+
+#: the largest page kept, in characters: 32 pages stay under 32 MB a worker
+_KEPT_MOST = 1_000_000
+
+
+class _Pages:
+    """The replay pages of stored games' records (as ``zrec html`` makes them), kept:
+    the last :attr:`size` made (a 200-ply game takes ~60 ms of CPU to walk and draw;
+    its page is 30 to 300 kB).  A page asked for by several requests at once is made
+    once, the others waiting for it.  Kept by each worker for itself: another worker
+    makes its own, and a game whose text changes is made again."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size, self.made, self.hits = size, 0, 0
+        self._kept: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._lock = threading.Lock()
+        self._making: dict[tuple[str, int], threading.Lock] = {}
+
+    def _kept_page(self, key: tuple[str, int]) -> str | None:
+        with self._lock:
+            page = self._kept.get(key)
+            if page is not None:
+                self._kept.move_to_end(key)
+                self.hits += 1
+            return page
+
+    def page(self, text: str, gid: int) -> str:
+        key = (text, gid)
+        page = self._kept_page(key)
+        if page is not None:
+            return page
+        with self._lock:
+            making = self._making.setdefault(key, threading.Lock())
+        with making:
+            page = self._kept_page(key)
+            if page is not None:
+                return page
+            try:
+                page = _made(text, gid)
+            finally:
+                with self._lock:
+                    self._making.pop(key, None)
+            with self._lock:
+                self.made += 1
+                if len(page) <= _KEPT_MOST:  # (a page of a very long game is not kept)
+                    self._kept[key] = page
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+            return page
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.made = self.hits = 0
+
+
+def _made(text: str, gid: int) -> str:
+    from zrec.notation.reader import read_game
+    from zrec.render.replay_page import write_page
+
+    out = io.StringIO()
+    write_page([(read_game(text, f"game #{gid}"), 1, None)], out, nav=_bar(), linked="/static/")
+    return out.getvalue()
+
+
+PAGES = _Pages()
 
 
 def _event_of(stored: StoredGame) -> str | None:

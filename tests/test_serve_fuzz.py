@@ -1,0 +1,148 @@
+"""A short fuzz run of ``zrec serve``'s API with schemathesis, from its ``/openapi.json``.
+
+Every operation the description lists (each GET and POST under ``/api``) is called with
+requests made from its parameters and body, valid and not, through ASGI against the
+real application over a real SQLite archive of the samples.  Each answer must be no
+server error (no 5xx), no traceback, and, when it is an error, JSON of the documented
+shape ``{"error": {"code": ..., "message": ...}}`` with a known code.  The long run is
+``benchmarks/serve_fuzz.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from fastapi import FastAPI
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import Unsatisfiable
+from schemathesis.generation.modes import GenerationMode
+
+from zrec.serve import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = [*sorted((ROOT / "samples").glob("*.zrec")),
+         *sorted((ROOT / "samples" / "club").glob("*.zrec"))]
+#: the codes of docs/serve.md, section 4
+CODES = {
+    "bad-request", "bad-search", "bad-event-query", "not-found", "method-not-allowed",
+    "too-slow", "too-large", "unreadable-game", "damaged-archive", "internal-error",
+    "archive-unavailable", "unauthorized", "forbidden",
+}
+#: the operations this test expects to find (a new one must be added here: it is fuzzed)
+OPERATIONS = {
+    "GET /api/health", "GET /api/games", "GET /api/games/{gid}",
+    "GET /api/events/{name}/standings", "POST /api/validate",
+}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
+    db = tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite"
+    subprocess.run(
+        [sys.executable, "-m", "zrec", "archive", "import", "-q", "--db", str(db),
+         *map(str, FILES)],
+        check=True, capture_output=True, timeout=300,
+    )
+    return create_app(str(db))
+
+
+@pytest.fixture(scope="module")
+def api_schema(app: FastAPI) -> Any:
+    return schemathesis.openapi.from_asgi("/openapi.json", app)
+
+
+def problems_of(status: int, headers: dict[str, list[str]], content: bytes) -> list[str]:
+    """What is wrong with an answer of the API (nothing: ``[]``)."""
+    found = []
+    text = content.decode("utf-8", "replace")
+    if status >= 500:
+        found.append(f"status {status}")
+    if "Traceback" in text or "<html" in text.lower():
+        found.append("a traceback or a page in an API answer")
+    if status >= 400:
+        kind = (headers.get("content-type") or [""])[0]
+        try:
+            error = json.loads(text)["error"]
+            ok = set(error) == {"code", "message"} and error["code"] in CODES and (
+                isinstance(error["message"], str) and error["message"])
+        except (ValueError, KeyError, TypeError):
+            ok = False
+        if not ok or not kind.startswith("application/json"):
+            found.append(f"an error not in the documented JSON shape: {text[:200]!r}")
+    return found
+
+
+def operations(schema: Any) -> list[Any]:
+    """The operations of an API's description."""
+    return [result.ok() for result in schema.get_all_operations()]
+
+
+def fuzz(schema: Any, examples: int, modes: tuple[str, ...] = ("positive", "negative"),
+         seed: int | None = None) -> tuple[int, list[str]]:
+    """Call every operation of ``schema`` with ``examples`` requests of each mode
+    (``positive``: as described, ``negative``: not); the number of calls, and what was
+    wrong with the answers (as :func:`problems_of` says, with the request)."""
+    calls, failures = 0, []
+    for operation in operations(schema):
+        for mode in modes:
+            strategy = operation.as_strategy(generation_mode=GenerationMode(mode))
+
+            @given(case=strategy)
+            @settings(max_examples=examples, deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck), phases=[Phase.generate],
+                      derandomize=seed is None)
+            def call(case: Any) -> None:
+                nonlocal calls
+                calls += 1
+                where = (f"{case.method} {case.formatted_path} query={case.query} "
+                         f"body={str(case.body)[:80]!r}")
+                try:
+                    response = case.call()
+                except Exception as exc:  # (through ASGI, what the server raised: a 500)
+                    failures.append(f"{where}: the server raised {exc!r}")
+                    return
+                for problem in problems_of(response.status_code, response.headers,
+                                           response.content):
+                    failures.append(f"{where}: {problem}")
+
+            if seed is not None:
+                call = hypothesis_seed(seed)(call)
+            try:
+                call()
+            except Unsatisfiable:  # nothing to make wrong (no parameter, no body)
+                assert mode == "negative", operation.path
+    return calls, failures
+
+
+def test_every_operation_is_fuzzed(api_schema: Any) -> None:
+    found = {f"{op.method.upper()} {op.path}" for op in operations(api_schema)}
+    assert found >= OPERATIONS
+    assert all(op.split()[0] in ("GET", "POST") for op in found)
+
+
+def test_api_answers_without_failing(api_schema: Any) -> None:
+    calls, failures = fuzz(api_schema, 8)
+    assert failures == []
+    assert calls >= 2 * len(OPERATIONS)
+
+
+def test_problems_of_sees_what_it_must() -> None:
+    json_type = {"content-type": ["application/json"]}
+    good = b'{"error": {"code": "not-found", "message": "there is no game #9"}}'
+    assert problems_of(404, json_type, good) == []
+    assert problems_of(200, json_type, b"[]") == []
+    assert problems_of(500, json_type, good.replace(b"not-found", b"internal-error")) == [
+        "status 500"]
+    assert problems_of(400, {"content-type": ["text/html"]}, b"<html>Traceback</html>") == [
+        "a traceback or a page in an API answer",
+        "an error not in the documented JSON shape: '<html>Traceback</html>'",
+    ]
+    assert problems_of(400, json_type, b'{"detail": "x"}') == [
+        "an error not in the documented JSON shape: '{\"detail\": \"x\"}'"]
