@@ -11,6 +11,7 @@ shape ``{"error": {"code": ..., "message": ...}}`` with a known code.  The long 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,16 +30,22 @@ from zrec.serve import create_app
 ROOT = Path(__file__).resolve().parents[1]
 FILES = [*sorted((ROOT / "samples").glob("*.zrec")),
          *sorted((ROOT / "samples" / "club").glob("*.zrec"))]
+
+
+def documented_codes() -> set[str]:
+    """The error codes of docs/serve.md, section 4 (its table: a code a row)."""
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = text.split("\n## 4. ", 1)[1].split("\n## 5. ", 1)[0]
+    return set(re.findall(r"^\| `([a-z-]+)` \| \d{3} \|", section, re.M))
+
+
 #: the codes of docs/serve.md, section 4
-CODES = {
-    "bad-request", "bad-search", "bad-event-query", "not-found", "method-not-allowed",
-    "too-slow", "too-large", "unreadable-game", "damaged-archive", "internal-error",
-    "archive-unavailable", "unauthorized", "forbidden",
-}
+CODES = documented_codes()
 #: the operations this test expects to find (a new one must be added here: it is fuzzed)
 OPERATIONS = {
     "GET /api/health", "GET /api/games", "GET /api/games/{gid}",
-    "GET /api/events/{name}/standings", "POST /api/validate",
+    "GET /api/events/{name}/standings", "POST /api/validate", "GET /api/tree",
+    "POST /api/games",
 }
 
 
@@ -146,3 +153,11 @@ def test_problems_of_sees_what_it_must() -> None:
     ]
     assert problems_of(400, json_type, b'{"detail": "x"}') == [
         "an error not in the documented JSON shape: '{\"detail\": \"x\"}'"]
+
+
+def test_the_codes_are_read_from_the_guide() -> None:
+    assert {
+        "bad-request", "bad-search", "not-found", "method-not-allowed", "too-slow",
+        "too-large", "internal-error", "login-needed", "bad-token", "forbidden", "csrf",
+        "bad-tree", "bad-import",
+    } <= CODES

@@ -4,8 +4,9 @@ FastAPI (on Starlette) is used because its routes are typed: the query parameter
 the API are checked from their annotations, and ``/openapi.json`` describes the API
 from the same code.  The application adds, around every route:
 
-- the headers of every answer (:data:`HEADERS`: a Content-Security-Policy that allows
-  no inline script or style and no framing, ``nosniff``, no referrer to other sites);
+- the headers of every answer (:data:`zrec.serve.headers.HEADERS`: a
+  Content-Security-Policy that allows no inline script or style and no framing,
+  ``nosniff``, no referrer to other sites);
 - a limit on request bodies (:data:`MAX_BODY`, 2 MB): a larger body is answered 413
   before it is read (by its ``Content-Length``, or as soon as the bytes read pass the
   limit), and a body that stops coming for :data:`BODY_TIMEOUT` seconds is answered
@@ -29,6 +30,7 @@ from fastapi import FastAPI
 from zrec import __version__
 from zrec.serve.access import Settings
 from zrec.serve.errors import install_handlers
+from zrec.serve.headers import HEADERS
 
 __all__ = ["BODY_TIMEOUT", "DB_VARIABLE", "HEADERS", "MAX_BODY", "app_from_environment",
            "create_app"]
@@ -40,32 +42,6 @@ BODY_TIMEOUT = 30.0
 #: where ``zrec serve --workers N`` passes the archive to each worker process
 DB_VARIABLE = "ZREC_SERVE_DB"
 
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
-
-
-def csp_with_styles(styles: list[str]) -> str:
-    """:data:`CSP` that also lets these ``<style>`` elements of a page apply, by the
-    SHA-256 of each (CSP level 2 hashes: still no ``'unsafe-inline'``)."""
-    import base64
-    import hashlib
-
-    hashes = " ".join(
-        f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
-        for s in styles
-    )
-    return CSP.replace("style-src 'self';", f"style-src 'self' {hashes};") if hashes else CSP
-
-
-#: the headers every answer carries (a page that sets its own CSP keeps it)
-HEADERS = [
-    (b"content-security-policy", CSP.encode()),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"same-origin"),
-    (b"x-frame-options", b"DENY"),
-]
 
 Scope = dict[str, Any]
 Message = dict[str, Any]

@@ -29,10 +29,10 @@ from markupsafe import Markup
 from zrec.archive import Archive, StoredGame
 from zrec.archive.store.search import Query, SearchError, search_page
 from zrec.serve.access import Reader
-from zrec.serve.app import csp_with_styles
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.events import event_rounds, loaded, ranking
 from zrec.serve.finding import PAGE, Filters, filters, find
+from zrec.serve.headers import csp_with_styles
 from zrec.serve.templating import render, render_text, url_part
 
 __all__ = ["router"]
