@@ -482,3 +482,17 @@ def test_a_body_that_stops_coming_is_given_up() -> None:
     assert json.loads(sent[1]["body"]) == {  # type: ignore[arg-type]
         "error": {"code": "too-slow", "message": "the request body paused for more than 0.2 s"}
     }
+
+
+def test_a_game_page_names_its_files_without_the_servers_folders(
+    client: TestClient, db: str
+) -> None:
+    from zrec.archive import Archive
+
+    shown = client.get("/games/1").text
+    with Archive.open(db, read_only=True) as archive:
+        (path, _, _), *_ = archive.sources_of(1)
+    assert str(path).startswith(str(ROOT))  # the archive keeps the path as given
+    assert str(ROOT) not in shown
+    name = next(f.name for f in FILES if f"{f.name}, game 1, line" in shown)
+    assert name.endswith(".zrec")

@@ -8,6 +8,7 @@ stylesheet ``/static/site.css``.  No page has inline script or style.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 from urllib.parse import quote
@@ -18,12 +19,18 @@ from fastapi.responses import HTMLResponse
 
 from zrec import __version__
 
-__all__ = ["render", "render_text", "url_part"]
+__all__ = ["file_name", "render", "render_text", "url_part"]
 
 
 def url_part(text: object) -> str:
     """A path segment or query value, quoted (``/`` too)."""
     return quote(str(text), safe="")
+
+
+def file_name(path: object) -> str:
+    """The last part of a file's path as it was given at import: a page shows where a
+    game was found without telling visitors the server's folders."""
+    return re.split(r"[\\/]", str(path))[-1]
 
 
 @cache
@@ -36,6 +43,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["q"] = url_part
+    env.filters["file_name"] = file_name
     env.globals["version"] = __version__
     return env
 
