@@ -496,3 +496,22 @@ def test_a_game_page_names_its_files_without_the_servers_folders(
     assert str(ROOT) not in shown
     name = next(f.name for f in FILES if f"{f.name}, game 1, line" in shown)
     assert name.endswith(".zrec")
+
+
+def test_a_worker_keeps_its_postgresql_connections(client: TestClient, db: str) -> None:
+    """On PostgreSQL a worker reuses its read-only connections (one here, the requests
+    coming one after another); a connection that was closed is dropped, not used."""
+    from zrec.serve.access import _IDLE
+
+    if not db.startswith("postgresql"):
+        for _ in range(3):
+            assert client.get("/api/health").status_code == 200
+        assert db not in _IDLE  # SQLite: a file opened for each request
+        return
+    for _ in range(5):
+        assert client.get("/api/games", params={"limit": "1"}).status_code == 200
+    (kept,) = _IDLE[db]
+    kept.db.conn.close()
+    assert client.get("/api/games", params={"limit": "1"}).status_code == 200
+    (again,) = _IDLE[db]
+    assert again is not kept and not again.db.conn.closed
