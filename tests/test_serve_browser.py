@@ -11,15 +11,14 @@ the test's temporary folder.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from serving import served
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,13 +43,6 @@ if not CHROMIUM.exists():
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``zrec serve`` on an archive of the samples, the club's rounds and the odd game;
@@ -63,28 +55,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
          *map(str, files), "odd.zrec"],
         cwd=folder, check=True, capture_output=True,
     )
-    port = _free_port()
-    log = open(folder / "server.log", "wb")  # noqa: SIM115
-    process = subprocess.Popen(
-        [sys.executable, "-m", "zrec", "serve", "--db", "a.sqlite", "--port", str(port)],
-        cwd=folder, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(url + "/api/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError((folder / "server.log").read_text())
+    with served(folder, "a.sqlite") as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
 
 
 @pytest.fixture(scope="module")

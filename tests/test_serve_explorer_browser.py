@@ -8,16 +8,13 @@ set, else into the test's temporary folder.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from test_serve_browser import Watched, _free_port, browser, shots, watched  # noqa: F401
+from serving import served
+from test_serve_browser import Watched, browser, shots, watched  # noqa: F401
 from test_serve_explorer import make_archive
 from zrec.archive import Archive
 from zrec.archive.store.tree import tree
@@ -29,28 +26,8 @@ def explorer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
     folder = tmp_path_factory.mktemp("explorer")
     db = folder / "a.sqlite"
     make_archive(str(db))
-    port = _free_port()
-    log = open(folder / "server.log", "wb")  # noqa: SIM115
-    process = subprocess.Popen(
-        [sys.executable, "-m", "zrec", "serve", "--db", str(db), "--port", str(port)],
-        cwd=folder, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(url + "/api/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError((folder / "server.log").read_text())
+    with served(folder, str(db)) as url:
         yield url, db
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
 
 
 def _shown(seen: Watched) -> list[tuple[str, int]]:

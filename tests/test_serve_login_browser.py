@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from serving import served
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,31 +51,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
          str(CLUB / "round2.zrec"))
     zrec(folder, "archive", "users", "add", "Eddie", "--role", "editor", "--db", "a.sqlite",
          stdin=f"{PASSWORD}\n".encode())
-    port = socket.socket()
-    port.bind(("127.0.0.1", 0))
-    number = port.getsockname()[1]
-    port.close()
-    log = open(folder / "server.log", "wb")  # noqa: SIM115
-    process = subprocess.Popen(
-        [sys.executable, "-m", "zrec", "serve", "--db", "a.sqlite", "--port", str(number)],
-        cwd=folder, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{number}"
-    try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(url + "/api/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError((folder / "server.log").read_text())
+    with served(folder, "a.sqlite") as url:
         yield url, folder
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
     logged = (folder / "server.log").read_text()
     assert PASSWORD not in logged and "zrec_session=" not in logged
 
