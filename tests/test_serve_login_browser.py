@@ -33,7 +33,9 @@ if not CHROMIUM.exists():
     pytest.skip("no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
                 allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
+
+from test_serve_browser import browser  # noqa: E402, F401
 
 
 def zrec(folder: Path, *args: str, stdin: bytes | None = None) -> str:
@@ -57,20 +59,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     assert PASSWORD not in logged and "zrec_session=" not in logged
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"],
-        )
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     errors: list[str] = []
     opened = context.new_page()

@@ -7,14 +7,29 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
 
 from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, fail
 
 if TYPE_CHECKING:
     from zrec.archive import Archive
 
-__all__ = ["DAMAGE_HINT", "opened", "refuse"]
+__all__ = ["DAMAGE_HINT", "DbOpt", "opened", "refuse"]
+
+#: ``--db``, as every command over an archive takes it (``zrec archive …``, ``zrec serve``)
+DbOpt = Annotated[
+    str,
+    typer.Option(
+        "--db",
+        envvar="ZREC_DB",
+        metavar="PATH|URL",
+        help="The archive: a SQLite file, or a postgresql:// URL (default: $ZREC_DB, "
+        "else zrec.sqlite here).",
+        show_default=False,
+    ),
+]
 
 
 @contextlib.contextmanager

@@ -25,7 +25,8 @@ from zrec.cli._app import (
     progress_bar,
     say_no_game,
 )
-from zrec.cli._archive_open import opened as opened  # (the other archive modules import it here)
+from zrec.cli._archive_open import DbOpt as DbOpt  # (the archive modules import them here)
+from zrec.cli._archive_open import opened as opened
 from zrec.cli._inputs import display_name, records_of, unique
 
 if TYPE_CHECKING:
@@ -43,17 +44,6 @@ archive_app = typer.Typer(
 )
 app.add_typer(archive_app)
 
-DbOpt = Annotated[
-    str,
-    typer.Option(
-        "--db",
-        envvar="ZREC_DB",
-        metavar="PATH|URL",
-        help="The archive: a SQLite file, or a postgresql:// URL (default: $ZREC_DB, "
-        "else zrec.sqlite here).",
-        show_default=False,
-    ),
-]
 DEFAULT_DB = "zrec.sqlite"
 
 

@@ -15,18 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from zrec.cli._app import EXIT_USAGE, app, fail
-
-DbOpt = Annotated[
-    str,
-    typer.Option(
-        "--db",
-        envvar="ZREC_DB",
-        metavar="PATH|URL",
-        help="The archive: a SQLite file, or a postgresql:// URL (default: $ZREC_DB, "
-        "else zrec.sqlite here).",
-        show_default=False,
-    ),
-]
+from zrec.cli._archive_open import DbOpt
 
 
 @app.command()
