@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hmac
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -189,21 +189,25 @@ async def check_csrf(request: Request, who: Visitor) -> None:
                        "page again and send it again")
 
 
-def needs(action: str) -> Callable[[Request], Awaitable[Visitor]]:
+def needs(action: str) -> Callable[[Request], AsyncIterator[Visitor]]:
     """The dependency of a route that does ``action`` (``import``, ``record``,
-    ``remove``)."""
+    ``remove``).  The request's form, if it was read, is closed after the route, even
+    when refused: an uploaded file is a temporary file until then."""
 
-    async def allowed(request: Request) -> Visitor:
-        who = visitor(request)
-        if who.name is None:
-            raise ApiError(401, "login-needed", f"log in to {action}: anonymous visitors "
-                           "only read")
-        if not who.may(action):
-            raise ApiError(403, "forbidden", f"a user with the role {who.role} may not "
-                           f"{action}")
-        if request.method not in ("GET", "HEAD"):
-            await check_csrf(request, who)
-        return who
+    async def allowed(request: Request) -> AsyncIterator[Visitor]:
+        try:
+            who = visitor(request)
+            if who.name is None:
+                raise ApiError(401, "login-needed", f"log in to {action}: anonymous "
+                               "visitors only read")
+            if not who.may(action):
+                raise ApiError(403, "forbidden", f"a user with the role {who.role} may "
+                               f"not {action}")
+            if request.method not in ("GET", "HEAD"):
+                await check_csrf(request, who)
+            yield who
+        finally:
+            await request.close()
 
     return allowed
 
