@@ -319,7 +319,7 @@ def test_an_archive_from_before_accounts_gains_them_and_keeps_its_games(
     before = runner.invoke(app, search).stdout
     with Archive.open(db) as archive:
         # back to the version before accounts: their tables and every later one go
-        for table in ("user_tokens", "users", "tree_lines"):
+        for table in ("sessions", "user_tokens", "users", "tree_lines"):
             archive.db.execute(f"DROP TABLE {table}")
         archive.db.execute(
             "UPDATE meta SET value = ? WHERE name = 'schema'", (str(ACCOUNTS - 1),)

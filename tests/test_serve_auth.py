@@ -98,9 +98,6 @@ def test_login_sets_a_signed_cookie_with_its_flags(served: tuple[TestClient, str
     assert f'<span class="who">{EDITOR} (editor)</span>' in home
     assert 'action="/logout"' in home and '<a href="/import">Import</a>' in home
     value = client.cookies["zrec_session"]
-    logout = client.post("/logout", data={"csrf": csrf_of(home)}, follow_redirects=False)
-    assert logout.status_code == 303 and 'zrec_session=""' in logout.headers["set-cookie"]
-    assert '<a href="/login">Log in</a>' in client.get("/").text
     # a cookie changed by the client is no session; the same cookie unchanged still is
     client.cookies.clear()
     client.cookies.set("zrec_session", value[:-2] + ("AA" if value[-2:] != "AA" else "BB"))
@@ -108,6 +105,38 @@ def test_login_sets_a_signed_cookie_with_its_flags(served: tuple[TestClient, str
     client.cookies.clear()
     client.cookies.set("zrec_session", value)
     assert f"{EDITOR} (editor)" in client.get("/").text
+    logout = client.post("/logout", data={"csrf": csrf_of(home)}, follow_redirects=False)
+    assert logout.status_code == 303
+    gone = logout.headers["set-cookie"]
+    assert 'zrec_session=""' in gone and "HttpOnly" in gone and "SameSite=lax" in gone
+    assert '<a href="/login">Log in</a>' in client.get("/").text
+
+
+def test_a_cookie_replayed_after_logout_is_anonymous(served: tuple[TestClient, str]) -> None:
+    client, db = served
+    assert log_in(client, EDITOR, EDITOR_PASSWORD) == 303
+    value = client.cookies["zrec_session"]
+    home = client.get("/").text
+    body = (CLUB / "round3.zrec").read_bytes()
+    # another worker (an application of its own, sharing only the archive) and a copy
+    with TestClient(create_app(db)) as other:
+        other.cookies.set("zrec_session", value)
+        assert f"{EDITOR} (editor)" in other.get("/").text
+        assert client.post("/logout", data={"csrf": csrf_of(home)}).status_code == 200
+        assert with_archive(db, lambda a: a.db.value("SELECT count(*) FROM sessions")) == 0
+        for replay in (client, other):
+            replay.cookies.clear()
+            replay.cookies.set("zrec_session", value)
+            assert '<a href="/login">Log in</a>' in replay.get("/").text
+            answer = replay.post("/api/games", content=body,
+                                 headers={"X-CSRF-Token": csrf_of(home)})
+            assert answer.status_code == 401
+            assert answer.json() == {"error": {
+                "code": "login-needed",
+                "message": "log in to import: anonymous visitors only read"}}
+            page = replay.get("/import", follow_redirects=False)
+            assert page.status_code == 303 and page.headers["location"] == "/login?next=%2Fimport"
+    assert with_archive(db, lambda a: a.count()) == 4
 
 
 def test_the_cookie_is_secure_over_https(db_url: str) -> None:
@@ -222,6 +251,7 @@ def test_a_new_password_or_a_removed_user_ends_the_session(
     assert client.get("/import").status_code == 200
     with_archive(db, lambda a: remove_user(a, EDITOR))
     assert client.get("/import", follow_redirects=False).status_code == 303
+    assert with_archive(db, lambda a: a.db.value("SELECT count(*) FROM sessions")) == 0
 
 
 def test_an_admin_removes_a_game_and_an_editor_cannot(served: tuple[TestClient, str]) -> None:

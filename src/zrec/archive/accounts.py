@@ -18,6 +18,9 @@ costs the same hash as a known one (:func:`authenticate`).
 An API token is ``zrec_`` and 43 characters of :func:`secrets.token_urlsafe` (32
 random bytes); only its SHA-256 is stored, so the token is shown once, when made.
 A user's tokens are revoked all together (their rows deleted), and go with the user.
+A new password or a removed user also ends the user's sessions on ``zrec serve``
+(table ``sessions``, :mod:`zrec.archive.logins`).  The last admin cannot be removed:
+someone must be left to manage the users.
 
 Names are compared without case (``Ada`` and ``ada`` are one user): 1 to 64 printable
 characters, without spaces at either end.  Errors are :class:`AccountError`, an
@@ -49,6 +52,7 @@ __all__ = [
     "find_user",
     "hash_password",
     "list_users",
+    "name_key",
     "new_token",
     "remove_user",
     "revoke_tokens",
@@ -105,7 +109,9 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def _norm(name: str) -> str:
+def name_key(name: str) -> str:
+    """What names are compared by (``users.norm``): the name in Unicode NFC, without
+    case, so that ``Ada`` and ``ada`` are one user."""
     return unicodedata.normalize("NFC", name).casefold()
 
 
@@ -182,7 +188,7 @@ def _token_hash(token: str) -> str:
 def _row(archive: Archive, name: str) -> tuple[int, str, str, str, str] | None:
     """(id, name, role, password, created) of a user, ``None`` for no such user."""
     row = archive.db.one(
-        "SELECT id, name, role, password, created FROM users WHERE norm = ?", (_norm(name),)
+        "SELECT id, name, role, password, created FROM users WHERE norm = ?", (name_key(name),)
     )
     if row is None:
         return None
@@ -223,29 +229,40 @@ def add_user(archive: Archive, name: str, role: str, password: str) -> User:
             raise AccountError(f'there is already a user "{found[1]}" in {archive.db.target}')
         archive.db.execute(
             "INSERT INTO users (name, norm, role, password, created) VALUES (?, ?, ?, ?, ?)",
-            (name, _norm(name), role, hashed, created),
+            (name, name_key(name), role, hashed, created),
         )
     return User(name, role, created)
 
 
 def remove_user(archive: Archive, name: str) -> User:
-    """Delete a user and its tokens; the user as it was."""
+    """Delete a user, its tokens and its sessions; the user as it was.
+    :class:`AccountError` for the only admin."""
     with archive.db.transaction(lock=True):
         uid, kept, role, _, created = _known(archive, name)
+        if role == "admin" and int(archive.db.value(
+            "SELECT count(*) FROM users WHERE role = 'admin'"
+        )) == 1:
+            raise AccountError(
+                f'"{kept}" is the only admin of {archive.db.target} and cannot be removed: '
+                "add another admin first (zrec archive users add NAME --role admin)"
+            )
         tokens = int(archive.db.value(
             "SELECT count(*) FROM user_tokens WHERE user_id = ?", (uid,)
         ))
         archive.db.execute("DELETE FROM user_tokens WHERE user_id = ?", (uid,))
+        archive.db.execute("DELETE FROM sessions WHERE user_id = ?", (uid,))
         archive.db.execute("DELETE FROM users WHERE id = ?", (uid,))
     return User(kept, role, created, tokens)
 
 
 def set_password(archive: Archive, name: str, password: str) -> User:
-    """Give a user a new password (its tokens stay: :func:`revoke_tokens` ends them)."""
+    """Give a user a new password, which ends its sessions (its tokens stay:
+    :func:`revoke_tokens` ends them)."""
     hashed = hash_password(password)
     with archive.db.transaction(lock=True):
         uid, kept, role, _, created = _known(archive, name)
         archive.db.execute("UPDATE users SET password = ? WHERE id = ?", (hashed, uid))
+        archive.db.execute("DELETE FROM sessions WHERE user_id = ?", (uid,))
     return User(kept, role, created)
 
 

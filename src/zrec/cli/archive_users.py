@@ -147,7 +147,8 @@ def list_command(
 
 @users_app.command("remove")
 def remove_command(name: NameArg, db: DbOpt = DEFAULT_DB) -> None:
-    """Remove a user and its API tokens (the games it imported stay)."""
+    """Remove a user, its API tokens and its sessions on zrec serve (the games it
+    imported stay). The only admin is not removed: add another admin first."""
     from zrec.archive.accounts import remove_user
 
     with opened(db) as archive:
@@ -159,7 +160,8 @@ def remove_command(name: NameArg, db: DbOpt = DEFAULT_DB) -> None:
 @users_app.command("password")
 def password_command(name: NameArg, db: DbOpt = DEFAULT_DB) -> None:
     """Give a user a new password (asked twice on a terminal, else one line of standard
-    input). Its API tokens stay valid: zrec archive users token NAME --revoke ends them."""
+    input). Its sessions on zrec serve end; its API tokens stay valid: zrec archive
+    users token NAME --revoke ends them."""
     from zrec.archive.accounts import set_password
 
     with opened(db) as archive:

@@ -6,8 +6,10 @@ another, and worker processes share only the database.  :func:`writer` opens it
 read-write, for one request that writes.
 
 :func:`visitor` says who asks: the user of an API token (``Authorization: Bearer
-TOKEN``), else of the session cookie (:mod:`zrec.serve.sessions`) if its user still
-exists with the same password, else an anonymous reader.  :func:`needs` makes the
+TOKEN``), else of the session cookie (:mod:`zrec.serve.sessions`) if its session is
+still in the archive (not logged out, expired, or ended by a new password or the
+user's removal), else an anonymous reader.  A request without a token or a logged-in
+user's cookie reads nothing to know that.  :func:`needs` makes the
 dependency of a route that writes: nobody logged in gets 401 (a page: a redirect to
 ``/login``), a user whose role does not allow the action 403, and a form posted
 without its session's CSRF token 403 (``csrf``); a request with an API token needs no
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import hmac
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -81,13 +83,13 @@ def _bearer(request: Request) -> str | None:
 
 def _find(request: Request) -> Visitor:
     from zrec.archive.accounts import user_for_token
-    from zrec.archive.logins import stamp_of
+    from zrec.archive.logins import session_user
     from zrec.serve.sessions import read
 
     token = _bearer(request)
     session = read(request) if token is None else None
-    if token is None and (session is None or session.user is None):
-        return Visitor(session=session)
+    if token is None and (session is None or session.id is None):
+        return Visitor(session=session)  # (no query: anonymous)
     archive = Archive.open(settings_of(request).db, read_only=True)
     try:
         if token is not None:
@@ -96,13 +98,13 @@ def _find(request: Request) -> Visitor:
                 raise ApiError(401, "bad-token", "the API token is not valid (revoked, or its "
                                "user removed?): zrec archive users token NAME makes one")
             return Visitor(user.name, user.role, token=True)
-        assert session is not None and session.user is not None
-        found = stamp_of(archive, session.user)
+        assert session is not None and session.id is not None
+        user = session_user(archive, session.id)
     finally:
         archive.close()
-    if found is None or not hmac.compare_digest(found[1], session.stamp):
-        return Visitor()  # the user was removed, or its password changed: logged out
-    return Visitor(found[0].name, found[0].role, session=session)
+    if user is None:
+        return Visitor()  # logged out, or the user removed or its password changed
+    return Visitor(user.name, user.role, session=session)
 
 
 def visitor(request: Request) -> Visitor:
@@ -187,21 +189,25 @@ async def check_csrf(request: Request, who: Visitor) -> None:
                        "page again and send it again")
 
 
-def needs(action: str) -> Callable[[Request], Awaitable[Visitor]]:
+def needs(action: str) -> Callable[[Request], AsyncIterator[Visitor]]:
     """The dependency of a route that does ``action`` (``import``, ``record``,
-    ``remove``)."""
+    ``remove``).  The request's form, if it was read, is closed after the route, even
+    when refused: an uploaded file is a temporary file until then."""
 
-    async def allowed(request: Request) -> Visitor:
-        who = visitor(request)
-        if who.name is None:
-            raise ApiError(401, "login-needed", f"log in to {action}: anonymous visitors "
-                           "only read")
-        if not who.may(action):
-            raise ApiError(403, "forbidden", f"a user with the role {who.role} may not "
-                           f"{action}")
-        if request.method not in ("GET", "HEAD"):
-            await check_csrf(request, who)
-        return who
+    async def allowed(request: Request) -> AsyncIterator[Visitor]:
+        try:
+            who = visitor(request)
+            if who.name is None:
+                raise ApiError(401, "login-needed", f"log in to {action}: anonymous "
+                               "visitors only read")
+            if not who.may(action):
+                raise ApiError(403, "forbidden", f"a user with the role {who.role} may "
+                               f"not {action}")
+            if request.method not in ("GET", "HEAD"):
+                await check_csrf(request, who)
+            yield who
+        finally:
+            await request.close()
 
     return allowed
 

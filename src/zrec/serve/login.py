@@ -6,6 +6,8 @@ logins are counted in the archive (:mod:`zrec.archive.logins`), so the limit hol
 every worker: after 5 failures of one name (or 20 from one address) in 15 minutes,
 logging in is answered 429 with ``Retry-After``, even with the right password, until
 the oldest failure is 15 minutes old.  The password is never logged or shown.
+Logging out ends the session in the archive too (:func:`zrec.archive.logins.end_session`),
+so that a copy of its cookie is no longer a session.
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ def _try(request: Request, name: str, password: str, address: str) -> Session | 
     the name or password is wrong."""
     from zrec.archive import Archive
     from zrec.archive.accounts import authenticate
-    from zrec.archive.logins import failed, retry_after, stamp_of, succeeded
+    from zrec.archive.logins import failed, retry_after, start_session, succeeded
 
     archive = Archive.open(settings_of(request).db)
     try:
@@ -95,19 +97,34 @@ def _try(request: Request, name: str, password: str, address: str) -> Session | 
         if wait:
             return wait
         user = authenticate(archive, name, password)
-        found = stamp_of(archive, user.name) if user is not None else None
-        if user is None or found is None:
+        if user is None:
             failed(archive, name, address)
             return None
         succeeded(archive, name)
-        return Session.new(found[0].name, found[1])
+        return Session.new(*start_session(archive, user.name))
     finally:
         archive.close()
 
 
 @router.post("/logout")
 async def log_out(request: Request) -> Response:
-    await check_csrf(request, Visitor(session=read(request)))
+    from starlette.concurrency import run_in_threadpool
+
+    session = read(request)
+    await check_csrf(request, Visitor(session=session))
+    if session is not None and session.id is not None:
+        await run_in_threadpool(_end, request, session.id)
     answer = RedirectResponse("/", status_code=303)
     write(request, answer, None)
     return answer
+
+
+def _end(request: Request, session_id: str) -> None:
+    from zrec.archive import Archive
+    from zrec.archive.logins import end_session
+
+    archive = Archive.open(settings_of(request).db)
+    try:
+        end_session(archive, session_id)
+    finally:
+        archive.close()

@@ -1,7 +1,7 @@
 """Session cookies: who is logged in, signed so that a client cannot change it.
 
-A session is a small JSON object, ``{"u": name or null, "s": stamp, "c": CSRF token,
-"e": expiry}``, sent as the cookie :data:`COOKIE`: the object in URL-safe base64, a
+A session is a small JSON object, ``{"i": session id or null, "c": CSRF token, "e":
+expiry}``, sent as the cookie :data:`COOKIE`: the object in URL-safe base64, a
 dot, and its HMAC-SHA256 under the archive's key.  The standard library's :mod:`hmac`
 does this in a few lines, so no dependency is added: Starlette's ``SessionMiddleware``
 (with itsdangerous) would need the key when the application is made and sets
@@ -11,9 +11,11 @@ need (or from ``ZREC_SECRET``) and ``Secure`` follows each request's scheme.
 The cookie is ``HttpOnly`` (no script reads it), ``SameSite=Lax`` (not sent with
 another site's form posts), ``Secure`` when the request came over HTTPS, and expires
 after :data:`LIFETIME` seconds (its expiry is signed too).  A visitor who is not
-logged in gets a session too (``u`` null) when a page holds a form, so that the login
-form has its CSRF token.  The stamp ties a session to its user's password
-(:func:`zrec.archive.logins.stamp_of`).
+logged in gets a session too (``i`` null) when a page holds a form, so that the login
+form has its CSRF token; it has no row in the archive.  The id of a logged-in user's
+session names a row of the archive's table ``sessions``
+(:func:`zrec.archive.logins.session_user`), which logging out deletes: a signed cookie
+whose row is gone is no session, on every worker.
 """
 
 from __future__ import annotations
@@ -31,28 +33,30 @@ from dataclasses import dataclass
 from fastapi import Request
 from fastapi.responses import Response
 
+from zrec.archive.logins import LIFETIME
+
 __all__ = ["COOKIE", "LIFETIME", "SECRET_VARIABLE", "Session", "read", "write"]
 
 COOKIE = "zrec_session"
-#: how long a session lasts, in seconds (14 days)
-LIFETIME = 14 * 24 * 3600
 #: the variable that gives the signing key instead of the archive's
 SECRET_VARIABLE = "ZREC_SECRET"
 
 
 @dataclass(frozen=True, slots=True)
 class Session:
-    """What a session cookie says: the user (``None``: nobody logged in), the stamp of
-    its password, the CSRF token of its forms, and when it ends."""
+    """What a session cookie says: the id of a logged-in user's session (``None``:
+    nobody logged in), the CSRF token of its forms, and when it ends."""
 
-    user: str | None
-    stamp: str
+    id: str | None
     csrf: str
     expires: int
 
     @staticmethod
-    def new(user: str | None = None, stamp: str = "") -> Session:
-        return Session(user, stamp, secrets.token_urlsafe(24), int(time.time()) + LIFETIME)
+    def new(session_id: str | None = None, expires: int | None = None) -> Session:
+        """A new session (with a new CSRF token): a logged-in user's (``session_id``,
+        from :func:`zrec.archive.logins.start_session`) or an anonymous one."""
+        ends = int(time.time()) + LIFETIME if expires is None else expires
+        return Session(session_id, secrets.token_urlsafe(24), ends)
 
 
 def _b64(data: bytes) -> str:
@@ -86,7 +90,7 @@ def _sign(secret: bytes, payload: bytes) -> str:
 
 def encode(secret: bytes, session: Session) -> str:
     payload = json.dumps(
-        {"u": session.user, "s": session.stamp, "c": session.csrf, "e": session.expires},
+        {"i": session.id, "c": session.csrf, "e": session.expires},
         separators=(",", ":"),
     ).encode("utf-8")
     return f"{_b64(payload)}.{_sign(secret, payload)}"
@@ -106,10 +110,10 @@ def decode(secret: bytes, value: str, now: float | None = None) -> Session | Non
         return None
     try:
         fields = json.loads(payload)
-        session = Session(fields["u"], str(fields["s"]), str(fields["c"]), int(fields["e"]))
-    except (ValueError, KeyError, TypeError):
+        session = Session(fields["i"], str(fields["c"]), int(fields["e"]))
+    except (ValueError, KeyError, TypeError):  # (a cookie of before version 8: no "i")
         return None
-    if session.user is not None and not isinstance(session.user, str):
+    if session.id is not None and not isinstance(session.id, str):
         return None
     if session.expires <= (time.time() if now is None else now):
         return None

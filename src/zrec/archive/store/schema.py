@@ -53,7 +53,8 @@ Version 6 adds ``tree_lines``: the first moves of each valid game as one byte a 
 packed by start and part of the games (:mod:`zrec.archive.store.lines`), for the
 opening tree; the migration fills it by replaying the stored games.
 
-Version 7 adds ``login_failures`` (:mod:`zrec.archive.store.logins_schema`).
+Version 7 adds ``login_failures``, and version 8 ``sessions``, the sessions of
+``zrec serve``'s logged-in users (:mod:`zrec.archive.store.logins_schema`).
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
@@ -65,7 +66,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from zrec.archive.store.db import ArchiveError, DamagedArchiveError, Database
-from zrec.archive.store.logins_schema import V7_LOGINS
+from zrec.archive.store.logins_schema import V7_LOGINS, V8_SESSIONS
 from zrec.archive.store.rows_v4 import V4_ROWS, rows_to_v4
 
 __all__ = ["MIGRATIONS", "VERSION", "migrate", "refuse_newer", "schema_version"]
@@ -245,7 +246,7 @@ CREATE TABLE tree_lines (
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
     1: _V1, 2: _V2, 3: _V3, 4: V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
-    6: _V6_LINES, 7: V7_LOGINS,
+    6: _V6_LINES, 7: V7_LOGINS, 8: V8_SESSIONS,
 }
 VERSION = max(MIGRATIONS)
 
