@@ -45,6 +45,24 @@ def test_serving_while_an_import_writes(tmp_path: Path) -> None:
         assert archive.count() == 21 + 300
 
 
+def test_a_kept_connection_sees_an_import_made_meanwhile(tmp_path: Path) -> None:
+    """The worker's SQLite connection is kept between requests, and a game another
+    process imports meanwhile is in the next answer (the same connection's)."""
+    from zrec.serve.access import _IDLE
+
+    db = str(tmp_path / "kept.sqlite")
+    zrec = [sys.executable, "-m", "zrec", "archive", "import", "-q", "--db", db]
+    subprocess.run([*zrec, str(SAMPLES[0])], check=True, timeout=120)
+    with TestClient(create_app(db)) as client:
+        assert client.get("/api/health").status_code == 200
+        (kept,) = _IDLE[db]
+        before = len(client.get("/api/games", params={"limit": "1000"}).json())
+        subprocess.run([*zrec, *map(str, SAMPLES[1:])], check=True, timeout=120)
+        after = len(client.get("/api/games", params={"limit": "1000"}).json())
+        assert _IDLE[db] == [kept]
+    assert (before, after) == (1, 21)
+
+
 def test_record_of_plies_is_a_valid_game_of_that_length() -> None:
     text = record_of_plies(100)
     done = subprocess.run([sys.executable, "-m", "zrec", "validate", "-", "--format", "json"],
