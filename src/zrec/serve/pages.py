@@ -225,8 +225,11 @@ def event_page(request: Request, archive: Reader, name: str) -> Response:
             "form": form,
             "left_out": ranked.event.left_out,
         }
+    from zrec.serve.results import recording, said
+
     return render(request, "event.html", title=event.name, event=event, rounds=rounds,
-                  loose=loose, **parts)
+                  loose=loose, recording=recording(archive, event),
+                  recorded=said(dict(request.query_params)), **parts)
 
 
 def _markup(element: ET.Element) -> Markup:
