@@ -99,8 +99,11 @@ def game_page(
     if stored is None:
         raise not_found(f"there is no game #{gid}")
     sources = archive.sources_of(gid)
+    from zrec.serve.plies import explore_links
+
     extra = render_text(
-        request, "game_parts.html", stored=stored, sources=sources, event=_event_of(stored)
+        request, "game_parts.html", stored=stored, sources=sources, event=_event_of(stored),
+        explore=explore_links(stored.text, stored.game, stored.options),
     )
     try:
         page = PAGES.page(stored.text, gid)
