@@ -9,7 +9,6 @@ PostgreSQL (when ``ZREC_TEST_PG`` names a server).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,23 +21,15 @@ from test_serve_auth import (
     EVENT,
     csrf_of,
     log_in,
-    make_archive,
+    served,  # noqa: F401 - the fixture: the club's first two rounds, an editor, an admin
     with_archive,
     zrec,
 )
-from zrec.serve import create_app
 
 FORFEIT = {"round": "3", "White": "Adams, Ada", "Black": "Brown, Bea", "result": "1-0",
            "termination": "forfeit", "date": "2026-09-15"}
 RESULTS = f"/events/{EVENT}/results"
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def served(db_url: str) -> Iterator[tuple[TestClient, str]]:
-    make_archive(db_url)
-    with TestClient(create_app(db_url)) as client:
-        yield client, db_url
 
 
 def editor_page(client: TestClient) -> str:
@@ -50,7 +41,9 @@ def line_of(standings: list[dict[str, Any]], player: str) -> dict[str, Any]:
     return next(line for line in standings if line["player"] == player)
 
 
-def test_an_editor_records_a_forfeit(served: tuple[TestClient, str]) -> None:
+def test_an_editor_records_a_forfeit(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+) -> None:
     client, db = served
     anonymous = client.get(f"/events/{EVENT}").text
     assert "Record a result" not in anonymous and 'action="/events' not in anonymous
@@ -92,7 +85,9 @@ def test_an_editor_records_a_forfeit(served: tuple[TestClient, str]) -> None:
         [line_of(before, p)["points"] for p in unchanged]
 
 
-def test_the_same_result_twice_is_a_duplicate(served: tuple[TestClient, str]) -> None:
+def test_the_same_result_twice_is_a_duplicate(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+) -> None:
     client, db = served
     page = editor_page(client)
     first = client.post(RESULTS, data={**FORFEIT, "csrf": csrf_of(page)},
@@ -114,7 +109,9 @@ def test_the_same_result_twice_is_a_duplicate(served: tuple[TestClient, str]) ->
         "message": "the same game as #5: not stored again", "id": None, "other": 5}]}
 
 
-def test_anonymous_and_csrf_are_refused(served: tuple[TestClient, str]) -> None:
+def test_anonymous_and_csrf_are_refused(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+) -> None:
     client, db = served
     page = client.post(RESULTS, data=FORFEIT, follow_redirects=False)
     assert page.status_code == 303 and page.headers["location"].startswith("/login")
@@ -143,8 +140,10 @@ def test_anonymous_and_csrf_are_refused(served: tuple[TestClient, str]) -> None:
     ("Black", "  ", "name the player of each seat: Black has none"),
     ("Black", "adams,  ada", "a player cannot play against themselves"),
 ])
-def test_a_bad_field_says_which(served: tuple[TestClient, str], field: str, value: str,
-                                message: str) -> None:
+def test_a_bad_field_says_which(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+    field: str, value: str, message: str,
+) -> None:
     client, db = served
     page = editor_page(client)
     answer = client.post(RESULTS, data={**FORFEIT, field: value, "csrf": csrf_of(page)})
@@ -154,7 +153,9 @@ def test_a_bad_field_says_which(served: tuple[TestClient, str], field: str, valu
     assert with_archive(db, lambda a: a.count()) == 4
 
 
-def test_the_api_records_a_draw(served: tuple[TestClient, str]) -> None:
+def test_the_api_records_a_draw(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+) -> None:
     client, _ = served
     page = editor_page(client)
     draw = {"round": "3", "White": "Clark, Cal", "Black": "Evans, Eli", "result": "1/2-1/2",
@@ -170,7 +171,9 @@ def test_the_api_records_a_draw(served: tuple[TestClient, str]) -> None:
     assert cal["points"] == 1.5 + 0.5
 
 
-def test_a_game_with_setup_tags_is_imported_as_records(served: tuple[TestClient, str]) -> None:
+def test_a_game_with_setup_tags_is_imported_as_records(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+) -> None:
     client, db = served
     zrec("archive", "import", "--db", db, "-q", str(ROOT / "samples" / "awethi-solo.zrec"))
     event = "/events/zrec%20sample%3A%20one%20shepherd%20player%20against%20the%20wolves"
