@@ -103,6 +103,7 @@ def test_a_game_from_a_setup_links_positions(client: TestClient) -> None:
         assert board is not None
         svg = client.get(html.unescape(board.group(1)))
         assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
+        assert "Awithlaknannai Mosona — the position given" in svg.text
     # from a position, a move played next links to the position it reaches: ply 4's
     step = re.search(r'<a class="move" href="([^"]+)">b3-b4</a>', client.get(links[3][1]).text)
     assert step is not None and html.unescape(step.group(1)) == links[4][1]

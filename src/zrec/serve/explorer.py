@@ -350,7 +350,9 @@ def explorer_board(
     if where is None:
         raise ApiError(404, "not-found", "no start of the archive can play these moves")
     try:
-        svg = diagram_for_record(where.record)
+        given = position is not None and not where.trail
+        caption = f"{where.engine.title} — the position given" if given else None
+        svg = diagram_for_record(where.record, caption=caption)
     except DiagramError as exc:
         raise ApiError(404, "not-found", str(exc)) from None
     return Response(svg, media_type="image/svg+xml",
