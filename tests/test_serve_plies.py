@@ -23,6 +23,7 @@ from zrec.notation.reader import read_game, read_string
 from zrec.notation.writer import write_game
 from zrec.render.diagram import record_frames
 from zrec.serve import create_app
+from zrec.serve.plies import BY_MOVES
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ["mosona-lined.zrec", "mosona-bent.zrec", "kolowis.zrec", "stone-warriors.zrec"]
@@ -119,3 +120,14 @@ def test_a_bad_position_is_a_page_that_says_why(client: TestClient) -> None:
     assert "Traceback" not in page.text
     both = client.get("/explorer?game=mosona&position=x&moves=1.+b6-b5")
     assert both.status_code == 400 and "give --moves or --position, not both" in both.text
+
+
+def test_past_the_sixtieth_ply_a_link_gives_the_position(client: TestClient) -> None:
+    long = next(g for g in client.get("/api/games?game=kolowis").json() if g["plies"] > 61)
+    links = explore_links(client.get(f"/games/{long['id']}").text)
+    assert len(links) == long["plies"] + 1
+    assert all("&moves=" in href for _, href in links[1:BY_MOVES + 1])
+    assert all("&position=" in href and "moves=" not in href for _, href in links[BY_MOVES + 1:])
+    href = links[BY_MOVES + 1][1]
+    tree = client.get("/api/tree" + href.removeprefix("/explorer")).json()
+    assert tree_rows(client.get(href).text) == as_rows(tree) != []

@@ -3,10 +3,11 @@ its stepping need it).
 
 ``/`` (events, recent games, the search form), ``/search`` (every filter of ``zrec
 archive search``, a page at a time, with the count), ``/games/{id}`` (the replay page
-of ``zrec html``, its stylesheet and script linked from ``/static``, and the record,
-its tags, where it was found and its copies), ``/events/{name}`` (standings,
-crosstable and rounds, as ``zrec archive standings`` and ``crosstable`` give them) and
-``/players/{name}`` (results, events, games).  ``/static/NAME`` serves the stylesheets
+of ``zrec html``, its stylesheet and script linked from ``/static``, links to the
+explorer at each of its positions, and the record, its tags, where it was found and
+its copies), ``/events/{name}`` (standings, crosstable and rounds, as ``zrec archive
+standings`` and ``crosstable`` give them, and an editor's forms for results and byes)
+and ``/players/{name}`` (results, events, games).  ``/static/NAME`` serves the stylesheets
 and the replay script.
 """
 

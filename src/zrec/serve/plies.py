@@ -4,7 +4,10 @@ of its main line, under the game's rule options.
 The explorer is asked for the moves so far (``moves=1. b6-b5 b4xb6``), or, for a game
 that starts from a ``Setup`` tag, for the position itself (``position=``, the Setup
 string of the position after the move), since the moves from the standard start do not
-reach it.  The links are worked out once for a record's text (the last 32 kept).
+reach it.  Past :data:`BY_MOVES` plies a link gives the position too: the moves so far
+would make the links of a long game grow with the square of its length (a 464-ply game:
+1.4 MB of links), a position's stays the same size.  The links are worked out once for
+a record's text (the last 32 kept).
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from functools import lru_cache
 
 from zrec.serve.explorer import explorer_query
 
-__all__ = ["explore_links"]
+__all__ = ["BY_MOVES", "explore_links"]
+
+#: the plies linked by their moves (after them, by the position reached)
+BY_MOVES = 60
 
 
 @lru_cache(maxsize=32)
@@ -38,7 +44,7 @@ def explore_links(text: str, game: str, options: str) -> tuple[tuple[str, str], 
         label = frame.caption or "" if number else "start"
         if number:
             sofar = f"{sofar} {label}".strip()
-        if setup is None:
+        if setup is None and number <= BY_MOVES:
             query = explorer_query(game, chosen, sofar or None)
         else:
             query = explorer_query(game, chosen, None,
