@@ -134,6 +134,11 @@ def test_search_a_player_open_a_game_and_step_it(
     assert caption.inner_text() == "after 9... c8-b8"
     page.keyboard.press("Home")
     assert caption.inner_text() == "start position"
+    # (no script needed) the explorer at the position after ply 2 of this game
+    page.click("ol.explore-plies a:text('1... c6xa5')")
+    page.wait_for_url("**/explorer?**moves=1.+a5-b5+1...+c6xa5")
+    assert page.locator("nav.trail").inner_text() == "start › 1. a5-b5 › 1... c6xa5"
+    assert page.locator("table.games a[href='/games/11']").count() == 1
     assert watched.errors == []
 
 

@@ -3,7 +3,8 @@ driven by Playwright against ``zrec serve`` started as a process on a free port.
 
 An editor logs in, imports the club's third round through ``/import`` (uploading the
 file), reads the import's report, and sees the event's standings change to what
-``zrec archive standings`` prints; an anonymous visitor sent to ``/import`` lands on
+``zrec archive standings`` prints, then records a forfeit through the event's form and
+sees its row gain the point; an anonymous visitor sent to ``/import`` lands on
 the login form; a wrong password says so.  Pages are photographed into
 ``ZREC_SCREENSHOTS`` (a folder) when it is set, else into the test's temporary folder.
 """
@@ -114,6 +115,21 @@ def test_an_editor_imports_a_round_and_the_standings_change(
     assert after == [[line["player"], f"{line['points']:g}"] for line in printed]
     assert page.locator("h2:text('Record a bye')").count() == 1
     page.screenshot(path=shots / "event-editor.png", full_page=True)
+    # a forfeit recorded through the event's form: Evans's row gains the point
+    evans = next(p for p, _ in after if p == "Evans, Eli")
+    form = page.locator("form[action$='/results']")
+    form.locator("input[name=round]").fill("4")
+    form.locator("input[name=White]").fill(evans)
+    form.locator("input[name=Black]").fill("Dunn, Dov")
+    form.locator("select[name=result]").select_option("1-0")
+    form.locator("select[name=termination]").select_option("forfeit")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**?added=7#recorded")
+    assert page.locator("p.recorded").inner_text() == "the result is recorded as game #7."
+    points = dict(standings_points(page))
+    assert float(points[evans]) == float(dict(after)[evans]) + 1
+    assert points["Dunn, Dov"] == dict(after)["Dunn, Dov"]
+    page.screenshot(path=shots / "event-result.png", full_page=True)
     page.click(".account button:text('Log out')")
     page.wait_for_url(url + "/")
     assert page.locator(".account a").inner_text() == "Log in"

@@ -124,7 +124,7 @@ class Guard:
 def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     """The application serving the archive at ``db`` (a SQLite path or a PostgreSQL
     URL); each request opens the archive and closes it after."""
-    from zrec.serve import api, explorer, login, pages, writing
+    from zrec.serve import api, explorer, login, pages, results, writing
 
     app = FastAPI(
         title="zrec",
@@ -139,6 +139,7 @@ def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     install_handlers(app)
     app.include_router(api.router)
     app.include_router(writing.router)
+    app.include_router(results.router)
     app.include_router(login.router)
     app.include_router(pages.router)
     app.include_router(explorer.router)

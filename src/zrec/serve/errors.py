@@ -20,6 +20,8 @@ code                      status  when
 ``too-slow``              408     a body that stopped coming
 ``bad-import``            400     an import that cannot be read (no text, no file)
 ``bad-bye``               400     a bye the event cannot take (the message says why)
+``bad-result``            400     a result the event's form cannot record (the message
+                                  says which field and why)
 ``too-many-logins``       429     too many failed logins (``Retry-After`` says when)
 ``archive-unavailable``   503     the archive cannot be opened or read
 ``damaged-archive``       500     the archive is damaged

@@ -5,18 +5,20 @@
   --format json`` prints them for the same arguments, byte for byte
   (:func:`zrec.archive.store.tree.tree`).  A game, option, move or position the tree
   cannot take is answered 400 with the code ``bad-tree`` and the tree's message.
-- ``/explorer`` (``game``, ``O``, ``moves``, ``offset``): a form to choose the game and
-  its rule options, the moves so far as a trail of links, the board of the position
-  reached (an image: ``/explorer/board.svg`` with the same parameters, drawn as
-  ``zrec diagram`` draws it), the moves played next with their games and each seat's
-  score, each a link that plays it, and a page of the games that reach the position
-  (the archive's search by moves).  Everything is in the address, so a position is a
+- ``/explorer`` (``game``, ``O``, ``moves`` or ``position``, ``offset``): a form to
+  choose the game and its rule options, the moves so far as a trail of links, the
+  board of the position reached (an image: ``/explorer/board.svg`` with the same
+  parameters, drawn as ``zrec diagram`` draws it), the moves played next with their
+  games and each seat's score, each a link that plays it (from a position: to the
+  position it reaches), and a page of the games that reach the position (the
+  archive's search by moves or position).  Everything is in the address, so a position is a
   link to keep; no script.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -31,7 +33,7 @@ from zrec.serve.access import Reader
 from zrec.serve.errors import ApiError
 from zrec.serve.templating import render
 
-__all__ = ["router", "tree_json"]
+__all__ = ["explorer_query", "router", "tree_json"]
 
 router = APIRouter()
 
@@ -127,15 +129,17 @@ class Reached:
     trail: list[tuple[str, str]]
     number: str
     seats: list[str]
+    position: Any
 
 
 def reached(
-    archive: Archive, game: str | None, options: dict[str, str], moves: str | None
+    archive: Archive, game: str | None, options: dict[str, str], moves: str | None,
+    position: str | None = None,
 ) -> Reached | None:
-    """The first start of the archive (of ``game``, with ``options``) in which
-    ``moves`` can be played, or ``game``'s own start when the archive holds none;
-    ``None`` when there is no such start, or when no game is named and the archive
-    holds more than one."""
+    """The first start of the archive (of ``game``, with ``options``; from
+    ``position``, a Setup string, when given) in which ``moves`` can be played, or
+    ``game``'s own start when the archive holds none; ``None`` when there is no such
+    start, or when no game is named and the archive holds more than one."""
     from zrec.archive.store.starts import stored_starts
     from zrec.archive.store.wanted import moves_line
     from zrec.notation.model import Game, Line
@@ -154,6 +158,8 @@ def reached(
     if not starts and name is not None:
         starts = [{"Game": name, **options}]
     for tags in starts:
+        if position is not None:
+            tags = {**tags, "Setup": position}
         record = Game(tuple(tags.items()), line, "*")
         try:
             replay, frames = record_frames(record)
@@ -168,11 +174,15 @@ def reached(
             trail.append((label, sofar))
         number = replay.engine.move_number(frames[-1].position)
         seats = list(replay.engine.seats)
-        return Reached(record, replay.engine, trail, number.text() if number.turn else "", seats)
+        return Reached(record, replay.engine, trail, number.text() if number.turn else "",
+                       seats, frames[-1].position)
     return None
 
 
-def _link(game: str | None, options: dict[str, str], moves: str | None, **more: Any) -> str:
+def explorer_query(
+    game: str | None, options: dict[str, str], moves: str | None, **more: Any
+) -> str:
+    """The query of the explorer at ``moves`` (``more``: ``position``, ``offset``)."""
     pairs = [("game", game or ""), *(("O", f"{t}={v}") for t, v in options.items())]
     if moves:
         pairs.append(("moves", moves))
@@ -188,20 +198,19 @@ def _points(value: float) -> str:
 
 
 def _rows(
-    branches: list[Any], game: str | None, options: dict[str, str], moves: str | None,
-    number: str, seats: list[str],
+    branches: list[Any], href: Callable[[str], str | None], number: str, seats: list[str],
 ) -> tuple[list[str], list[dict[str, Any]]]:
-    """The table of the moves played next: its seats and a row a move."""
+    """The table of the moves played next: its seats and a row a move (``href``: the
+    link of a move, numbered as ``number`` says)."""
     for branch in branches:
         seats += [s for s in branch.score if s not in seats]
     total = sum(b.games for b in branches) or 1
     rows = []
     for branch in branches:
         given = sum(branch.score.values()) or 1
-        step = f"{number} {branch.move}".strip()
         rows.append({
             "move": branch.move,
-            "href": "/explorer?" + _link(game, options, f"{moves or ''} {step}".strip()),
+            "href": href(f"{number} {branch.move}".strip()),
             "games": branch.games,
             "share": f"{100 * branch.games / total:.1f}",
             "score": [
@@ -239,6 +248,7 @@ def explorer_page(
     archive: Reader,
     game: _Game = None,
     moves: _Moves = None,
+    position: _Position = None,
     options: _Options = [],  # noqa: B006
     offset: Annotated[int, Param(ge=0, le=10**9)] = 0,
 ) -> Response:
@@ -248,42 +258,67 @@ def explorer_page(
 
     game = game.strip() if game and game.strip() else None
     moves = moves.strip() if moves and moves.strip() else None
+    position = position.strip() if position and position.strip() else None
     chosen = option_pairs(options, skip_empty=True)
     try:
         name = find_game(game).name if game else None
     except UnknownGameError as exc:
         raise _bad(str(exc)) from None
-    branches = branches_of(archive, name, chosen, moves)
-    where = reached(archive, name, chosen, moves)
-    seats, rows = _rows(branches, name, chosen, moves, where.number if where else "",
-                        list(where.seats) if where else [])
+    branches = branches_of(archive, name, chosen, moves, position)
+    where = reached(archive, name, chosen, moves, position)
+    seats, rows = _rows(branches, _stepper(archive, name, chosen, moves, position),
+                        where.number if where else "", list(where.seats) if where else [])
     try:
         ids, total = search_page(archive, Query(
             game=_searched_game(archive, name, chosen), options=list(chosen.items()),
-            moves=moves or None,
+            moves=moves or None, position=position,
             limit=GAMES_PAGE, offset=offset,
         ))
     except SearchError as exc:
         raise _bad(str(exc)) from None
-    here = _link(name, chosen, moves)
+    at = {"position": position} if position else {}
+    here = explorer_query(name, chosen, moves, **at)
+
+    def link(upto: str | None, **more: Any) -> str:
+        return "/explorer?" + explorer_query(name, chosen, upto, **at, **more)
+
     games_held, choices = _choices(archive, name)
-    trail = [("start", "/explorer?" + _link(name, chosen, None))]
-    trail += [(label, "/explorer?" + _link(name, chosen, upto))
-              for label, upto in (where.trail if where else [])]
+    trail = [("position" if position else "start", link(None))]
+    trail += [(label, link(upto)) for label, upto in (where.trail if where else [])]
     pages = {
         "first": offset + 1, "last": min(offset + GAMES_PAGE, total),
-        "before": ("/explorer?" + _link(name, chosen, moves, offset=max(0, offset - GAMES_PAGE))
-                   if offset > 0 else None),
-        "after": ("/explorer?" + _link(name, chosen, moves, offset=offset + GAMES_PAGE)
-                  if offset + GAMES_PAGE < total else None),
+        "before": link(moves, offset=max(0, offset - GAMES_PAGE)) if offset > 0 else None,
+        "after": link(moves, offset=offset + GAMES_PAGE)
+        if offset + GAMES_PAGE < total else None,
     }
     return render(
         request, "explorer.html", title="Opening explorer", game=name, moves=moves or "",
+        position=position or "",
         chosen=chosen, games_held=games_held, choices=choices, trail=trail,
         board=("/explorer/board.svg?" + here) if where else None,
         seats=seats, rows=rows, played=sum(b.games for b in branches),
         games=list(archive.games(ids)), total=total, pages=pages,
     )
+
+
+def _stepper(
+    archive: Archive, game: str | None, options: dict[str, str], moves: str | None,
+    position: str | None,
+) -> Callable[[str], str | None]:
+    """The link of a move played next: the moves so far and it; from a position, the
+    position it reaches (``None`` when it cannot be played there)."""
+
+    def after_moves(step: str) -> str | None:
+        return "/explorer?" + explorer_query(game, options, f"{moves or ''} {step}".strip())
+
+    def from_position(step: str) -> str | None:
+        nxt = reached(archive, game, options, step, position)
+        if nxt is None:
+            return None
+        setup = nxt.engine.setup_text(nxt.position)
+        return "/explorer?" + explorer_query(game, options, None, position=setup)
+
+    return after_moves if position is None else from_position
 
 
 def _searched_game(archive: Archive, name: str | None, options: dict[str, str]) -> str | None:
@@ -302,6 +337,7 @@ def explorer_board(
     archive: Reader,
     game: _Game = None,
     moves: _Moves = None,
+    position: _Position = None,
     options: _Options = [],  # noqa: B006
 ) -> Response:
     """The board of the position, as ``zrec diagram`` draws it."""
@@ -309,11 +345,14 @@ def explorer_board(
 
     game = game.strip() if game and game.strip() else None
     moves = moves.strip() if moves and moves.strip() else None
-    where = reached(archive, game, option_pairs(options, skip_empty=True), moves)
+    position = position.strip() if position and position.strip() else None
+    where = reached(archive, game, option_pairs(options, skip_empty=True), moves, position)
     if where is None:
         raise ApiError(404, "not-found", "no start of the archive can play these moves")
     try:
-        svg = diagram_for_record(where.record)
+        given = position is not None and not where.trail
+        caption = f"{where.engine.title} — the position given" if given else None
+        svg = diagram_for_record(where.record, caption=caption)
     except DiagramError as exc:
         raise ApiError(404, "not-found", str(exc)) from None
     return Response(svg, media_type="image/svg+xml",

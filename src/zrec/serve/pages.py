@@ -3,10 +3,11 @@ its stepping need it).
 
 ``/`` (events, recent games, the search form), ``/search`` (every filter of ``zrec
 archive search``, a page at a time, with the count), ``/games/{id}`` (the replay page
-of ``zrec html``, its stylesheet and script linked from ``/static``, and the record,
-its tags, where it was found and its copies), ``/events/{name}`` (standings,
-crosstable and rounds, as ``zrec archive standings`` and ``crosstable`` give them) and
-``/players/{name}`` (results, events, games).  ``/static/NAME`` serves the stylesheets
+of ``zrec html``, its stylesheet and script linked from ``/static``, links to the
+explorer at each of its positions, and the record, its tags, where it was found and
+its copies), ``/events/{name}`` (standings, crosstable and rounds, as ``zrec archive
+standings`` and ``crosstable`` give them, and an editor's forms for results and byes)
+and ``/players/{name}`` (results, events, games).  ``/static/NAME`` serves the stylesheets
 and the replay script.
 """
 
@@ -99,8 +100,11 @@ def game_page(
     if stored is None:
         raise not_found(f"there is no game #{gid}")
     sources = archive.sources_of(gid)
+    from zrec.serve.plies import explore_links
+
     extra = render_text(
-        request, "game_parts.html", stored=stored, sources=sources, event=_event_of(stored)
+        request, "game_parts.html", stored=stored, sources=sources, event=_event_of(stored),
+        explore=explore_links(stored.text, stored.game, stored.options),
     )
     try:
         page = PAGES.page(stored.text, gid)
@@ -225,8 +229,11 @@ def event_page(request: Request, archive: Reader, name: str) -> Response:
             "form": form,
             "left_out": ranked.event.left_out,
         }
+    from zrec.serve.results import recording, said
+
     return render(request, "event.html", title=event.name, event=event, rounds=rounds,
-                  loose=loose, **parts)
+                  loose=loose, recording=recording(archive, event),
+                  recorded=said(dict(request.query_params)), **parts)
 
 
 def _markup(element: ET.Element) -> Markup:

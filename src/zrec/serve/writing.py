@@ -31,7 +31,7 @@ from zrec.serve.api import JsonText, records_in
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.templating import render, url_part
 
-__all__ = ["import_text", "router"]
+__all__ = ["import_text", "page_import", "router"]
 
 router = APIRouter()
 _ERROR = {"description": "An error: {\"error\": {\"code\": ..., \"message\": ...}}"}
@@ -119,11 +119,11 @@ async def import_form(request: Request, who: Editor) -> Response:
     if not body.strip():
         raise ApiError(400, "bad-import", "paste games or choose a file to import")
     keep = form.get("keep_invalid") == "1"
-    report = await run_in_threadpool(_page_import, request, body, name, keep)
+    report = await run_in_threadpool(page_import, request, body, name, keep)
     return render(request, "import.html", title="Import games", report=report)
 
 
-def _page_import(request: Request, body: bytes, name: str, keep: bool) -> dict[str, Any]:
+def page_import(request: Request, body: bytes, name: str, keep: bool) -> dict[str, Any]:
     """The import's report as the page shows it."""
     from zrec.archive.store.outcome import ImportCounts
 
@@ -139,7 +139,8 @@ def _page_import(request: Request, body: bytes, name: str, keep: bool) -> dict[s
     said = ", ".join(f"{document[k]} {k}" for k in keys
                      if k != "read" and (document[k] or k == "added"))
     return {"summary": f"{document['read']} games read: {said}", "columns": keys,
-            "files": document["files"], "lines": lines, "ids": ids}
+            "files": document["files"], "lines": lines, "ids": ids,
+            "reports": document["reports"]}
 
 
 @router.post("/events/{name:path}/byes", include_in_schema=False)
