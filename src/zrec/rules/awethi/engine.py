@@ -59,6 +59,7 @@ from zrec.rules.base import (
     SetupError,
     View,
 )
+from zrec.rules.clicking import Choices, ClickTable, Entry
 
 TITLE = "Awéthi"
 _CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
@@ -282,6 +283,29 @@ class AwethiEngine:
         if isinstance(move, ShepherdsMove):
             return tuple(tuple(NAME[s] for s in path) for path in move.paths)
         return (tuple(NAME[s] for s in move.path),) if move.path else ()
+
+    # -- the board -----------------------------------------------------------------------
+
+    def click_table(
+        self, pos: AwethiPosition, roll: Sequence[int] | None = None
+    ) -> ClickTable[AwethiMove] | None:
+        """The herd's turn: no click (a button); a wolf turn: the wolf's square, then
+        each square of its path; the shepherds' turn: too many forms to list."""
+        if pos.stage == SHEPHERDS_TURN and roll is not None:
+            return None
+        return ClickTable([
+            Entry(m, self.spell(pos, m).text(), () if isinstance(m, HerdMove) else
+                  sum(self.routes(pos, m), ()))
+            for m in self.legal_moves(pos, roll)
+        ])
+
+    def choices(
+        self, pos: AwethiPosition, roll: Sequence[int] | None, clicks: Sequence[str]
+    ) -> Choices[AwethiMove]:
+        table = self.click_table(pos, roll)
+        if table is None:
+            raise NotImplementedError("the shepherds' turn is built step by step")
+        return table.choices(clicks)
 
     # -- the end -----------------------------------------------------------------------
 
