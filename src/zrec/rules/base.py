@@ -184,6 +184,9 @@ class Engine(Protocol[P, M]):
         with too many legal forms to list, which :meth:`choices` builds step by step
         (:mod:`zrec.rules.clicking`)."""
 
+    def clicks(self, pos: P, roll: Sequence[int] | None, move: M) -> tuple[str, ...]:
+        """The clicks that enter a legal move (made with ``roll``) on the board."""
+
     def choices(
         self, pos: P, roll: Sequence[int] | None, clicks: Sequence[str]
     ) -> Choices[M]:

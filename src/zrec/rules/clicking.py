@@ -96,6 +96,13 @@ class ClickTable(Generic[M]):
         """Each legal move's written text and its clicks, in the order given."""
         return [(entry.text, clicks) for entry, clicks in self.rows]
 
+    def clicks_of(self, move: M) -> tuple[str, ...]:
+        """The clicks of a legal move of the table; raises ``KeyError`` for another."""
+        for entry, clicks in self.rows:
+            if entry.move == move:
+                return clicks
+        raise KeyError(move)
+
     def choices(self, clicks: Sequence[str], prompt: str = "") -> Choices[M]:
         """What may follow ``clicks``: the next clicks of every move that starts with
         them (in the order the moves were given), and the move they make, if any."""

@@ -299,6 +299,14 @@ class AwethiEngine:
             for m in self.legal_moves(pos, roll)
         ])
 
+    def clicks(
+        self, pos: AwethiPosition, roll: Sequence[int] | None, move: AwethiMove
+    ) -> tuple[str, ...]:
+        table = self.click_table(pos, roll)
+        if table is None:
+            raise NotImplementedError("the shepherds' turn is built step by step")
+        return table.clicks_of(move)
+
     def choices(
         self, pos: AwethiPosition, roll: Sequence[int] | None, clicks: Sequence[str]
     ) -> Choices[AwethiMove]:

@@ -277,6 +277,11 @@ class SerpentEngine(WrittenMoves):
 
         return (order(1) or ()) if move.captured else ()
 
+    def clicks(
+        self, pos: SerpentPosition, roll: Sequence[int] | None, move: SerpentMove
+    ) -> tuple[str, ...]:
+        return self.click_table(pos).clicks_of(move)
+
     def choices(
         self, pos: SerpentPosition, roll: Sequence[int] | None, clicks: Sequence[str]
     ) -> Choices[SerpentMove]:

@@ -279,6 +279,11 @@ class StoneWarriors(WrittenMoves):
             Entry(m, m.text(), sum(self.routes(pos, m), ())) for m in self.legal_moves(pos)
         ])
 
+    def clicks(
+        self, pos: StonePosition, roll: Sequence[int] | None, move: StoneMove
+    ) -> tuple[str, ...]:
+        return self.click_table(pos).clicks_of(move)
+
     def choices(
         self, pos: StonePosition, roll: Sequence[int] | None, clicks: Sequence[str]
     ) -> Choices[StoneMove]:
