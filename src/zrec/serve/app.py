@@ -124,7 +124,7 @@ class Guard:
 def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     """The application serving the archive at ``db`` (a SQLite path or a PostgreSQL
     URL); each request opens the archive and closes it after."""
-    from zrec.serve import api, explorer, login, pages, writing
+    from zrec.serve import api, board_api, explorer, login, pages, writing
 
     app = FastAPI(
         title="zrec",
@@ -138,6 +138,7 @@ def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     app.state.session_key = None  # (read from the archive on first need)
     install_handlers(app)
     app.include_router(api.router)
+    app.include_router(board_api.router)
     app.include_router(writing.router)
     app.include_router(login.router)
     app.include_router(pages.router)
