@@ -137,7 +137,7 @@ def parse_roll(text: str, faces: Sequence[int] | None, at: int) -> tuple[int, ..
     dice = "a die" if need == 1 else f"{need} dice"
     if not text.isascii() or not text.isdigit() or len(text) != need:
         raise BoardError(
-            "bad-roll", f"the roll {text!r} is not {dice} written as {need} digits (as 1234)"
+            "bad-roll", f"the roll {text!r} is not {dice} written as {need} digit{'s' * (need > 1)} (as 1234)"
         )
     values = tuple(int(c) for c in text)
     for i, (value, face) in enumerate(zip(values, faces, strict=True)):

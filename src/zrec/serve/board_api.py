@@ -88,9 +88,10 @@ def _board_error(exc: Exception) -> ApiError:
 
 
 def position_json(
-    body: bytes, at: int | None, roll: str | None, clicks: str | None
+    body: bytes, at: int | None, roll: str | None, clicks: str | None, drawn: bool = True
 ) -> dict[str, Any]:
-    """What ``POST /api/position`` answers for a record, a node, a roll and clicks."""
+    """What ``POST /api/position`` answers for a record, a node, a roll and clicks
+    (``drawn``: with the drawing, else ``view`` is null)."""
     from zrec.play.board import BoardError, board_at
     from zrec.render.diagram import diagram_for_node
 
@@ -100,7 +101,7 @@ def position_json(
         board = board_at(game, at, roll, made)
     except BoardError as exc:
         raise _board_error(exc) from None
-    view = diagram_for_node(game, board.at)
+    view = diagram_for_node(game, board.at) if drawn else None
     answer: dict[str, Any] = {}
     for key, value in board.to_json().items():
         answer[key] = value
@@ -124,12 +125,14 @@ async def position(
         "The dice rolled for the turn, one digit a die (1234)."))] = None,
     clicks: Annotated[str | None, Param(max_length=4000, description=(
         "The clicks of a half-made move, comma-separated (b6,b5)."))] = None,
+    view: Annotated[bool, Param(description=(
+        "false: leave the drawing out (null), while a move is being clicked."))] = True,
 ) -> Response:
     from starlette.concurrency import run_in_threadpool
 
     body = await request.body()
     try:
-        return JSONResponse(await run_in_threadpool(position_json, body, at, roll, clicks))
+        return JSONResponse(await run_in_threadpool(position_json, body, at, roll, clicks, view))
     except _Invalid as exc:
         return exc.answer
 

@@ -1,0 +1,255 @@
+"""The recording board's API against the real application (FastAPI's TestClient):
+``POST /api/position`` (the state at a node: whose turn, the dice, legal moves with
+their clicks, the choices after some clicks, the outcome), ``POST /api/edit``,
+``GET /api/roll`` and ``POST /api/json``; and the round trip the issue asks for: every
+record of samples/ rebuilt from an empty one by the clicks the API offers and its
+edits comes out byte for byte as ``zrec fmt`` writes it, and so do random games."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zrec.notation.model import Game, Line, MoveNode
+from zrec.notation.reader import read_game, read_games
+from zrec.notation.writer import write_game
+from zrec.play.editing import _before
+from zrec.play.places import Place, line_at, node_of, places
+from zrec.play.replay import prepare
+from zrec.play.selfplay import random_game
+from zrec.play.walk import path_to
+from zrec.rules import all_games
+from zrec.serve import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+LINED = (SAMPLES / "mosona-lined.zrec").read_text(encoding="utf-8")
+#: a Kolowis game with bent jumps, two plies in: White's a6 reaches a6 again over
+#: c7 and b7 jumping c6 or b8 at the second step (found among random games)
+KOLOWIS = """[Game "kolowis"]
+[Result "*"]
+[Jumps "bent"]
+
+1. a7xb9xb8xc8xb9 c10xc9xb10xb9xb8 *
+"""
+SMALL = """[Game "mosona"]
+[Result "*"]
+
+1. b6-b5 b4xb6 2. b7xb5 *
+"""
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("board") / "board.sqlite"
+    subprocess.run([sys.executable, "-m", "zrec", "archive", "import", "-q", "--db", str(db),
+                    str(SAMPLES / "culin-opening.zrec")], check=True, capture_output=True,
+                   timeout=120)
+    with TestClient(create_app(str(db))) as c:
+        yield c
+
+
+def position(client: TestClient, text: str, status: int = 200, **query: Any) -> Any:
+    answer = client.post("/api/position", params=query, content=text.encode("utf-8"))
+    assert answer.status_code == status, answer.text
+    return answer.json()
+
+
+def edited(client: TestClient, text: str, at: int, op: str, status: int = 200,
+           **args: Any) -> Any:
+    answer = client.post("/api/edit", json={"text": text, "at": at, "op": op, **args})
+    assert answer.status_code == status, answer.text
+    return answer.json()
+
+
+def offered(state: Any) -> list[str]:
+    return [o["click"] for o in state["choices"]["options"]]
+
+
+# -- positions -----------------------------------------------------------------------------
+
+
+def test_a_mosona_record_at_its_start_and_in_a_variation(client: TestClient) -> None:
+    state = position(client, LINED, at=0)
+    assert state["view"].startswith('<svg class="zrec-diagram"')
+    del state["view"]
+    assert state == {
+        "game": "mosona", "title": "Awithlaknannai Mosona", "seats": ["White", "Black"],
+        "at": 0, "number": "1.", "to_move": "White", "roll": None,
+        "legal": [{"move": "a4-b5", "clicks": ["a4", "b5"]},
+                  {"move": "a5-b5", "clicks": ["a5", "b5"]},
+                  {"move": "b6-b5", "clicks": ["b6", "b5"]}],
+        "listed": True,
+        "choices": {"clicks": [], "options": [{"click": "a4", "label": "a4"},
+                                              {"click": "a5", "label": "a5"},
+                                              {"click": "b6", "label": "b6"}],
+                    "move": None, "prompt": ""},
+        "outcome": None,
+    }
+    after_one = position(client, LINED, at=0, clicks="a5")["choices"]
+    assert after_one == {"clicks": ["a5"], "options": [{"click": "b5", "label": "b5"}],
+                         "move": None, "prompt": ""}
+    done = position(client, LINED, at=0, clicks="a5,b5", view="false")
+    assert (done["view"], done["choices"]["move"], offered(done)) == (None, "a5-b5", [])
+    # node 1: the main line's 1. b6-b5; node 2: the variation's 1. a4-b5
+    assert [(s["number"], s["to_move"], s["legal"]) for s in
+            (position(client, LINED, at=n) for n in (1, 2))] == [
+        ("1...", "Black", [{"move": "b4xb6", "clicks": ["b4", "b6"]}]),
+        ("1...", "Black", [{"move": "c5xa4", "clicks": ["c5", "a4"]}]),
+    ]
+
+
+def test_the_end_of_a_finished_record(client: TestClient) -> None:
+    state = position(client, LINED)
+    assert (state["at"], state["to_move"], state["number"], state["legal"]) == (
+        50, None, None, [])
+    assert state["outcome"] == {"result": "0-1", "termination": "normal",
+                                "reason": "White has no pieces left, so Black wins"}
+    assert state["choices"]["prompt"] == "the game is over"
+
+
+def test_a_record_ended_off_the_board_says_how(client: TestClient) -> None:
+    text = SMALL.replace('[Result "*"]', '[Result "0-1"]\n[Termination "resignation"]')
+    state = position(client, text.replace("2. b7xb5 *", "2. b7xb5 0-1"))
+    assert state["to_move"] is None
+    assert state["outcome"]["result"] == "0-1"
+    assert state["outcome"]["termination"] == "resignation"
+    assert state["outcome"]["reason"].startswith("White resigned (")
+
+
+def test_the_jumped_piece_chooses_between_two_kolowis_chains(client: TestClient) -> None:
+    state = position(client, KOLOWIS)
+    chains = {m["move"]: m["clicks"] for m in state["legal"] if m["move"].endswith("b7xa6")}
+    assert chains == {
+        "a6xa7xb7xa6": ["a6", "a7", "b7", "a6"],
+        "a6xa7xc7xb7xa6": ["a6", "a7", "c7", "b7", "a6"],
+        "a6xc7x(c6)b7xa6": ["a6", "c7", "c6", "b7", "a6"],
+        "a6xc7x(b8)b7xa6": ["a6", "c7", "b8", "b7", "a6"],
+    }
+    after = position(client, KOLOWIS, clicks="a6,c7", view="false")
+    # c6 and b8: the pieces a chain to b7 may jump; b7: where the other chains land
+    assert offered(after) == ["c6", "b7", "b8", "a7", "a8", "c8", "b9"]
+    assert offered(position(client, KOLOWIS, clicks="a6,c7,b8", view="false")) == ["b7"]
+    chosen = position(client, KOLOWIS, clicks="a6,c7,b8,b7", view="false")
+    assert (offered(chosen), chosen["choices"]["move"]) == (["a6"], None)
+    last = position(client, KOLOWIS, clicks="a6,c7,b8,b7,a6", view="false")
+    assert last["choices"]["move"] == "a6xc7x(b8)b7xa6"
+
+
+def test_a_priest_enters_by_a_click_on_its_home_arm(client: TestClient) -> None:
+    text = (SAMPLES / "stone-warriors.zrec").read_text(encoding="utf-8")
+    state = position(client, text, at=56)  # after 28... h9-g9xg10, White's first loss
+    assert (state["to_move"], state["number"]) == ("White", None)
+    assert state["legal"] == [{"move": f"P@{c}1", "clicks": [f"{c}1"]} for c in "efghij"]
+
+
+def test_a_pass_has_no_clicks(client: TestClient) -> None:
+    text = (SAMPLES / "stone-warriors-culin.zrec").read_text(encoding="utf-8")
+    state = position(client, text, at=152)  # after 76. h9-g10: Black cannot move
+    assert (state["number"], state["legal"]) == ("76...", [{"move": "--", "clicks": []}])
+    assert state["choices"] == {"clicks": [], "options": [], "move": "--", "prompt": ""}
+
+
+def test_the_herd_turn_needs_its_roll(client: TestClient) -> None:
+    text = (SAMPLES / "awethi.zrec").read_text(encoding="utf-8")
+    waiting = position(client, text, at=0)
+    assert (waiting["roll"], waiting["legal"], waiting["choices"]["prompt"]) == (
+        {"dice": "d4", "faces": [4], "given": None}, [], "the roll of d4")
+    rolled = position(client, text, at=0, roll="3")
+    assert rolled["roll"] == {"dice": "d4", "faces": [4], "given": [3]}
+    assert rolled["legal"] == [{"move": "3: H", "clicks": []}]
+    assert rolled["choices"]["move"] == "3: H"
+    shepherds = position(client, text, at=1)
+    assert shepherds["roll"] == {"dice": "4×d4", "faces": [4, 4, 4, 4], "given": None}
+
+
+def test_a_wolf_turn_by_its_path(client: TestClient) -> None:
+    text = (SAMPLES / "awethi.zrec").read_text(encoding="utf-8")
+    game = read_game(text)
+    # 11. 2: H 1311s: d2-e2, c3-d3, e6-e5, e1-f1 15: m13-l13-k13-k14-j14-i14
+    wolf = next(i for i, node in enumerate(game.line.moves, 1)
+                if node.turn.text() == "15: m13-l13-k13-k14-j14-i14")
+    state = position(client, text, at=wolf - 1, roll="15", view="false")
+    assert state["to_move"] == "Wolves"
+    assert {"move": "15: m13-l13-k13-k14-j14-i14",
+            "clicks": ["m13", "l13", "k13", "k14", "j14", "i14"]} in state["legal"]
+    assert offered(state) == ["m13"]
+
+
+@pytest.mark.parametrize(("query", "code", "message"), [
+    ({"at": 51}, "bad-node",
+     "the record has 50 moves, variations included: the node must be 0 to 50, not 51"),
+    ({"at": 0, "roll": "3"}, "bad-roll", "the turn after node 0 rolls no dice: give no roll"),
+    ({"at": 0, "clicks": "b6,b4"}, "bad-clicks",
+     "the clicks b6,b4 begin no legal move after node 0"),
+    ({"clicks": "b6"}, "bad-clicks", "no click can be made after node 50: the game is over"),
+    ({"at": "x"}, "bad-request", "at: Input should be a valid integer, unable to parse "
+     "string as an integer"),
+])
+def test_what_a_record_cannot_take(client: TestClient, query: Any, code: str,
+                                   message: str) -> None:
+    assert position(client, LINED, 400, **query) == {"error": {"code": code,
+                                                               "message": message}}
+
+
+def test_a_roll_the_dice_cannot_show(client: TestClient) -> None:
+    text = (SAMPLES / "awethi.zrec").read_text(encoding="utf-8")
+    assert position(client, text, 400, at=0, roll="12")["error"]["message"] == (
+        "the roll '12' is not a die written as 1 digit (as 1234)")
+    assert position(client, text, 400, at=1, roll="125")["error"] == {
+        "code": "bad-roll", "message": "the roll '125' is not 4 dice written as 4 digits (as 1234)"}
+    assert position(client, text, 400, at=1, roll="1250")["error"]["message"] == (
+        "die 3 of the roll 1250 shows 5: a d4 shows 1 to 4")
+
+
+def test_an_illegal_record_is_answered_with_the_validators_diagnostic(
+        client: TestClient) -> None:
+    bad = SMALL.replace("b4xb6", "b4-b5")
+    answer = position(client, bad, 422)
+    message = ("move 1 (Black): b4-b5 is illegal: b5 is not empty; legal moves: b4xb6")
+    assert answer == {"error": {
+        "code": "invalid-record",
+        "message": f"<stdin>:4:10: error[illegal-move] game 1, ply 2: {message}",
+        "diagnostics": [{"code": "illegal-move", "severity": "error", "file": "<stdin>",
+                         "game": 1, "line": 4, "column": 10, "message": message,
+                         "ply": 2, "move": "b4-b5"}],
+    }}
+    assert edited(client, bad, 0, "cut", 422)["error"]["code"] == "invalid-record"
+    assert position(client, "", 422)["error"]["message"] == (
+        "the body holds no record: send one record")
+
+
+def test_the_server_rolls_dice(client: TestClient) -> None:
+    rolls = [client.get("/api/roll", params={"faces": "4,4,6"}).json()["roll"]
+             for _ in range(60)]
+    assert all(len(r) == 3 and 1 <= r[0] <= 4 and 1 <= r[1] <= 4 and 1 <= r[2] <= 6
+               for r in rolls)
+    assert {r[2] for r in rolls} == {1, 2, 3, 4, 5, 6}  # (fails once in 10^4 runs)
+    for faces in ("4,1", "21", "4,4,4,4,4,4,4,4,4", "x"):
+        answer = client.get("/api/roll", params={"faces": faces})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, "bad-roll")
+
+
+def test_a_record_as_json(client: TestClient) -> None:
+    answer = client.post("/api/json", content=SMALL.encode())
+    assert answer.status_code == 200
+    converted = subprocess.run([sys.executable, "-m", "zrec", "convert", "--to", "json", "-"],
+                               input=SMALL.encode(), capture_output=True, check=True)
+    assert answer.content == converted.stdout
+
+
+def test_the_board_endpoints_are_described(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"post"} == set(paths["/api/position"]) == set(paths["/api/edit"]) == set(
+        paths["/api/json"])
+    assert set(paths["/api/roll"]) == {"get"}
