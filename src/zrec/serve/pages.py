@@ -28,7 +28,8 @@ from markupsafe import Markup
 
 from zrec.archive import Archive, StoredGame
 from zrec.archive.store.search import Query, SearchError, search_page
-from zrec.serve.access import Reader
+from zrec.serve.access import Reader, visitor
+from zrec.serve.board_page import event_board
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.events import event_rounds, loaded, ranking
 from zrec.serve.finding import PAGE, Filters, filters, find
@@ -225,8 +226,9 @@ def event_page(request: Request, archive: Reader, name: str) -> Response:
             "form": form,
             "left_out": ranked.event.left_out,
         }
+    board = event_board(event, rounds, loose) if visitor(request).may("import") else None
     return render(request, "event.html", title=event.name, event=event, rounds=rounds,
-                  loose=loose, **parts)
+                  loose=loose, board=board, **parts)
 
 
 def _markup(element: ET.Element) -> Markup:
@@ -305,13 +307,19 @@ def _static() -> dict[str, tuple[str, str]]:
     from importlib import resources
 
     from zrec.render.replay_page import assets
+    from zrec.render.svg import DEFAULT_CSS, MAP_CSS
 
     files = {
         name: (text, "text/css" if name.endswith(".css") else "text/javascript")
         for name, text in assets().items()
     }
-    sheet = resources.files("zrec.serve").joinpath("static").joinpath("site.css")
-    files["site.css"] = (sheet.read_text(encoding="utf-8"), "text/css")
+    for item in resources.files("zrec.serve").joinpath("static").iterdir():
+        if item.name.endswith((".css", ".js")):
+            kind = "text/css" if item.name.endswith(".css") else "text/javascript"
+            files[item.name] = (item.read_text(encoding="utf-8"), kind)
+    # the boards' look, for a page that draws boards by script (their own <style> is
+    # taken out: the CSP would refuse it)
+    files["diagram.css"] = (DEFAULT_CSS + MAP_CSS, "text/css")
     return files
 
 
