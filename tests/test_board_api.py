@@ -253,3 +253,179 @@ def test_the_board_endpoints_are_described(client: TestClient) -> None:
     assert {"post"} == set(paths["/api/position"]) == set(paths["/api/edit"]) == set(
         paths["/api/json"])
     assert set(paths["/api/roll"]) == {"get"}
+
+
+# -- edits -----------------------------------------------------------------------------------
+
+HEAD = '[Game "mosona"]\n[Result "*"]\n\n'
+
+
+@pytest.mark.parametrize(("start", "at", "op", "args", "text", "reached"), [
+    (SMALL, 3, "play", {"move": "b3-b4"}, "1. b6-b5 b4xb6 2. b7xb5 b3-b4 *", 4),
+    (SMALL, 1, "play", {"move": "b4xb6"}, "1. b6-b5 b4xb6 2. b7xb5 *", 2),
+    (SMALL, 0, "play", {"move": "a4-b5"}, "1. b6-b5 (1. a4-b5) b4xb6 2. b7xb5 *", 2),
+    ("1. b6-b5 (1. a4-b5) b4xb6 *", 0, "play", {"move": "a4-b5"},
+     "1. b6-b5 (1. a4-b5) b4xb6 *", 2),
+    ("1. b6-b5 (1. a4-b5) b4xb6 *", 2, "play", {"move": "c5xa4"},
+     "1. b6-b5 (1. a4-b5 c5xa4) b4xb6 *", 3),
+    ("1. b6-b5 (1. a4-b5 c5xa4) b4xb6 *", 3, "comment", {"comment": "  takes \n back "},
+     "1. b6-b5 (1. a4-b5 c5xa4 {takes back}) b4xb6 *", 3),
+    ("1. b6-b5 b4xb6 {only move} *", 2, "comment", {"comment": ""}, "1. b6-b5 b4xb6 *", 2),
+    (SMALL, 0, "comment", {"comment": "Culin"}, "{Culin} 1. b6-b5 b4xb6 2. b7xb5 *", 0),
+    ("*", 0, "comment", {"comment": "Culin"}, "{Culin} *", 0),
+    (SMALL, 1, "nag", {"nag": "$1"}, "1. b6-b5 $1 b4xb6 2. b7xb5 *", 1),
+    ("1. b6-b5 $1 b4xb6 *", 1, "nag", {"nag": "!"}, "1. b6-b5! $1 b4xb6 *", 1),
+    ("1. b6-b5! $1 b4xb6 *", 1, "nag", {"nag": "$1"}, "1. b6-b5! b4xb6 *", 1),
+    ("1. b6-b5! b4xb6 *", 1, "nag", {"nag": "!"}, "1. b6-b5 b4xb6 *", 1),
+    ("1. b6-b5 (1. a4-b5 c5xa4 {takes back}) b4xb6 2. b7xb5 *", 3, "promote", {},
+     "1. a4-b5 (1. b6-b5 b4xb6 2. b7xb5) c5xa4 {takes back} *", 5),
+    ("1. b6-b5 (1. a4-b5 c5xa4) (1. a5-b5) b4xb6 *", 4, "promote", {},
+     "1. a5-b5 (1. a4-b5 c5xa4) (1. b6-b5 b4xb6) *", 1),
+    ("1. b6-b5 (1. a4-b5 c5xa4) b4xb6 2. b7xb5 *", 3, "cut", {},
+     "1. b6-b5 (1. a4-b5) b4xb6 2. b7xb5 *", 2),
+    ("1. b6-b5 (1. a4-b5 c5xa4) b4xb6 2. b7xb5 *", 2, "cut", {},
+     "1. b6-b5 b4xb6 2. b7xb5 *", 0),
+    (SMALL, 2, "cut", {}, "1. b6-b5 *", 1),
+])
+def test_each_edit(client: TestClient, start: str, at: int, op: str, args: Any, text: str,
+                   reached: int) -> None:
+    begin = start if start.startswith("[") else HEAD + start + "\n"
+    want = begin.split("\n\n")[0] + "\n\n" + text + "\n"
+    assert edited(client, begin, at, op, **args) == {"text": want, "at": reached}
+
+
+def test_tags_and_the_result(client: TestClient) -> None:
+    tagged = edited(client, SMALL, 3, "tags", tags={"White": "Zuni, A.", "Result": None,
+                                                    "Game": "mosona"})
+    assert tagged == {"text": '[Game "mosona"]\n[White "Zuni, A."]\n\n'
+                      "1. b6-b5 b4xb6 2. b7xb5 *\n", "at": 3}
+    ended = edited(client, SMALL, 3, "result", result="1-0", termination="resignation")
+    assert ended["text"] == ('[Game "mosona"]\n[Result "1-0"]\n[Termination "resignation"]'
+                             "\n\n1. b6-b5 b4xb6 2. b7xb5 1-0\n")
+    again = edited(client, ended["text"], 3, "result", result="*", termination=None)
+    assert again["text"] == SMALL
+    kept = edited(client, ended["text"], 3, "result", result="0-1")  # (Termination kept)
+    assert '[Result "0-1"]\n[Termination "resignation"]' in kept["text"]
+    # cutting the main line leaves the game unfinished
+    assert edited(client, ended["text"], 3, "cut")["text"] == SMALL.replace(" 2. b7xb5", "")
+
+
+@pytest.mark.parametrize(("at", "op", "args", "code", "message"), [
+    (3, "play", {"move": "b6-b5"}, "illegal-move",
+     "b6-b5 cannot be played after node 3: there is no Black piece on b6"),
+    (3, "play", {"move": "b6-"}, "bad-move", "'b6-' is not a move in the notation (at 'b6-')"),
+    (9, "play", {"move": "b3-b4"}, "bad-node",
+     "the record has 3 moves, variations included: the node must be 0 to 3, not 9"),
+    (0, "nag", {"nag": "$1"}, "bad-edit", "a NAG goes after a move: node 0 is the start"),
+    (1, "nag", {"nag": "good"}, "bad-edit",
+     "'good' is no NAG: write $0 to $255 or one of ! ? !! ?? !? ?!"),
+    (1, "promote", {}, "bad-edit", "the move at node 1 is on the main line already"),
+    (1, "comment", {"comment": "a } b"}, "bad-edit", "a comment cannot hold a }"),
+    (1, "play", {}, "bad-edit", "the edit needs 'move' as a str"),
+    (0, "tags", {"tags": {"1x": "y"}}, "bad-edit", "'1x' is not a tag name (letters, digits, _)"),
+    (0, "result", {"result": "1-0-0"}, "bad-edit", "'1-0-0' is not * or a result of 2 sides"),
+    (0, "undo", {}, "bad-edit",
+     "'undo' is no edit: the edits are play, comment, nag, cut, tags, result, promote"),
+])
+def test_edits_a_record_cannot_take(client: TestClient, at: int, op: str, args: Any, code: str,
+                                    message: str) -> None:
+    answer = edited(client, SMALL, at, op, 400, **args)
+    assert answer == {"error": {"code": code, "message": message}}
+
+
+def test_an_edit_that_is_not_json(client: TestClient) -> None:
+    answer = client.post("/api/edit", content=b"text=1", headers={"content-type": "text/plain"})
+    assert (answer.status_code, answer.json()["error"]["code"]) == (400, "bad-request")
+
+
+# -- the round trip: records re-entered by clicks ----------------------------------------------
+
+
+class _Before:
+    """The position before each move of a record, in file order."""
+
+    def __init__(self, game: Game) -> None:
+        from zrec.play.walk import Visitor, walk
+
+        self.replay = prepare(game)
+        found: list[Any] = []
+
+        class Keep(Visitor):
+            def step(self, step: Any) -> None:
+                found.append(step.before)
+
+        walk(self.replay, game.line, Keep())
+        self.positions = found
+
+
+def _node_at(game: Game, place: Place) -> MoveNode:
+    return line_at(game.line, place).moves[place[-1]]
+
+
+def rebuild(client: TestClient, game: Game) -> tuple[str, int]:
+    """The record re-entered through the API from an empty one with its tags: each move
+    by the clicks the engine gives it, each click checked to be offered by the choices
+    of the clicks before it, the move then played as the choices write it; comments and
+    NAGs by their edits, the result last.  The text, and how many moves were entered as
+    written because their turn cannot be clicked yet."""
+    tags = tuple((k, "*" if k == "Result" else v) for k, v in game.tags if k != "Termination")
+    text = write_game(Game(tags, Line(), "*"))
+    before = _Before(game)
+    engine = before.replay.engine
+    unclickable = 0
+    for k, place in enumerate(places(game.line), 1):
+        node = _node_at(game, place)
+        pos = before.positions[k - 1]
+        came = _before(place)
+        at = 0 if came is None else node_of(game.line, came)
+        dice = None if node.turn.dice is None else node.turn.dice.values
+        roll = {} if dice is None else {"roll": "".join(map(str, dice))}
+        move = engine.resolve(pos, node.turn).move
+        try:
+            clicks = engine.clicks(pos, dice, move)
+        except NotImplementedError:  # the Awéthi shepherds' turn: built step by step,
+            clicks = None  # not clickable yet; entered as written until it is
+        if clicks is None:
+            written = node.turn.text()
+            unclickable += 1
+        else:
+            for i, click in enumerate(clicks):
+                state = position(client, text, at=at, clicks=",".join(clicks[:i]),
+                                 view="false", **roll)
+                if not i:  # the move is listed with these clicks
+                    listed = {"move": engine.spell(pos, move).text(), "clicks": list(clicks)}
+                    assert listed in state["legal"]
+                assert click in offered(state), (k, clicks, i)
+            state = position(client, text, at=at, clicks=",".join(clicks), view="false",
+                             **roll)
+            written = state["choices"]["move"]
+            assert written == engine.spell(pos, move).text()
+        answer = edited(client, text, at, "play", move=written)
+        assert answer["at"] == k
+        text = answer["text"]
+        if place == (0,) and node.comments_before:
+            text = edited(client, text, 0, "comment", comment=node.comments_before[0].text)["text"]
+        for said in node.comments_after:
+            text = edited(client, text, k, "comment", comment=said.text)["text"]
+        for mark in [*(f"${n}" for n in node.nags), *([node.suffix] if node.suffix else [])]:
+            text = edited(client, text, k, "nag", nag=mark)["text"]
+    result: dict[str, Any] = {"result": game.result}
+    if game.tag("Termination") is not None:
+        result["termination"] = game.tag("Termination")
+    return edited(client, text, 0, "result", **result)["text"], unclickable
+
+
+def _samples() -> list[tuple[str, int]]:
+    return [(path.name, i) for path in sorted(SAMPLES.glob("*.zrec"))
+            for i, _ in enumerate(read_games(path))]
+
+
+@pytest.mark.parametrize(("name", "number"), _samples())
+def test_every_sample_is_re_entered_by_clicks(client: TestClient, name: str,
+                                              number: int) -> None:
+    game = list(read_games(SAMPLES / name))[number]
+    text, unclickable = rebuild(client, game)
+    assert text == write_game(game)
+    if game.game_type != "awethi":
+        assert unclickable == 0
+
