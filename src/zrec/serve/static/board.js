@@ -29,6 +29,11 @@
     p.hidden = !message;
   }
 
+  var pending = 0;  // requests under way: data-busy on the app while there are some
+  function busy(step) {
+    pending += step;
+    if (pending) { app.setAttribute("data-busy", "1"); } else { app.removeAttribute("data-busy"); }
+  }
   function call(method, url, body, type) {
     var init = { method: method, headers: {}, credentials: "same-origin" };
     if (body !== undefined) {
@@ -38,28 +43,34 @@
     if (method === "POST" && app.getAttribute("data-csrf")) {
       init.headers["X-CSRF-Token"] = app.getAttribute("data-csrf");
     }
+    busy(1);
     return fetch(url, init).then(function (answer) {
       return answer.text().then(function (text) {
+        busy(-1);
         var data = null;
         try { data = JSON.parse(text); } catch (e) { data = null; }
         if (!answer.ok) {
           var said = data && data.error ? data.error.message : text;
-          throw new Error(said || ("the server answered " + answer.status));
+          var error = new Error(said || ("the server answered " + answer.status));
+          error.code = data && data.error ? data.error.code : "";
+          throw error;
         }
         return data;
       });
-    });
+    }, function (error) { busy(-1); throw error; });
   }
   function failed(error) { problem(error.message); }
 
   /* ---- the record: its text, moves, tags ---- */
 
   function load(text, at) {
+    byId("board-text").value = text;
+    byId("board-layout").hidden = false;
     return call("POST", "/api/record", text).then(function (rec) {
       state.rec = rec;
       state.text = rec.text;
+      document.querySelector(".board-start").open = false;
       byId("board-text").value = rec.text;
-      byId("board-layout").hidden = false;
       listMoves(rec);
       listTags(rec);
       state.at = at;
@@ -157,6 +168,10 @@
           state.roll = null;
           return position();
         }
+        if (state.at !== null && error.code === "bad-node") {  // a node the text lost
+          state.at = null;
+          return position();
+        }
         return null;
       });
   }
@@ -169,7 +184,12 @@
     var svg = new DOMParser().parseFromString(drawn, "image/svg+xml").documentElement;
     var view = byId("board-view");
     clear(view);
-    if (svg.nodeName.toLowerCase() === "svg") { view.appendChild(document.importNode(svg, true)); }
+    if (svg.nodeName.toLowerCase() === "svg") {
+      view.appendChild(document.importNode(svg, true));
+      // a long board (the serpent boards) takes the whole width, the record under it
+      var wide = Number(svg.getAttribute("width")) > 2.2 * Number(svg.getAttribute("height"));
+      byId("board-layout").classList.toggle("board-wide", wide);
+    }
   }
 
   function marked(name) {
@@ -198,7 +218,7 @@
       byId("board-dice").textContent = "Roll " + pos.roll.dice;
       byId("board-roll-typed").value = pos.roll.given ? pos.roll.given.join("") : "";
     }
-    var prompt = c.prompt;
+    var prompt = pos.to_move ? c.prompt : "";
     if (c.clicks.length) { prompt = (prompt ? prompt + " · " : "") + "so far: " + c.clicks.join(" → "); }
     byId("board-prompt").textContent = prompt;
     clear(byId("board-choices"));
@@ -210,7 +230,8 @@
       if (found.length) {
         Array.prototype.forEach.call(found, function (e) { e.classList.add("board-option"); });
       } else {
-        button(option.label, "board-named", function () { click(option.click); });
+        button(option.label, "board-named", function () { click(option.click); })
+          .setAttribute("data-click", option.click);
       }
     });
     if (c.move && (!c.clicks.length || c.options.length)) {
@@ -223,10 +244,17 @@
   }
 
   function showCurrent(pos) {
-    Array.prototype.forEach.call(byId("board-moves").querySelectorAll(".board-move"), function (m) {
+    var box = byId("board-moves");
+    Array.prototype.forEach.call(box.querySelectorAll(".board-move"), function (m) {
       var here = m.getAttribute("data-node") === String(pos.at);
       m.classList.toggle("board-current", here);
-      if (here) { m.setAttribute("aria-current", "step"); } else { m.removeAttribute("aria-current"); }
+      if (here) {
+        m.setAttribute("aria-current", "step");
+        var top = m.offsetTop;  // (within the list, which scrolls; not the page)
+        if (top < box.scrollTop || top + m.offsetHeight > box.scrollTop + box.clientHeight) {
+          box.scrollTop = top - box.clientHeight / 2;
+        }
+      } else { m.removeAttribute("aria-current"); }
     });
     var item = state.nodes[pos.at];
     byId("board-comment").value = item ? item.comment : (state.rec ? state.rec.comment : "");
@@ -237,7 +265,7 @@
     byId("board-result").hidden = !atEnd;
     if (atEnd) {
       var outcome = pos.outcome;
-      byId("board-outcome").textContent = outcome && outcome.reason ? "The engine says: " + outcome.reason
+      byId("board-outcome").textContent = outcome && outcome.reason ? "The end: " + outcome.reason
         : (state.rec.result === "*" ? "The game goes on: set a result when it ends." : "");
       byId("board-result-value").value = outcome ? outcome.result : state.rec.result;
       byId("board-termination").value = outcome ? outcome.termination : "";
@@ -343,6 +371,9 @@
     event.preventDefault();
     var written = byId("board-typed-move").value.trim();
     if (written) { byId("board-typed-move").value = ""; play(written); }
+  });
+  byId("board-reread").addEventListener("click", function () {
+    load(byId("board-text").value, state.at);
   });
   byId("board-comment-save").addEventListener("click", function () {
     edit("comment", { comment: byId("board-comment").value });
