@@ -225,7 +225,8 @@ def test_a_mosona_chain_commented_varied_and_saved(
         "1 game read, 1 valid, 0 invalid, 0 warnings\n")
     page.click("#board-save")  # the same game again: a duplicate
     settle(page)
-    assert page.inner_text("#board-report p.board-summary") == "Saved: 1 read, 0 added, 1 duplicates"
+    assert page.inner_text("#board-report p.board-summary") == (
+        "Saved: 1 read, 0 added, 1 duplicates")
     assert page.locator("#board-report li.board-report-duplicate").count() == 1
 
 

@@ -38,8 +38,7 @@ def _record_of(file: Path) -> str:
     found = len(list(records_in(body, str(file), str(file))))
     if found != 1:
         said = "no record" if not found else f"{found} records"
-        fail(f"{file}: holds {said}: the board opens one (zrec fmt or an editor splits them)",
-             EXIT_USAGE)
+        fail(f"{file}: holds {said}: the board opens a file of one record", EXIT_USAGE)
     return text
 
 
