@@ -15,72 +15,21 @@ the test's temporary folder.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from playwright.sync_api import Page
 
-from serving import served
+import test_serve_login_browser as login  # (Chromium there, or the module is skipped)
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-CLUB = SAMPLES / "club"
-EVENT = "Club Championship 2026"
-PASSWORD = "editor password 1"
-
-if not CHROMIUM.exists():
-    if os.environ.get("CI") == "true":
-        raise RuntimeError("the browser tests need Chromium at /usr/bin/chromium on CI")
-    pytest.skip("no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
-                allow_module_level=True)
-
-from playwright.sync_api import Browser, Page  # noqa: E402
-
-from test_serve_browser import browser  # noqa: E402, F401
-
-
-def zrec(folder: Path, *args: str, stdin: bytes | None = None) -> str:
-    done = subprocess.run([sys.executable, "-m", "zrec", *args], cwd=folder, input=stdin,
-                          check=True, capture_output=True)
-    return done.stdout.decode()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """``zrec serve`` on the club's first two rounds, with the editor Eddie."""
-    folder = tmp_path_factory.mktemp("board")
-    zrec(folder, "archive", "import", "--db", "a.sqlite", "-q", str(CLUB / "round1.zrec"),
-         str(CLUB / "round2.zrec"))
-    zrec(folder, "archive", "users", "add", "Eddie", "--role", "editor", "--db", "a.sqlite",
-         stdin=f"{PASSWORD}\n".encode())
-    with served(folder, "a.sqlite") as url:
-        yield url, folder
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    errors: list[str] = []
-    opened = context.new_page()
-    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    opened.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield opened
-    context.close()
-    assert errors == []
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("ZREC_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+EVENT, PASSWORD, zrec = login.EVENT, login.PASSWORD, login.zrec
+# the fixtures of the login test: zrec serve on the club's first two rounds with the
+# editor Eddie, a page whose errors fail the test, the folder of screenshots
+browser, server, page, shots = login.browser, login.server, login.page, login.shots
 
 
 def settle(page: Page) -> None:

@@ -330,12 +330,12 @@
     Escape: cancel
   };
   document.addEventListener("keydown", function (event) {
-    var target = event.target;
-    var tag = target && target.tagName ? target.tagName.toLowerCase() : "";
-    if (tag === "select" || tag === "input" || tag === "textarea") { return; }
-    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    // (keys typed into a field, or with a modifier, are the browser's)
+    var typing = event.target.closest && event.target.closest("input, textarea, select");
     var action = actions[event.key];
-    if (action && state.pos) { event.preventDefault(); action(); }
+    if (!action || typing || event.altKey || event.ctrlKey || event.metaKey || !state.pos) { return; }
+    event.preventDefault();
+    action();
   });
   byId("board-home").addEventListener("click", actions.Home);
   byId("board-back").addEventListener("click", actions.ArrowLeft);
