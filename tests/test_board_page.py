@@ -78,6 +78,10 @@ def test_an_archived_game_and_the_start_record(client: TestClient) -> None:
     assert shown.startswith('[Game "mosona"]\n[Event "Club Championship 2026"]')
     assert shown.endswith("\n\n1. a5-b5 c6xa5 2. b7-c6 b4xb6 1-0\n")
     assert client.get("/board?id=999").status_code == 404
+    game_page = client.get("/games/1").text
+    assert '<a class="board" href="/board?id=1">open on the board</a>' in game_page
+    assert '<a href="/board">Board</a>' in game_page and '<a href="/board">Board</a>' in (
+        client.get("/").text)
     assert record_shown(client.get("/board?start=1").text) == SMALL
     assert record_shown(client.get("/board").text) == ""
 

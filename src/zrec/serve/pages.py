@@ -196,7 +196,8 @@ def _bar() -> ET.Element:
     """The bar of links above a game's board (the site's own, as ``base.html`` has)."""
     bar = ET.Element("header", {"class": "zrec-site-bar"})
     nav = ET.SubElement(bar, "nav")
-    for text, href in (("zrec archive", "/"), ("Search", "/search"), ("Explorer", "/explorer")):
+    for text, href in (("zrec archive", "/"), ("Search", "/search"), ("Explorer", "/explorer"),
+                       ("Board", "/board")):
         ET.SubElement(nav, "a", {"href": href}).text = text
     ET.SubElement(bar, "div", {"class": "account"})
     return bar
