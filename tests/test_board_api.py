@@ -7,7 +7,6 @@ edits comes out byte for byte as ``zrec fmt`` writes it, and so do random games.
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -27,7 +26,6 @@ from zrec.play.editing import _before
 from zrec.play.places import Place, line_at, node_of, places
 from zrec.play.replay import prepare
 from zrec.play.selfplay import random_game
-from zrec.play.walk import path_to
 from zrec.rules import all_games
 from zrec.serve import create_app
 
@@ -207,7 +205,8 @@ def test_a_roll_the_dice_cannot_show(client: TestClient) -> None:
     assert position(client, text, 400, at=0, roll="12")["error"]["message"] == (
         "the roll '12' is not a die written as 1 digit (as 1234)")
     assert position(client, text, 400, at=1, roll="125")["error"] == {
-        "code": "bad-roll", "message": "the roll '125' is not 4 dice written as 4 digits (as 1234)"}
+        "code": "bad-roll",
+        "message": "the roll '125' is not 4 dice written as 4 digits (as 1234)"}
     assert position(client, text, 400, at=1, roll="1250")["error"]["message"] == (
         "die 3 of the roll 1250 shows 5: a d4 shows 1 to 4")
 
@@ -429,3 +428,13 @@ def test_every_sample_is_re_entered_by_clicks(client: TestClient, name: str,
     if game.game_type != "awethi":
         assert unclickable == 0
 
+
+
+@settings(max_examples=8, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from([g.name for g in all_games()]), seed=st.integers(0, 10**6))
+def test_random_games_are_re_entered_by_clicks(client: TestClient, name: str,
+                                               seed: int) -> None:
+    rules = next(g for g in all_games() if g.name == name)
+    game = random_game(rules, {}, random.Random(seed), max_plies=12)
+    assert rebuild(client, game)[0] == write_game(game)

@@ -34,12 +34,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from zrec.errors import ZrecError
 from zrec.notation.grammar import parse_turn_text
 from zrec.notation.model import Comment, Game, Line, MoveNode
-from zrec.notation.reader import read_game
 from zrec.notation.writer import write_game
-from zrec.play.board import BoardError, position_at, replay_of
+from zrec.play.board import BoardError, Prepared
 from zrec.play.places import Place, line_at, node_of, places, with_line
 from zrec.play.replay import Replay
 from zrec.play.walk import written_number
@@ -76,10 +74,11 @@ def _spelled(replay: Replay, pos: Any, node: MoveNode) -> str:
     return engine.spell(pos, engine.resolve(pos, node.turn).move).text()
 
 
-def play(replay: Replay, game: Game, at: int, written: str) -> tuple[Game, Place]:
+def play(prepared: Prepared, at: int, written: str) -> tuple[Game, Place]:
     """The record with ``written`` played after node ``at``, and the move's place."""
+    game, replay = prepared.game, prepared.replay
     engine = replay.engine
-    pos = position_at(replay, game, at)
+    pos = prepared.position(at)
     try:
         turn = parse_turn_text(written)
     except ValueError as exc:
@@ -197,6 +196,9 @@ def set_tags(game: Game, changes: Mapping[str, str | None]) -> Game:
     for name, value in changes.items():
         if not name.isascii() or not name[:1].isalpha() or not name.replace("_", "").isalnum():
             raise BoardError("bad-edit", f"{name!r} is not a tag name (letters, digits, _)")
+        if value is not None and not value.isprintable():
+            raise BoardError("bad-edit", f"the value of {name} holds a line break or a control "
+                             "character")
         if name == "Game" and value is None:
             raise BoardError("bad-edit", "the Game tag cannot be removed")
         _set_tag(tags, name, value)
@@ -276,11 +278,12 @@ def _field(args: Mapping[str, Any], name: str, kind: type) -> Any:
     return value
 
 
-def _apply(replay: Replay, game: Game, at: int, op: str, args: Mapping[str, Any]) -> tuple[
+def _apply(prepared: Prepared, at: int, op: str, args: Mapping[str, Any]) -> tuple[
     Game, int | Place | None
 ]:
+    game, replay = prepared.game, prepared.replay
     if op == "play":
-        return play(replay, game, at, _field(args, "move", str))
+        return play(prepared, at, _field(args, "move", str))
     if op == "comment":
         return comment(game, at, _field(args, "comment", str)), at
     if op == "nag":
@@ -308,21 +311,14 @@ def _apply(replay: Replay, game: Game, at: int, op: str, args: Mapping[str, Any]
 OPS = ("play", "comment", "nag", "cut", "tags", "result", "promote")
 
 
-def edit(game: Game, at: int, op: str, args: Mapping[str, Any]) -> tuple[str, int]:
-    """The text of ``game`` after the edit ``op`` at node ``at`` (with ``args``, as the
-    module says), as ``zrec fmt`` writes it, and the node reached."""
-    replay = replay_of(game)
-    position_at(replay, game, at)  # (a node the record has)
-    new, reached = _apply(replay, game, at, op, args)
+def edit(record: Game | Prepared, at: int, op: str, args: Mapping[str, Any]) -> tuple[str, int]:
+    """The text of the record after the edit ``op`` at node ``at`` (with ``args``, as
+    the module says), as ``zrec fmt`` writes it, and the node reached."""
+    prepared = record if isinstance(record, Prepared) else Prepared(record)
+    prepared.position(at)  # (a node the record has)
+    new, reached = _apply(prepared, at, op, args)
     if op != "tags":  # (tags change no move; a new Game or Setup is for the validator)
-        new = renumber(replay, new)
-    text = write_game(new)
-    try:
-        read_game(text)
-    except ZrecError as exc:
-        raise BoardError(
-            "bad-edit", f"the edit would make a record that cannot be read: {exc}"
-        ) from None
+        new = renumber(prepared.replay, new)
     if isinstance(reached, tuple):
         reached = node_of(new.line, reached)
-    return text, 0 if reached is None else reached
+    return write_game(new), 0 if reached is None else reached
