@@ -7,6 +7,8 @@ edits comes out byte for byte as ``zrec fmt`` writes it, and so do random games.
 
 from __future__ import annotations
 
+import itertools
+import json
 import random
 import subprocess
 import sys
@@ -438,3 +440,43 @@ def test_random_games_are_re_entered_by_clicks(client: TestClient, name: str,
     rules = next(g for g in all_games() if g.name == name)
     game = random_game(rules, {}, random.Random(seed), max_plies=12)
     assert rebuild(client, game)[0] == write_game(game)
+
+
+def _doc_requests() -> list[tuple[int, str, str, str]]:
+    """Each ```http block of docs/board.md with the ```json block after it: its line,
+    the request line, the body and the answer shown."""
+    lines = (ROOT / "docs" / "board.md").read_text(encoding="utf-8").splitlines()
+    blocks: list[tuple[int, str, list[str]]] = []
+    at = 0
+    while at < len(lines):
+        if lines[at].startswith("```") and lines[at] != "```":
+            end = lines.index("```", at + 1)
+            blocks.append((at + 1, lines[at][3:], lines[at + 1:end]))
+            at = end
+        at += 1
+    found = []
+    for (line, lang, body), (_, after, answer) in itertools.pairwise(blocks):
+        if lang == "http":
+            assert after == "json", f"docs/board.md:{line}: no answer follows"
+            found.append((line, body[0], "\n".join(body[1:]), "\n".join(answer)))
+    return found
+
+
+@pytest.mark.parametrize(("line", "request_line", "body", "shown"), _doc_requests())
+def test_the_guides_examples_are_what_the_server_answers(
+        client: TestClient, line: int, request_line: str, body: str, shown: str) -> None:
+    culin = write_game(read_game((SAMPLES / "culin-opening.zrec").read_text("utf-8")))
+    method, target = request_line.split(" ")
+    if body == "< culin.zrec":
+        answer = client.request(method, target, content=culin.encode())
+    else:
+        sent = json.loads(body)
+        if sent.get("text") == "< culin.zrec":
+            sent["text"] = culin
+        answer = client.request(method, target, json=sent)
+    assert answer.json() == json.loads(shown), f"docs/board.md:{line}"
+
+
+def test_the_guide_shows_every_endpoint() -> None:
+    shown = {r.split("?")[0] for _, r, _, _ in _doc_requests()}
+    assert shown == {"POST /api/position", "POST /api/edit"}
