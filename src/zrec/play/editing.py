@@ -30,7 +30,7 @@ Every edited record has its move numbers written again by the one rule
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,8 +40,8 @@ from zrec.notation.writer import write_game
 from zrec.play.board import BoardError, Prepared
 from zrec.play.places import Place, line_at, node_of, places, with_line
 from zrec.play.replay import Replay
-from zrec.play.walk import written_number
-from zrec.rules.base import IllegalMoveError, parse_result
+from zrec.play.walk import Step, Visitor, walk, written_number
+from zrec.rules.base import parse_result
 
 __all__ = ["OPS", "SUFFIXES", "edit", "renumber"]
 
@@ -69,9 +69,27 @@ def _with_node(root: Line, place: Place, node: MoveNode) -> Line:
     return with_line(root, place, replace(line, moves=tuple(moves)))
 
 
-def _spelled(replay: Replay, pos: Any, node: MoveNode) -> str:
-    engine = replay.engine
-    return engine.spell(pos, engine.resolve(pos, node.turn).move).text()
+class _Steps(Visitor):
+    """Every move of a record as the walker plays it, in file order."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+
+    def step(self, step: Step) -> None:
+        self.steps.append(step)
+
+
+def steps_of(replay: Replay, line: Line) -> list[Step]:
+    """The walker's step of every move of the line and its variations, in file order
+    (node ``k`` is at ``k - 1``); the record was validated, so each is legal."""
+    found = _Steps()
+    walk(replay, line, found)
+    return found.steps
+
+
+def _written(replay: Replay, steps: Sequence[Step], root: Line, place: Place) -> str:
+    step = steps[node_of(root, place) - 1]
+    return replay.engine.spell(step.before, step.move).text()
 
 
 def play(prepared: Prepared, at: int, written: str) -> tuple[Game, Place]:
@@ -83,12 +101,13 @@ def play(prepared: Prepared, at: int, written: str) -> tuple[Game, Place]:
         turn = parse_turn_text(written)
     except ValueError as exc:
         raise BoardError("bad-move", str(exc)) from None
-    try:
-        move = engine.resolve(pos, turn).move
-    except IllegalMoveError as exc:
+    tried = steps_of(replace(replay, start=pos), Line((MoveNode(turn),)))
+    step = tried[0]
+    if step.error is not None:
         raise BoardError(
-            "illegal-move", f"{written} cannot be played after node {at}: {exc.reason}"
-        ) from None
+            "illegal-move", f"{written} cannot be played after node {at}: {step.error.reason}"
+        )
+    move = step.move
     spelled = engine.spell(pos, move)
     text = spelled.text()
     root = game.line
@@ -98,10 +117,11 @@ def play(prepared: Prepared, at: int, written: str) -> tuple[Game, Place]:
     nxt = index + 1
     if nxt < len(line.moves):
         after = line.moves[nxt]
-        if _spelled(replay, pos, after) == text:
+        steps = steps_of(replay, root)
+        if _written(replay, steps, root, (*above, nxt)) == text:
             return game, (*above, nxt)
         for v, variation in enumerate(after.variations):
-            if variation.moves and _spelled(replay, pos, variation.moves[0]) == text:
+            if variation.moves and _written(replay, steps, root, (*above, nxt, v, 0)) == text:
                 return game, (*above, nxt, v, 0)
         grown = replace(after, variations=(*after.variations, Line((MoveNode(spelled),))))
         place = (*above, nxt, len(after.variations), 0)
@@ -241,24 +261,24 @@ def promote(game: Game, at: int) -> tuple[Game, Place]:
     return replace(game, line=new_root), (*place[:-3], i + place[-1])
 
 
-def _numbered(replay: Replay, line: Line, pos: Any) -> Line:
+def _numbered(replay: Replay, line: Line, steps: Iterator[Step]) -> Line:
+    """The line with its numbers written again; ``steps`` gives the walker's step of
+    each of its moves and of its variations', in file order."""
     engine = replay.engine
     moves = []
     follows = False  # the first move of a line follows no turn
     for node in line.moves:
-        number = engine.move_number(pos)
+        number = engine.move_number(next(steps).before)
         written = written_number(number, follows)
         if written is None and number.turn and (node.number, node.dots) == number[:2]:
             written = number  # (a number the record writes where it may, after a comment)
-        variations = tuple(_numbered(replay, v, pos) for v in node.variations)
         moves.append(replace(
             node,
             number=None if written is None else written.number,
             dots=1 if written is None else written.dots,
-            variations=variations,
+            variations=tuple(_numbered(replay, v, steps) for v in node.variations),
         ))
         follows = number.turn
-        pos, _ = engine.apply(pos, engine.resolve(pos, node.turn).move)
     return replace(line, moves=tuple(moves))
 
 
@@ -268,7 +288,8 @@ def renumber(replay: Replay, game: Game) -> Game:
     :mod:`zrec.play.selfplay` numbers): a move that opens a round, starts a line or
     follows a move that is not a turn is numbered; another keeps the number the record
     gives it, if any (``12...`` after a comment)."""
-    return replace(game, line=_numbered(replay, game.line, replay.start))
+    steps = iter(steps_of(replay, game.line))
+    return replace(game, line=_numbered(replay, game.line, steps))
 
 
 def _field(args: Mapping[str, Any], name: str, kind: type) -> Any:
