@@ -480,3 +480,13 @@ def test_the_guides_examples_are_what_the_server_answers(
 def test_the_guide_shows_every_endpoint() -> None:
     shown = {r.split("?")[0] for _, r, _, _ in _doc_requests()}
     assert shown == {"POST /api/position", "POST /api/edit"}
+
+
+def test_a_body_over_the_limit_is_refused(tmp_path: Path) -> None:
+    with TestClient(create_app(str(tmp_path / "none.sqlite"), max_body=1000)) as small:
+        big = (SAMPLES / "stone-warriors.zrec").read_bytes()
+        answer = small.post("/api/position", content=big)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (413, "too-large")
+        answer = small.post("/api/edit", json={"text": big.decode(), "at": 0, "op": "cut"})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (413, "too-large")
+        assert small.post("/api/position", content=SMALL.encode()).status_code == 200
