@@ -7,6 +7,7 @@ edits comes out byte for byte as ``zrec fmt`` writes it, and so do random games.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import subprocess
@@ -27,7 +28,6 @@ from zrec.play.editing import _before
 from zrec.play.places import Place, line_at, node_of, places
 from zrec.play.replay import prepare
 from zrec.play.selfplay import random_game
-from zrec.play.walk import path_to
 from zrec.rules import all_games
 from zrec.serve import create_app
 
@@ -207,7 +207,8 @@ def test_a_roll_the_dice_cannot_show(client: TestClient) -> None:
     assert position(client, text, 400, at=0, roll="12")["error"]["message"] == (
         "the roll '12' is not a die written as 1 digit (as 1234)")
     assert position(client, text, 400, at=1, roll="125")["error"] == {
-        "code": "bad-roll", "message": "the roll '125' is not 4 dice written as 4 digits (as 1234)"}
+        "code": "bad-roll",
+        "message": "the roll '125' is not 4 dice written as 4 digits (as 1234)"}
     assert position(client, text, 400, at=1, roll="1250")["error"]["message"] == (
         "die 3 of the roll 1250 shows 5: a d4 shows 1 to 4")
 
@@ -429,3 +430,63 @@ def test_every_sample_is_re_entered_by_clicks(client: TestClient, name: str,
     if game.game_type != "awethi":
         assert unclickable == 0
 
+
+
+@settings(max_examples=8, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from([g.name for g in all_games()]), seed=st.integers(0, 10**6))
+def test_random_games_are_re_entered_by_clicks(client: TestClient, name: str,
+                                               seed: int) -> None:
+    rules = next(g for g in all_games() if g.name == name)
+    game = random_game(rules, {}, random.Random(seed), max_plies=12)
+    assert rebuild(client, game)[0] == write_game(game)
+
+
+def _doc_requests() -> list[tuple[int, str, str, str]]:
+    """Each ```http block of docs/board.md with the ```json block after it: its line,
+    the request line, the body and the answer shown."""
+    lines = (ROOT / "docs" / "board.md").read_text(encoding="utf-8").splitlines()
+    blocks: list[tuple[int, str, list[str]]] = []
+    at = 0
+    while at < len(lines):
+        if lines[at].startswith("```") and lines[at] != "```":
+            end = lines.index("```", at + 1)
+            blocks.append((at + 1, lines[at][3:], lines[at + 1:end]))
+            at = end
+        at += 1
+    found = []
+    for (line, lang, body), (_, after, answer) in itertools.pairwise(blocks):
+        if lang == "http":
+            assert after == "json", f"docs/board.md:{line}: no answer follows"
+            found.append((line, body[0], "\n".join(body[1:]), "\n".join(answer)))
+    return found
+
+
+@pytest.mark.parametrize(("line", "request_line", "body", "shown"), _doc_requests())
+def test_the_guides_examples_are_what_the_server_answers(
+        client: TestClient, line: int, request_line: str, body: str, shown: str) -> None:
+    culin = write_game(read_game((SAMPLES / "culin-opening.zrec").read_text("utf-8")))
+    method, target = request_line.split(" ")
+    if body == "< culin.zrec":
+        answer = client.request(method, target, content=culin.encode())
+    else:
+        sent = json.loads(body)
+        if sent.get("text") == "< culin.zrec":
+            sent["text"] = culin
+        answer = client.request(method, target, json=sent)
+    assert answer.json() == json.loads(shown), f"docs/board.md:{line}"
+
+
+def test_the_guide_shows_every_endpoint() -> None:
+    shown = {r.split("?")[0] for _, r, _, _ in _doc_requests()}
+    assert shown == {"POST /api/position", "POST /api/edit"}
+
+
+def test_a_body_over_the_limit_is_refused(tmp_path: Path) -> None:
+    with TestClient(create_app(str(tmp_path / "none.sqlite"), max_body=1000)) as small:
+        big = (SAMPLES / "stone-warriors.zrec").read_bytes()
+        answer = small.post("/api/position", content=big)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (413, "too-large")
+        answer = small.post("/api/edit", json={"text": big.decode(), "at": 0, "op": "cut"})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (413, "too-large")
+        assert small.post("/api/position", content=SMALL.encode()).status_code == 200

@@ -26,7 +26,9 @@ from zrec.play.places import count_moves, main_end
 from zrec.play.replay import GameSetupError, Replay, prepare
 from zrec.play.walk import path_to
 
-__all__ = ["Board", "BoardError", "Offer", "Roll", "board_at", "parse_roll", "position_at"]
+__all__ = [
+    "Board", "BoardError", "Offer", "Prepared", "Roll", "board_at", "parse_roll", "position_at"
+]
 
 
 class BoardError(ZrecError, ValueError):
@@ -129,6 +131,24 @@ def position_at(replay: Replay, game: Game, at: int) -> Any:
     return path_to(replay, game.line, at)[-1].after
 
 
+class Prepared:
+    """A record ready for the board: its engine and start, and the positions found so
+    far at its nodes (kept while the same record is asked about again, as the board
+    does for every click of a move)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.replay = replay_of(game)
+        self._positions: dict[int, Any] = {}
+
+    def position(self, at: int) -> Any:
+        """The position after node ``at`` (:func:`position_at`)."""
+        found = self._positions.get(at)
+        if found is None:
+            found = self._positions[at] = position_at(self.replay, self.game, at)
+        return found
+
+
 def parse_roll(text: str, faces: Sequence[int] | None, at: int) -> tuple[int, ...]:
     """The dice of ``text`` (one digit a die) for a turn rolling dice of ``faces``."""
     if faces is None:
@@ -136,8 +156,9 @@ def parse_roll(text: str, faces: Sequence[int] | None, at: int) -> tuple[int, ..
     need = len(faces)
     dice = "a die" if need == 1 else f"{need} dice"
     if not text.isascii() or not text.isdigit() or len(text) != need:
+        digits = f"{need} digit" + "s" * (need > 1)
         raise BoardError(
-            "bad-roll", f"the roll {text!r} is not {dice} written as {need} digit{'s' * (need > 1)} (as 1234)"
+            "bad-roll", f"the roll {text!r} is not {dice} written as {digits} (as 1234)"
         )
     values = tuple(int(c) for c in text)
     for i, (value, face) in enumerate(zip(values, faces, strict=True)):
@@ -166,16 +187,20 @@ def _ending(replay: Replay, game: Game, pos: Any, at_end: bool) -> tuple[str, st
 
 
 def board_at(
-    game: Game, at: int | None = None, roll: str | None = None, clicks: Sequence[str] = ()
+    record: Game | Prepared,
+    at: int | None = None,
+    roll: str | None = None,
+    clicks: Sequence[str] = (),
 ) -> Board:
-    """The state of ``game`` after node ``at`` (``None``: the end of the main line),
+    """The state of a record after node ``at`` (``None``: the end of the main line),
     given the ``roll`` typed for the next turn (digits) and the ``clicks`` made so far.
     Raises :class:`BoardError`."""
-    replay = replay_of(game)
+    prepared = record if isinstance(record, Prepared) else Prepared(record)
+    game, replay = prepared.game, prepared.replay
     engine = replay.engine
     end = main_end(game.line)
     node = end if at is None else at
-    pos = position_at(replay, game, node)
+    pos = prepared.position(node)
     outcome = _ending(replay, game, pos, node == end)
     seat = engine.to_move(pos) if outcome is None else None
     chance = engine.chance(pos) if seat is not None else None

@@ -30,20 +30,18 @@ Every edited record has its move numbers written again by the one rule
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from zrec.errors import ZrecError
 from zrec.notation.grammar import parse_turn_text
 from zrec.notation.model import Comment, Game, Line, MoveNode
-from zrec.notation.reader import read_game
 from zrec.notation.writer import write_game
-from zrec.play.board import BoardError, position_at, replay_of
+from zrec.play.board import BoardError, Prepared
 from zrec.play.places import Place, line_at, node_of, places, with_line
 from zrec.play.replay import Replay
-from zrec.play.walk import written_number
-from zrec.rules.base import IllegalMoveError, parse_result
+from zrec.play.walk import Step, Visitor, walk, written_number
+from zrec.rules.base import parse_result
 
 __all__ = ["OPS", "SUFFIXES", "edit", "renumber"]
 
@@ -71,25 +69,45 @@ def _with_node(root: Line, place: Place, node: MoveNode) -> Line:
     return with_line(root, place, replace(line, moves=tuple(moves)))
 
 
-def _spelled(replay: Replay, pos: Any, node: MoveNode) -> str:
-    engine = replay.engine
-    return engine.spell(pos, engine.resolve(pos, node.turn).move).text()
+class _Steps(Visitor):
+    """Every move of a record as the walker plays it, in file order."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+
+    def step(self, step: Step) -> None:
+        self.steps.append(step)
 
 
-def play(replay: Replay, game: Game, at: int, written: str) -> tuple[Game, Place]:
+def steps_of(replay: Replay, line: Line) -> list[Step]:
+    """The walker's step of every move of the line and its variations, in file order
+    (node ``k`` is at ``k - 1``); the record was validated, so each is legal."""
+    found = _Steps()
+    walk(replay, line, found)
+    return found.steps
+
+
+def _written(replay: Replay, steps: Sequence[Step], root: Line, place: Place) -> str:
+    step = steps[node_of(root, place) - 1]
+    return replay.engine.spell(step.before, step.move).text()
+
+
+def play(prepared: Prepared, at: int, written: str) -> tuple[Game, Place]:
     """The record with ``written`` played after node ``at``, and the move's place."""
+    game, replay = prepared.game, prepared.replay
     engine = replay.engine
-    pos = position_at(replay, game, at)
+    pos = prepared.position(at)
     try:
         turn = parse_turn_text(written)
     except ValueError as exc:
         raise BoardError("bad-move", str(exc)) from None
-    try:
-        move = engine.resolve(pos, turn).move
-    except IllegalMoveError as exc:
+    tried = steps_of(replace(replay, start=pos), Line((MoveNode(turn),)))
+    step = tried[0]
+    if step.error is not None:
         raise BoardError(
-            "illegal-move", f"{written} cannot be played after node {at}: {exc.reason}"
-        ) from None
+            "illegal-move", f"{written} cannot be played after node {at}: {step.error.reason}"
+        )
+    move = step.move
     spelled = engine.spell(pos, move)
     text = spelled.text()
     root = game.line
@@ -99,10 +117,11 @@ def play(replay: Replay, game: Game, at: int, written: str) -> tuple[Game, Place
     nxt = index + 1
     if nxt < len(line.moves):
         after = line.moves[nxt]
-        if _spelled(replay, pos, after) == text:
+        steps = steps_of(replay, root)
+        if _written(replay, steps, root, (*above, nxt)) == text:
             return game, (*above, nxt)
         for v, variation in enumerate(after.variations):
-            if variation.moves and _spelled(replay, pos, variation.moves[0]) == text:
+            if variation.moves and _written(replay, steps, root, (*above, nxt, v, 0)) == text:
                 return game, (*above, nxt, v, 0)
         grown = replace(after, variations=(*after.variations, Line((MoveNode(spelled),))))
         place = (*above, nxt, len(after.variations), 0)
@@ -197,6 +216,9 @@ def set_tags(game: Game, changes: Mapping[str, str | None]) -> Game:
     for name, value in changes.items():
         if not name.isascii() or not name[:1].isalpha() or not name.replace("_", "").isalnum():
             raise BoardError("bad-edit", f"{name!r} is not a tag name (letters, digits, _)")
+        if value is not None and not value.isprintable():
+            raise BoardError("bad-edit", f"the value of {name} holds a line break or a control "
+                             "character")
         if name == "Game" and value is None:
             raise BoardError("bad-edit", "the Game tag cannot be removed")
         _set_tag(tags, name, value)
@@ -239,24 +261,24 @@ def promote(game: Game, at: int) -> tuple[Game, Place]:
     return replace(game, line=new_root), (*place[:-3], i + place[-1])
 
 
-def _numbered(replay: Replay, line: Line, pos: Any) -> Line:
+def _numbered(replay: Replay, line: Line, steps: Iterator[Step]) -> Line:
+    """The line with its numbers written again; ``steps`` gives the walker's step of
+    each of its moves and of its variations', in file order."""
     engine = replay.engine
     moves = []
     follows = False  # the first move of a line follows no turn
     for node in line.moves:
-        number = engine.move_number(pos)
+        number = engine.move_number(next(steps).before)
         written = written_number(number, follows)
         if written is None and number.turn and (node.number, node.dots) == number[:2]:
             written = number  # (a number the record writes where it may, after a comment)
-        variations = tuple(_numbered(replay, v, pos) for v in node.variations)
         moves.append(replace(
             node,
             number=None if written is None else written.number,
             dots=1 if written is None else written.dots,
-            variations=variations,
+            variations=tuple(_numbered(replay, v, steps) for v in node.variations),
         ))
         follows = number.turn
-        pos, _ = engine.apply(pos, engine.resolve(pos, node.turn).move)
     return replace(line, moves=tuple(moves))
 
 
@@ -266,7 +288,8 @@ def renumber(replay: Replay, game: Game) -> Game:
     :mod:`zrec.play.selfplay` numbers): a move that opens a round, starts a line or
     follows a move that is not a turn is numbered; another keeps the number the record
     gives it, if any (``12...`` after a comment)."""
-    return replace(game, line=_numbered(replay, game.line, replay.start))
+    steps = iter(steps_of(replay, game.line))
+    return replace(game, line=_numbered(replay, game.line, steps))
 
 
 def _field(args: Mapping[str, Any], name: str, kind: type) -> Any:
@@ -276,11 +299,12 @@ def _field(args: Mapping[str, Any], name: str, kind: type) -> Any:
     return value
 
 
-def _apply(replay: Replay, game: Game, at: int, op: str, args: Mapping[str, Any]) -> tuple[
+def _apply(prepared: Prepared, at: int, op: str, args: Mapping[str, Any]) -> tuple[
     Game, int | Place | None
 ]:
+    game, replay = prepared.game, prepared.replay
     if op == "play":
-        return play(replay, game, at, _field(args, "move", str))
+        return play(prepared, at, _field(args, "move", str))
     if op == "comment":
         return comment(game, at, _field(args, "comment", str)), at
     if op == "nag":
@@ -308,21 +332,14 @@ def _apply(replay: Replay, game: Game, at: int, op: str, args: Mapping[str, Any]
 OPS = ("play", "comment", "nag", "cut", "tags", "result", "promote")
 
 
-def edit(game: Game, at: int, op: str, args: Mapping[str, Any]) -> tuple[str, int]:
-    """The text of ``game`` after the edit ``op`` at node ``at`` (with ``args``, as the
-    module says), as ``zrec fmt`` writes it, and the node reached."""
-    replay = replay_of(game)
-    position_at(replay, game, at)  # (a node the record has)
-    new, reached = _apply(replay, game, at, op, args)
+def edit(record: Game | Prepared, at: int, op: str, args: Mapping[str, Any]) -> tuple[str, int]:
+    """The text of the record after the edit ``op`` at node ``at`` (with ``args``, as
+    the module says), as ``zrec fmt`` writes it, and the node reached."""
+    prepared = record if isinstance(record, Prepared) else Prepared(record)
+    prepared.position(at)  # (a node the record has)
+    new, reached = _apply(prepared, at, op, args)
     if op != "tags":  # (tags change no move; a new Game or Setup is for the validator)
-        new = renumber(replay, new)
-    text = write_game(new)
-    try:
-        read_game(text)
-    except ZrecError as exc:
-        raise BoardError(
-            "bad-edit", f"the edit would make a record that cannot be read: {exc}"
-        ) from None
+        new = renumber(prepared.replay, new)
     if isinstance(reached, tuple):
         reached = node_of(new.line, reached)
-    return text, 0 if reached is None else reached
+    return write_game(new), 0 if reached is None else reached

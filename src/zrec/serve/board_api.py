@@ -28,6 +28,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from zrec.notation.model import Game
+from zrec.play.board import BoardError, Prepared, board_at
 from zrec.serve.api import JsonText, records_in
 from zrec.serve.errors import ApiError
 
@@ -71,7 +72,7 @@ UNFINISHED = frozenset({"wrong-result", "wrong-score"})
 KEPT_BODY = 256 * 1024
 
 
-def checked_game(body: bytes) -> Game:
+def checked(body: bytes) -> Prepared:
     """The one record of ``body``, validated as ``POST /api/validate`` validates it;
     raises :class:`_Invalid` with the validator's diagnostics.  A record with the
     result ``*`` is being written: its end is not judged (:data:`UNFINISHED`)."""
@@ -81,11 +82,11 @@ def checked_game(body: bytes) -> Game:
 
 
 @lru_cache(maxsize=32)
-def _kept(body: bytes) -> Game:
+def _kept(body: bytes) -> Prepared:
     return _checked(body)
 
 
-def _checked(body: bytes) -> Game:
+def _checked(body: bytes) -> Prepared:
     from zrec.check.validate import report_of
 
     records = list(records_in(body, "-", "<stdin>"))
@@ -99,13 +100,13 @@ def _checked(body: bytes) -> Game:
     if errors:
         raise _invalid(errors[0].format(), [d.to_json() for d in report.diagnostics])
     assert game is not None  # (a record that validates was read)
-    return game
+    try:
+        return Prepared(game)
+    except BoardError as exc:
+        raise _board_error(exc) from None
 
 
-def _board_error(exc: Exception) -> ApiError:
-    from zrec.play.board import BoardError
-
-    assert isinstance(exc, BoardError)
+def _board_error(exc: BoardError) -> ApiError:
     return ApiError(422 if exc.code == "no-engine" else 400, exc.code, exc.message)
 
 
@@ -114,16 +115,15 @@ def position_json(
 ) -> dict[str, Any]:
     """What ``POST /api/position`` answers for a record, a node, a roll and clicks
     (``drawn``: with the drawing, else ``view`` is null)."""
-    from zrec.play.board import BoardError, board_at
     from zrec.render.diagram import diagram_for_node
 
-    game = checked_game(body)
+    prepared = checked(body)
     made = [c.strip() for c in clicks.split(",")] if clicks else []
     try:
-        board = board_at(game, at, roll, made)
+        board = board_at(prepared, at, roll, made)
     except BoardError as exc:
         raise _board_error(exc) from None
-    view = diagram_for_node(game, board.at) if drawn else None
+    view = diagram_for_node(prepared.game, board.at) if drawn else None
     answer: dict[str, Any] = {}
     for key, value in board.to_json().items():
         answer[key] = value
@@ -176,13 +176,12 @@ class EditRequest(BaseModel):
 
 def edit_json(request: EditRequest) -> dict[str, Any]:
     """What ``POST /api/edit`` answers."""
-    from zrec.play.board import BoardError
     from zrec.play.editing import edit
 
-    game = checked_game(request.text.encode("utf-8"))
+    prepared = checked(request.text.encode("utf-8"))
     args = request.model_dump(exclude_unset=True)
     try:
-        text, at = edit(game, request.at, request.op, args)
+        text, at = edit(prepared, request.at, request.op, args)
     except BoardError as exc:
         raise _board_error(exc) from None
     return {"text": text, "at": at}
@@ -235,7 +234,7 @@ async def as_json(request: Request) -> Response:
 
     body = await request.body()
     try:
-        game = checked_game(body)
+        game = checked(body).game
     except _Invalid as exc:
         return exc.answer
     out = io.StringIO()
