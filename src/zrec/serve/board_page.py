@@ -155,9 +155,9 @@ def _moves(line: Line, counter: list[int], before: int) -> list[dict[str, Any]]:
 def record_json(body: bytes) -> dict[str, Any]:
     """What ``POST /api/record`` answers for a record."""
     from zrec.notation.writer import write_game
-    from zrec.serve.board_api import checked_game
+    from zrec.serve.board_api import checked
 
-    game = checked_game(body)
+    game = checked(body).game
     return {
         "text": write_game(game),
         "tags": [list(pair) for pair in game.tags],
