@@ -36,7 +36,7 @@ position: nothing is kept between calls.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from zrec.rules.awethi.board import INDEX, NAME, ORTHOGONAL, STEP
 from zrec.rules.awethi.position import (
@@ -107,40 +107,34 @@ class _Entry:
 
     def steps(self) -> list[tuple[int, int]]:
         """Each square the path may step to next (in board order), with its cost."""
-        board, path = self.board, self.path
-        water = self.t.water
-        leave_water = water[path[0]]
+        path = self.path
+        leave_water = self.t.water[path[0]]
         left = self.amount() - self.cost
         seen = set(path)
-        here = path[-1]
         found = []
-        for step, cost in _STEPS:
-            nxt = step[here]
-            if cost > left or nxt < 0 or nxt in seen or not board.enterable(nxt):
-                continue
-            if cost == left:
-                if not (leave_water and water[nxt]):
-                    found.append((nxt, cost))
-                continue
+        for nxt, cost in self._next(path[-1], left, seen):
             seen.add(nxt)
-            if self._finishes(nxt, left - cost, seen, leave_water):
+            if self._ends(nxt, left - cost, seen, leave_water):
                 found.append((nxt, cost))
             seen.discard(nxt)
         return sorted(found)
 
-    def _finishes(self, here: int, left: int, seen: set[int], leave_water: bool) -> bool:
-        """Whether some path from ``here`` costs exactly ``left`` on squares not ``seen``."""
-        enterable, water = self.board.enterable, self.t.water
+    def _next(self, here: int, left: int, seen: set[int]) -> Iterator[tuple[int, int]]:
+        """The squares one step from ``here`` a path may enter, costing at most ``left``."""
+        enterable = self.board.enterable
         for step, cost in _STEPS:
             nxt = step[here]
-            if cost > left or nxt < 0 or nxt in seen or not enterable(nxt):
-                continue
-            if cost == left:
-                if not (leave_water and water[nxt]):
-                    return True
-                continue
+            if cost <= left and nxt >= 0 and nxt not in seen and enterable(nxt):
+                yield nxt, cost
+
+    def _ends(self, here: int, left: int, seen: set[int], leave_water: bool) -> bool:
+        """Whether a path standing on ``here`` can cost exactly ``left`` more on squares
+        not ``seen`` (and end out of water when ``leave_water``)."""
+        if left == 0:
+            return not (leave_water and self.t.water[here])
+        for nxt, cost in self._next(here, left, seen):
             seen.add(nxt)
-            ok = self._finishes(nxt, left - cost, seen, leave_water)
+            ok = self._ends(nxt, left - cost, seen, leave_water)
             seen.discard(nxt)
             if ok:
                 return True
