@@ -165,7 +165,10 @@ def test_a_shepherd_in_water_with_no_way_out_goes_back() -> None:
             ["=s", "b3", "b2", "b1", "b1"],
             "click 5, b1: the shepherd on b1 has already moved this turn",
         ),
-        (["=s", "a2", "=stay"], "click 3, =stay: no path of 2 goes on from a2 to =stay"),
+        (
+            ["=s", "a2", "=stay"],
+            "click 3, =stay: the shepherd on a2 has a path of 2: it must take one",
+        ),
         ([*FIRST_THREE, "a2", "=back", "a1"], "click 11, a1: the turn is complete"),
     ],
 )

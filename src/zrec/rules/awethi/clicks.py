@@ -199,6 +199,8 @@ class _Entry:
                     self.board.move(start, path[1:], path[-1])
                     self._finish(path)
                 return ""
+        if click in (STAY, BACK) and len(self.path) == 1:
+            return f"the shepherd on {NAME[start]} has a path of {self.amount()}: it must take one"
         return f"no path of {self.amount()} goes on from {NAME[self.path[-1]]} to {click}"
 
     def _finish(self, path: tuple[int, ...]) -> None:
