@@ -236,15 +236,7 @@ def _with_moves(
     engine = replay.engine
     table = engine.click_table(pos, dice)
     legal = () if table is None else tuple(table.clicks())
-    try:
-        chosen = engine.choices(pos, dice, clicks)
-    except NotImplementedError:  # a turn the engine cannot offer as clicks yet
-        if clicks:
-            raise BoardError(
-                "bad-clicks", "this turn cannot be entered by clicks yet: write the move"
-            ) from None
-        offer = Offer((), (), None, "this turn cannot be entered by clicks yet: write the move")
-        return replace(board, legal=legal, listed=table is not None, choices=offer)
+    chosen = engine.choices(pos, dice, clicks)
     if clicks and not chosen.options and chosen.move is None:
         raise BoardError(
             "bad-clicks",
