@@ -257,13 +257,17 @@ def test_an_awethi_game_of_three_seats_with_dice(
     page.click("#board-roll-use")
     settle(page)
     shepherds = "1311s: d2-e2, c3-d3, e6-e5, e1-f1"
-    # PENDING: the shepherds' turn by clicks comes with the engine's step-by-step
-    # shepherds' turn; until then the page says so and the move is written
     assert page.inner_text("#board-prompt") == (
-        "this turn cannot be entered by clicks yet: write the move")
-    page.fill("#board-typed-move", shepherds)
-    page.click("#board-typed button[type=submit]")
-    settle(page)
+        "Shepherd1's shepherds' turn, 1311: one die each (e) or the sum divided (s)?")
+    assert page.locator("#board-choices button.board-named").all_inner_texts() == [
+        "one die each: 1, 3, 1, 1", "the sum divided: 1 each"]
+    click(page, "=s")  # the split, then each shepherd's path square by square
+    click(page, "d2")
+    assert page.inner_text("#board-prompt") == (
+        "path 1 of 4 (1 each): 0 of 1 · so far: the sum divided: 1 each → d2")
+    page.screenshot(path=shots / "board-shepherds.png", full_page=True)
+    for name in ("e2", "c3", "d3", "e6", "e5", "e1", "f1"):
+        click(page, name)
     assert movetext(page).endswith(f"11. 2: H {shepherds} *")
     assert page.inner_text("#board-turn").startswith("Wolves to move")
     page.fill("#board-roll-typed", "15")

@@ -22,6 +22,7 @@
     rec: null, nodes: {}, next: {}, prev: {}, end: {}
   };
   var suffixes = (app.getAttribute("data-suffixes") || "").split(" ").filter(Boolean);
+  var named = {};  // the words of each named choice offered ("=s": "the sum divided: 1 each")
 
   function problem(message) {
     var p = byId("board-problem");
@@ -219,7 +220,10 @@
       byId("board-roll-typed").value = pos.roll.given ? pos.roll.given.join("") : "";
     }
     var prompt = pos.to_move ? c.prompt : "";
-    if (c.clicks.length) { prompt = (prompt ? prompt + " · " : "") + "so far: " + c.clicks.join(" → "); }
+    if (c.clicks.length) {
+      var said = c.clicks.map(function (k) { return named[k] || k; });
+      prompt = (prompt ? prompt + " · " : "") + "so far: " + said.join(" → ");
+    }
     byId("board-prompt").textContent = prompt;
     clear(byId("board-choices"));
     c.clicks.forEach(function (name) {
@@ -230,6 +234,7 @@
       if (found.length) {
         Array.prototype.forEach.call(found, function (e) { e.classList.add("board-option"); });
       } else {
+        named[option.click] = option.label;
         button(option.label, "board-named", function () { click(option.click); })
           .setAttribute("data-click", option.click);
       }
