@@ -11,6 +11,11 @@ hand to spend little CPU), each asking in turn for:
 * ``explorer``: ``--tree`` (default ``/api/tree?game=mosona&moves=...``), left out with
   a note when the server answers it 404 (no explorer yet);
 * ``validate``: ``POST /api/validate`` of a random legal 100-ply Mosona record;
+* ``position``: ``POST /api/position`` of the same record (the recording board's state
+  at its end, drawn): the same text each time, as the board sends it again for every
+  click of a move (the server keeps the last records it checked);
+* ``position-new``: the same, each request a record the server has not seen (its
+  ``Event`` tag numbered), so checked and replayed from the start every time;
 
 while ``zrec archive import`` of ``--import-file`` (20,000 random Mosona games, built
 once by ``archive_bench.py`` into benchmarks/data/) runs into the same archive.  Each
@@ -151,6 +156,8 @@ def targets(base: str, tree: str) -> tuple[dict[str, tuple[str, str]], list[str]
         "search-moves": ("GET", "/api/games?game=mosona&moves=1.%20b6-b5%20b4xb6"),
         "explorer": ("GET", tree),
         "validate": ("POST", "/api/validate"),
+        "position": ("POST", "/api/position"),
+        "position-new": ("POST", "/api/position"),
     }
     notes = []
     status = httpx.get(base + tree).status_code
@@ -218,10 +225,12 @@ async def client(
         name, method, path = plan[i % len(plan)]
         i += 1
         s = stats[name]
+        sent = body if method == "POST" else b""
+        if name.endswith("-new"):  # a record the server has not seen
+            sent = body.replace(b'[Event "load"]', f'[Event "load {offset}.{i}"]'.encode())
         start = time.perf_counter()
         try:
-            status, content = await asyncio.wait_for(
-                connection.request(method, path, body if method == "POST" else b""), 60)
+            status, content = await asyncio.wait_for(connection.request(method, path, sent), 60)
         except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, ValueError) as exc:
             s.errors[type(exc).__name__] += 1
             connection.close()

@@ -38,7 +38,8 @@ def test_serving_while_an_import_writes(tmp_path: Path) -> None:
         assert endpoint["requests"] > 0, name
         assert endpoint["errors"] == {}, name
         assert endpoint["locked_answers"] == 0, name
-    assert {"game", "search-player", "search-moves", "validate"} <= set(result["endpoints"])
+    assert {"game", "search-player", "search-moves", "validate", "position", "position-new"
+            } <= set(result["endpoints"])
     assert result["locked_in_logs"] == {"server": 0, "import": 0}
     assert result["tracebacks_in_server_log"] == 0
     with Archive.open(str(db), read_only=True) as archive:

@@ -30,6 +30,7 @@ __all__ = [
     "archive_publish",
     "archive_tree",
     "archive_users",
+    "board",
     "check",
     "main",
     "records",
@@ -51,6 +52,7 @@ def application() -> typer.Typer:
         archive_publish,
         archive_tree,
         archive_users,
+        board,
         check,
         records,
         render,
@@ -80,6 +82,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "readings": ("research",),
     "study": ("study",),
     "serve": ("serve",),
+    "board": ("board",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
         "archive_tree", "archive_users",

@@ -5,7 +5,10 @@
 - :mod:`zrec.play.walk`: the one walker over a record's main line and variations,
   shown to a visitor, and the rule for writing move numbers;
 - :mod:`zrec.play.selfplay`: random legal games, rolling real dice where a game has
-  them.
+  them;
+- :mod:`zrec.play.places`, :mod:`zrec.play.board` and :mod:`zrec.play.editing`: the
+  recording board's view of a record (its moves numbered in file order; the state at
+  one of them with the clicks of each legal move) and its edits.
 
 Nothing here names a game: it uses only the engine protocol of
 :mod:`zrec.rules.base`.

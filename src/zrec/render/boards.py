@@ -269,6 +269,7 @@ class GridBoard(Board):
                     y=y,
                     width=self.cell,
                     height=self.cell,
+                    data_point=square,
                 )
             )
             trails.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
@@ -351,7 +352,8 @@ class MapBoard(GridBoard):
             x, y = self.square_box(square)
             kind = self.kinds[square]
             out.append(
-                element("rect", f"square {kind}", x=x, y=y, width=self.cell, height=self.cell)
+                element("rect", f"square {kind}", x=x, y=y, width=self.cell, height=self.cell,
+                        data_point=square)
             )
             marks.setdefault(kind, []).append(terrain_marks(kind, x, y, self.cell))
         for kind in sorted(marks):

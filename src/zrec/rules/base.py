@@ -10,8 +10,8 @@ declared here and in :mod:`zrec.rules.values`:
   makes an :class:`Engine` for a record's tags;
 - :class:`Engine`: the rules with the options fixed: seats and whose turn it is,
   chance (dice), legal moves, reading a written move, applying a move with its events,
-  move numbers, the outcome with a score per seat, a position key and a view for
-  drawing.
+  move numbers, the outcome with a score per seat, a position key, a view for
+  drawing and the clicks that enter each move on a board (:mod:`zrec.rules.clicking`).
 
 The model is OpenSpiel's game API (current player, chance, returns per player) and
 python-chess's ``Outcome``; see ``docs/architecture.md``.
@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from zrec.moves import Turn
+from zrec.rules.clicking import Choices, ClickTable
 from zrec.rules.values import (
     REMOVED,
     AmbiguousMoveError,
@@ -59,6 +60,8 @@ __all__ = [
     "AmbiguousMoveError",
     "BoardSpec",
     "Chance",
+    "Choices",
+    "ClickTable",
     "Engine",
     "Event",
     "Finding",
@@ -172,6 +175,24 @@ class Engine(Protocol[P, M]):
     def routes(self, pos: P, move: M) -> tuple[tuple[str, ...], ...]:
         """The squares each moving piece visits, start first, for drawing the move (a
         placement: its one square; a pass: nothing)."""
+
+    # -- the board -------------------------------------------------------------
+
+    def click_table(self, pos: P, roll: Sequence[int] | None = None) -> ClickTable[M] | None:
+        """Every legal move with the clicks that enter it on the recording board (for a
+        turn with dice: given the ``roll``; none without it), or ``None`` for a turn
+        with too many legal forms to list, which :meth:`choices` builds step by step
+        (:mod:`zrec.rules.clicking`)."""
+
+    def clicks(self, pos: P, roll: Sequence[int] | None, move: M) -> tuple[str, ...]:
+        """The clicks that enter a legal move (made with ``roll``) on the board."""
+
+    def choices(
+        self, pos: P, roll: Sequence[int] | None, clicks: Sequence[str]
+    ) -> Choices[M]:
+        """What may be clicked after ``clicks`` (a partial move) and the legal move they
+        make, if any; nothing to click and no move for clicks no legal move begins
+        with."""
 
     # -- the end ---------------------------------------------------------------
 

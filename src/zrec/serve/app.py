@@ -121,10 +121,20 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
 
-def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
+def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None) -> FastAPI:
     """The application serving the archive at ``db`` (a SQLite path or a PostgreSQL
-    URL); each request opens the archive and closes it after."""
-    from zrec.serve import api, explorer, login, pages, results, writing
+    URL); each request opens the archive and closes it after.  ``board_start``: the
+    record ``/board?start=1`` opens (``zrec board FILE``), kept in memory."""
+    from zrec.serve import (
+        api,
+        board_api,
+        board_page,
+        explorer,
+        login,
+        pages,
+        results,
+        writing,
+    )
 
     app = FastAPI(
         title="zrec",
@@ -136,8 +146,11 @@ def create_app(db: str, max_body: int = MAX_BODY) -> FastAPI:
     )
     app.state.settings = Settings(db)
     app.state.session_key = None  # (read from the archive on first need)
+    app.state.board_start = board_start
     install_handlers(app)
     app.include_router(api.router)
+    app.include_router(board_api.router)
+    app.include_router(board_page.router)
     app.include_router(writing.router)
     app.include_router(results.router)
     app.include_router(login.router)

@@ -9,6 +9,11 @@ code                      status  when
 ``bad-search``            400     a search that cannot be run (its message says why)
 ``bad-event-query``       400     a round or tie-break an event cannot take
 ``bad-tree``              400     an opening tree that cannot be made (the tree's words)
+``bad-node``, ``bad-roll``,  400  a node, roll, clicks, move or edit the recording
+``bad-clicks``, ``bad-move``,     board's record cannot take (:mod:`zrec.play.board`,
+``illegal-move``, ``bad-edit``    :mod:`zrec.play.editing`)
+``invalid-record``        422     a record sent to the board that does not validate
+``no-engine``             422     a record of a game zrec has no rules for, to the board
 ``login-needed``          401     a write by nobody logged in (a page: a redirect
                                   to ``/login``)
 ``bad-token``             401     an API token that is not (or no longer) valid
@@ -46,7 +51,10 @@ __all__ = ["ApiError", "install_handlers", "not_found"]
 
 log = logging.getLogger("zrec.serve")
 
-_STATUS_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large", 408: "too-slow"}
+_STATUS_CODES = {
+    400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "too-large",
+    408: "too-slow",
+}
 
 
 def not_found(message: str) -> ApiError:

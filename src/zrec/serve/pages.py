@@ -29,7 +29,8 @@ from markupsafe import Markup
 
 from zrec.archive import Archive, StoredGame
 from zrec.archive.store.search import Query, SearchError, search_page
-from zrec.serve.access import Reader
+from zrec.serve.access import Reader, visitor
+from zrec.serve.board_page import event_board
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.events import event_rounds, loaded, ranking
 from zrec.serve.finding import PAGE, Filters, filters, find
@@ -199,7 +200,8 @@ def _bar() -> ET.Element:
     """The bar of links above a game's board (the site's own, as ``base.html`` has)."""
     bar = ET.Element("header", {"class": "zrec-site-bar"})
     nav = ET.SubElement(bar, "nav")
-    for text, href in (("zrec archive", "/"), ("Search", "/search"), ("Explorer", "/explorer")):
+    for text, href in (("zrec archive", "/"), ("Search", "/search"), ("Explorer", "/explorer"),
+                       ("Board", "/board")):
         ET.SubElement(nav, "a", {"href": href}).text = text
     ET.SubElement(bar, "div", {"class": "account"})
     return bar
@@ -231,8 +233,9 @@ def event_page(request: Request, archive: Reader, name: str) -> Response:
         }
     from zrec.serve.results import recording, said
 
+    board = event_board(event, rounds, loose) if visitor(request).may("import") else None
     return render(request, "event.html", title=event.name, event=event, rounds=rounds,
-                  loose=loose, recording=recording(archive, event),
+                  loose=loose, board=board, recording=recording(archive, event),
                   recorded=said(dict(request.query_params)), **parts)
 
 
@@ -312,13 +315,19 @@ def _static() -> dict[str, tuple[str, str]]:
     from importlib import resources
 
     from zrec.render.replay_page import assets
+    from zrec.render.svg import DEFAULT_CSS, MAP_CSS
 
     files = {
         name: (text, "text/css" if name.endswith(".css") else "text/javascript")
         for name, text in assets().items()
     }
-    sheet = resources.files("zrec.serve").joinpath("static").joinpath("site.css")
-    files["site.css"] = (sheet.read_text(encoding="utf-8"), "text/css")
+    for item in resources.files("zrec.serve").joinpath("static").iterdir():
+        if item.name.endswith((".css", ".js")):
+            kind = "text/css" if item.name.endswith(".css") else "text/javascript"
+            files[item.name] = (item.read_text(encoding="utf-8"), kind)
+    # the boards' look, for a page that draws boards by script (their own <style> is
+    # taken out: the CSP would refuse it)
+    files["diagram.css"] = (DEFAULT_CSS + MAP_CSS, "text/css")
     return files
 
 

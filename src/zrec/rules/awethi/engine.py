@@ -2,8 +2,9 @@
 
 :class:`AwethiEngine` answers the engine protocol of :mod:`zrec.rules.base` by handing
 each kind of turn to its module: the herd turn to :mod:`.turns`, the shepherds' turn to
-:mod:`.paths` and :mod:`.shepherds`, the wolves' turn to :mod:`.wolves`; the end to
-:mod:`.end`, the pictures and the key to :mod:`.view`.  The readings the rules fix
+:mod:`.paths` and :mod:`.shepherds` (on the recording board, click by click, to
+:mod:`.clicks`), the wolves' turn to :mod:`.wolves`; the end to :mod:`.end`, the
+pictures and the key to :mod:`.view`.  The readings the rules fix
 are in the docstring of :mod:`.rules`, with the game object.
 """
 
@@ -17,6 +18,7 @@ from zrec.moves import Turn
 from zrec.rules.awethi import end
 from zrec.rules.awethi import view as show
 from zrec.rules.awethi.board import INDEX, KIND_LETTERS, LAIR, NAME, AwethiMap, parse_herd
+from zrec.rules.awethi.clicks import shepherds_choices, shepherds_clicks
 from zrec.rules.awethi.paths import play_shepherds
 from zrec.rules.awethi.position import (
     HERD_TURN,
@@ -59,6 +61,7 @@ from zrec.rules.base import (
     SetupError,
     View,
 )
+from zrec.rules.clicking import Choices, ClickTable, Entry
 
 TITLE = "Awéthi"
 _CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
@@ -282,6 +285,42 @@ class AwethiEngine:
         if isinstance(move, ShepherdsMove):
             return tuple(tuple(NAME[s] for s in path) for path in move.paths)
         return (tuple(NAME[s] for s in move.path),) if move.path else ()
+
+    # -- the board -----------------------------------------------------------------------
+
+    def click_table(
+        self, pos: AwethiPosition, roll: Sequence[int] | None = None
+    ) -> ClickTable[AwethiMove] | None:
+        """The herd's turn: no click (a button); a wolf turn: the wolf's square, then
+        each square of its path; the shepherds' turn: too many forms to list
+        (:mod:`.clicks` builds it step by step)."""
+        shepherds = pos.stage == SHEPHERDS_TURN and roll is not None
+        if shepherds and not end.gone_seats(self.table, pos):
+            return None
+        return ClickTable([
+            Entry(m, self.spell(pos, m).text(), () if isinstance(m, HerdMove) else
+                  sum(self.routes(pos, m), ()))
+            for m in self.legal_moves(pos, roll)
+        ])
+
+    def clicks(
+        self, pos: AwethiPosition, roll: Sequence[int] | None, move: AwethiMove
+    ) -> tuple[str, ...]:
+        table = self.click_table(pos, roll)
+        if table is not None:
+            return table.clicks_of(move)
+        if not isinstance(move, ShepherdsMove):
+            raise KeyError(move)
+        return shepherds_clicks(move)
+
+    def choices(
+        self, pos: AwethiPosition, roll: Sequence[int] | None, clicks: Sequence[str]
+    ) -> Choices[AwethiMove]:
+        table = self.click_table(pos, roll)
+        if table is not None:
+            return table.choices(clicks)
+        assert roll is not None
+        return shepherds_choices(self.table, pos, self._roll(pos, roll), clicks)
 
     # -- the end -----------------------------------------------------------------------
 

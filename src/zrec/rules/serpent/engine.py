@@ -28,6 +28,7 @@ from zrec.rules.base import (
     View,
     choose,
 )
+from zrec.rules.clicking import Choices, ClickTable, Entry
 from zrec.rules.serpent.lattice import (
     Lattice,
     coordinates,
@@ -238,6 +239,53 @@ class SerpentEngine(WrittenMoves):
 
     def routes(self, pos: SerpentPosition, move: SerpentMove) -> tuple[tuple[str, ...], ...]:
         return (tuple(point_name(p) for p in move.path),)
+
+    # -- the board -------------------------------------------------------------
+
+    def click_table(
+        self, pos: SerpentPosition, roll: Sequence[int] | None = None
+    ) -> ClickTable[SerpentMove]:
+        """A piece, then each landing; the jumped piece first where it chooses."""
+        return ClickTable([
+            Entry(
+                m,
+                self.spell(pos, m).text(),
+                tuple(point_name(p) for p in m.path),
+                tuple(point_name(c) for c in self._jump_order(m)),
+            )
+            for m in self.legal_moves(pos)
+        ])
+
+    def _jump_order(self, move: SerpentMove) -> tuple[int, ...]:
+        """The jumped points of a chain in the order it jumps them (a move keeps them
+        sorted): for each landing, the one jumped point that leads there, such that
+        every jumped point is used once."""
+        jumps = self.lattice.jumps_from
+        path, left = move.path, set(move.captured)
+
+        def order(i: int) -> tuple[int, ...] | None:
+            if i == len(path):
+                return ()
+            for q, r in jumps[path[i - 1]]:
+                if r == path[i] and q in left:
+                    left.discard(q)
+                    rest = order(i + 1)
+                    left.add(q)
+                    if rest is not None:
+                        return (q, *rest)
+            return None
+
+        return (order(1) or ()) if move.captured else ()
+
+    def clicks(
+        self, pos: SerpentPosition, roll: Sequence[int] | None, move: SerpentMove
+    ) -> tuple[str, ...]:
+        return self.click_table(pos).clicks_of(move)
+
+    def choices(
+        self, pos: SerpentPosition, roll: Sequence[int] | None, clicks: Sequence[str]
+    ) -> Choices[SerpentMove]:
+        return self.click_table(pos).choices(clicks)
 
     # -- the end ---------------------------------------------------------------
 

@@ -59,6 +59,7 @@ from zrec.rules.base import (
     View,
     choose,
 )
+from zrec.rules.clicking import Choices, ClickTable, Entry
 from zrec.rules.stonewarriors import end, setup
 from zrec.rules.stonewarriors import view as show
 from zrec.rules.stonewarriors._fast import new_position
@@ -266,6 +267,27 @@ class StoneWarriors(WrittenMoves):
         if move.kind == "enter":
             return ((NAME[move.target],),)
         return ((NAME[move.origin], NAME[move.target]),)
+
+    # -- the board -------------------------------------------------------------------------
+
+    def click_table(
+        self, pos: StonePosition, roll: Sequence[int] | None = None
+    ) -> ClickTable[StoneMove]:
+        """A warrior or priest, then its target; an entry its square on the home arm; a
+        pass no click (a button)."""
+        return ClickTable([
+            Entry(m, m.text(), sum(self.routes(pos, m), ())) for m in self.legal_moves(pos)
+        ])
+
+    def clicks(
+        self, pos: StonePosition, roll: Sequence[int] | None, move: StoneMove
+    ) -> tuple[str, ...]:
+        return self.click_table(pos).clicks_of(move)
+
+    def choices(
+        self, pos: StonePosition, roll: Sequence[int] | None, clicks: Sequence[str]
+    ) -> Choices[StoneMove]:
+        return self.click_table(pos).choices(clicks)
 
     # -- the end -------------------------------------------------------------------------
 

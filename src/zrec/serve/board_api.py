@@ -1,0 +1,242 @@
+"""The JSON API of the recording board, under ``/api``: reading only, no login.
+
+- ``POST /api/position``: a record (zrec text) in the body; the state at one of its
+  moves (:func:`zrec.play.board.board_at`: whose turn, the dice, every legal move with
+  its clicks, what may be clicked next, the outcome) and the position drawn as
+  ``zrec diagram --node`` draws it;
+- ``POST /api/edit``: a record and an edit (:mod:`zrec.play.editing`), answering the
+  new text as ``zrec fmt`` writes it and the node reached;
+- ``GET /api/roll``: dice rolled by the server (from :mod:`secrets`);
+- ``POST /api/json``: a record as the zrec JSON ``zrec convert --to json`` writes.
+
+A record that does not validate is answered 422 ``invalid-record`` with the
+validator's diagnostics (as ``POST /api/validate`` checks it); a node, roll, clicks or
+edit the record cannot take is 400 with the code :mod:`zrec.play.board` gives.  None
+of these writes to the archive.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+from functools import lru_cache
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi import Query as Param
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from zrec.notation.model import Game
+from zrec.play.board import BoardError, Prepared, board_at
+from zrec.serve.api import JsonText, records_in
+from zrec.serve.errors import ApiError
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api", tags=["board"])
+
+_ERROR = {"description": "An error: {\"error\": {\"code\": ..., \"message\": ...}}"}
+_INVALID = {
+    "description": "A record with an error: {\"error\": {\"code\": \"invalid-record\", "
+    "\"message\": ..., \"diagnostics\": [...]}}"
+}
+_TEXT_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    }
+}
+#: the most dice ``GET /api/roll`` rolls, and the faces a die may have
+MAX_DICE, FACES = 8, range(2, 21)
+
+
+class _Invalid(Exception):
+    """A record that does not validate: the answer is ready."""
+
+    def __init__(self, answer: Response) -> None:
+        super().__init__("invalid record")
+        self.answer = answer
+
+
+def _invalid(message: str, diagnostics: list[dict[str, Any]]) -> _Invalid:
+    body = {"error": {"code": "invalid-record", "message": message, "diagnostics": diagnostics}}
+    return _Invalid(JSONResponse(body, status_code=422))
+
+
+#: what the end of a game is checked against (its result, a score it states): not
+#: refused in a record still being written (result ``*``)
+UNFINISHED = frozenset({"wrong-result", "wrong-score"})
+#: the largest body whose checked record is kept for the next request (the board sends
+#: the same record again for every click of a move)
+KEPT_BODY = 256 * 1024
+
+
+def checked(body: bytes) -> Prepared:
+    """The one record of ``body``, validated as ``POST /api/validate`` validates it;
+    raises :class:`_Invalid` with the validator's diagnostics.  A record with the
+    result ``*`` is being written: its end is not judged (:data:`UNFINISHED`)."""
+    if len(body) <= KEPT_BODY:
+        return _kept(body)
+    return _checked(body)
+
+
+@lru_cache(maxsize=32)
+def _kept(body: bytes) -> Prepared:
+    return _checked(body)
+
+
+def _checked(body: bytes) -> Prepared:
+    from zrec.check.validate import report_of
+
+    records = list(records_in(body, "-", "<stdin>"))
+    if len(records) != 1:
+        said = "no record" if not records else f"{len(records)} records"
+        raise _invalid(f"the body holds {said}: send one record", [])
+    game: Game | None = records[0].game
+    report = report_of(records[0], "<stdin>")
+    errors = [d for d in report.diagnostics if d.severity == "error" and not (
+        d.code in UNFINISHED and game is not None and game.result == "*")]
+    if errors:
+        raise _invalid(errors[0].format(), [d.to_json() for d in report.diagnostics])
+    assert game is not None  # (a record that validates was read)
+    try:
+        return Prepared(game)
+    except BoardError as exc:
+        raise _board_error(exc) from None
+
+
+def _board_error(exc: BoardError) -> ApiError:
+    return ApiError(422 if exc.code == "no-engine" else 400, exc.code, exc.message)
+
+
+def position_json(
+    body: bytes, at: int | None, roll: str | None, clicks: str | None, drawn: bool = True
+) -> dict[str, Any]:
+    """What ``POST /api/position`` answers for a record, a node, a roll and clicks
+    (``drawn``: with the drawing, else ``view`` is null)."""
+    from zrec.render.diagram import diagram_for_node
+
+    prepared = checked(body)
+    made = [c.strip() for c in clicks.split(",")] if clicks else []
+    try:
+        board = board_at(prepared, at, roll, made)
+    except BoardError as exc:
+        raise _board_error(exc) from None
+    view = diagram_for_node(prepared.game, board.at) if drawn else None
+    answer: dict[str, Any] = {}
+    for key, value in board.to_json().items():
+        answer[key] = value
+        if key == "roll":  # (the drawing follows the dice, as the guide lists them)
+            answer["view"] = view
+    return answer
+
+
+@router.post(
+    "/position",
+    summary="The state of a record at one of its moves, for the recording board",
+    responses={400: _ERROR, 413: _ERROR, 422: _INVALID},
+    openapi_extra=_TEXT_BODY,
+)
+async def position(
+    request: Request,
+    at: Annotated[int | None, Param(ge=0, le=10**9, description=(
+        "The node: the moves numbered in file order, variations included (0 is the "
+        "start); by default the end of the main line."))] = None,
+    roll: Annotated[str | None, Param(max_length=20, description=(
+        "The dice rolled for the turn, one digit a die (1234)."))] = None,
+    clicks: Annotated[str | None, Param(max_length=4000, description=(
+        "The clicks of a half-made move, comma-separated (b6,b5)."))] = None,
+    view: Annotated[bool, Param(description=(
+        "false: leave the drawing out (null), while a move is being clicked."))] = True,
+) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    body = await request.body()
+    try:
+        return JSONResponse(await run_in_threadpool(position_json, body, at, roll, clicks, view))
+    except _Invalid as exc:
+        return exc.answer
+
+
+class EditRequest(BaseModel):
+    """An edit of a record: the record, the node and the operation, and what the
+    operation takes."""
+
+    text: str = Field(max_length=2 * 1024 * 1024)
+    at: int = Field(0, ge=0, le=10**9)
+    op: str = Field(max_length=20)
+    move: str | None = Field(None, max_length=10_000)
+    comment: str | None = Field(None, max_length=100_000)
+    nag: str | None = Field(None, max_length=10)
+    tags: dict[str, str | None] | None = None
+    result: str | None = Field(None, max_length=100)
+    termination: str | None = Field(None, max_length=100)
+
+
+def edit_json(request: EditRequest) -> dict[str, Any]:
+    """What ``POST /api/edit`` answers."""
+    from zrec.play.editing import edit
+
+    prepared = checked(request.text.encode("utf-8"))
+    args = request.model_dump(exclude_unset=True)
+    try:
+        text, at = edit(prepared, request.at, request.op, args)
+    except BoardError as exc:
+        raise _board_error(exc) from None
+    return {"text": text, "at": at}
+
+
+@router.post(
+    "/edit",
+    summary="Edit a record (play a move, comment, NAG, cut, tags, result, promote)",
+    responses={400: _ERROR, 413: _ERROR, 422: _INVALID},
+)
+async def edit_record(request: EditRequest) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    try:
+        return JSONResponse(await run_in_threadpool(edit_json, request))
+    except _Invalid as exc:
+        return exc.answer
+
+
+@router.get(
+    "/roll",
+    summary="Dice rolled by the server (from secrets)",
+    responses={400: _ERROR},
+)
+def roll(
+    faces: Annotated[str, Param(max_length=100, description=(
+        "The faces of each die, comma-separated (4,4,4,4)."))],
+) -> dict[str, list[int]]:
+    parts = faces.split(",")
+    if not all(p.isascii() and p.isdigit() and int(p) in FACES for p in parts) or len(
+        parts
+    ) > MAX_DICE:
+        raise ApiError(
+            400, "bad-roll",
+            f"faces must be 1 to {MAX_DICE} dice of {FACES[0]} to {FACES[-1]} faces, "
+            f"comma-separated (4,4,4,4), not {faces!r}",
+        )
+    return {"roll": [1 + secrets.randbelow(int(p)) for p in parts]}
+
+
+@router.post(
+    "/json",
+    summary="A record as zrec JSON (as zrec convert --to json)",
+    response_class=JsonText,
+    responses={413: _ERROR, 422: _INVALID},
+    openapi_extra=_TEXT_BODY,
+)
+async def as_json(request: Request) -> Response:
+    from zrec.notation.json.convert import write_json
+
+    body = await request.body()
+    try:
+        game = checked(body).game
+    except _Invalid as exc:
+        return exc.answer
+    out = io.StringIO()
+    write_json(iter([game]), out)
+    return JsonText(out.getvalue())
