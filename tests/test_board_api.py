@@ -303,6 +303,11 @@ HEAD = '[Game "mosona"]\n[Result "*"]\n\n'
     ("1. b6-b5 (1. a4-b5 c5xa4) b4xb6 2. b7xb5 *", 2, "cut", {},
      "1. b6-b5 b4xb6 2. b7xb5 *", 0),
     (SMALL, 2, "cut", {}, "1. b6-b5 *", 1),
+    # a move with alternatives: the first takes its place, keeping the others
+    ("1. b6-b5 (1. a4-b5 c5xa4) b4xb6 2. b7xb5 *", 1, "cut", {},
+     "1. a4-b5 c5xa4 *", 1),
+    ("1. b6-b5 (1. a4-b5 c5xa4) (1. a5-b5) b4xb6 *", 1, "cut", {},
+     "1. a4-b5 (1. a5-b5) c5xa4 *", 1),
 ])
 def test_each_edit(client: TestClient, start: str, at: int, op: str, args: Any, text: str,
                    reached: int) -> None:
@@ -340,6 +345,18 @@ def test_tags_and_the_result(client: TestClient) -> None:
     (1, "comment", {"comment": "a } b"}, "bad-edit", "a comment cannot hold a }"),
     (1, "play", {}, "bad-edit", "the edit needs 'move' as a str"),
     (0, "tags", {"tags": {"1x": "y"}}, "bad-edit", "'1x' is not a tag name (letters, digits, _)"),
+    (0, "tags", {"tags": {"Result": "1-0"}}, "bad-edit",
+     "the result is set by the result edit, not as a tag"),
+    (0, "tags", {"tags": {f"T{i}": "x" for i in range(65)}}, "bad-edit",
+     "65 tags in one edit: at most 64"),
+    (0, "tags", {"tags": {"Game": "kolowis"}}, "bad-edit",
+     "after this edit the record would not be valid: <stdin>:4:4: error[illegal-move] game 1, "
+     "ply 1: move 1 (White): b6-b5 is illegal: there is no White piece on b6; legal moves: "
+     "a8-b9, a9-b9, b10-b9"),
+    (3, "result", {"result": "1-0"}, "bad-edit",
+     "after this edit the record would not be valid: <stdin>:4:19: error[wrong-result] game 1, "
+     "ply 3: the result is 1-0 but the game ends by agreement and the end rule \"majority\" "
+     "gives 1/2-1/2 (White 11 pieces, Black 11)"),
     (0, "result", {"result": "1-0-0"}, "bad-edit", "'1-0-0' is not * or a result of 2 sides"),
     (0, "undo", {}, "bad-edit",
      "'undo' is no edit: the edits are play, comment, nag, cut, tags, result, promote"),

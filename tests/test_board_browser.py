@@ -212,7 +212,7 @@ def test_a_stone_warriors_capture_and_priest_entry(
     assert "[Score " not in text(page)
     page.click('#board-moves .board-move[data-node="56"]')
     settle(page)
-    page.click("#board-undo")  # 28... h9-g9xg10 and all after it taken back
+    page.click("#board-cut")  # 28... h9-g9xg10 and all after it taken back
     settle(page)
     assert movetext(page).endswith("28. g9-g10 *")
     assert page.inner_text("#board-turn") == "Black to move (move 28...)"
@@ -225,6 +225,11 @@ def test_a_stone_warriors_capture_and_priest_entry(
     click(page, "f1")
     assert movetext(page).endswith("28. g9-g10 h9-g9xg10 P@f1 *")
     page.screenshot(path=shots / "board-stone-warriors.png", full_page=True)
+    page.click('#board-moves .board-move[data-node="56"]')  # back to 28. g9-g10
+    settle(page)
+    page.click("#board-undo")  # takes back the line's last move, not the one shown
+    settle(page)
+    assert movetext(page).endswith("28. g9-g10 h9-g9xg10 *")
 
 
 def test_an_awethi_game_of_three_seats_with_dice(
@@ -237,7 +242,7 @@ def test_an_awethi_game_of_three_seats_with_dice(
         "data-node")
     page.click(f'#board-moves .board-move[data-node="{herd}"]')
     settle(page)
-    page.click("#board-undo")
+    page.click("#board-cut")
     settle(page)
     assert page.inner_text("#board-turn") == "Shepherd1 to move (move 11.)"
     assert page.inner_text("#board-dice") == "Roll d4"

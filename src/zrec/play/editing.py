@@ -178,11 +178,18 @@ def _before(place: Place) -> Place | None:
 
 def cut(game: Game, at: int) -> tuple[Game, Place | None]:
     """The record without node ``at`` and the rest of its line, and the place of the
-    move before it (``None``: the start)."""
+    move before it (``None``: the start).  A move with alternatives (variations) is
+    replaced by the first of them, which keeps the others, and the place is its own."""
     place = _place(game, at)
     root = game.line
     line = line_at(root, place)
     kept = line.moves[: place[-1]]
+    gone = line.moves[place[-1]]
+    if gone.variations:  # its first alternative takes its place, the others hang on it
+        first = gone.variations[0]
+        head = replace(first.moves[0], variations=gone.variations[1:] + first.moves[0].variations)
+        moves = (*kept, head, *first.moves[1:])
+        return replace(game, line=with_line(root, place, replace(line, moves=moves))), place
     if len(place) == 1:
         game = replace(game, line=replace(root, moves=kept), result="*")
         tags = tuple((k, "*" if k == "Result" else v) for k, v in game.tags if k != "Termination")
@@ -212,8 +219,14 @@ def _set_tag(tags: list[tuple[str, str]], name: str, value: str | None, after: s
 
 def set_tags(game: Game, changes: Mapping[str, str | None]) -> Game:
     """The record with its tags set or removed."""
+    if len(changes) > MAX_TAGS:
+        raise BoardError("bad-edit", f"{len(changes)} tags in one edit: at most {MAX_TAGS}")
     tags = list(game.tags)
     for name, value in changes.items():
+        if len(name) > 40:
+            raise BoardError("bad-edit", "a tag name has at most 40 characters")
+        if name == "Result" and value is not None:
+            raise BoardError("bad-edit", "the result is set by the result edit, not as a tag")
         if not name.isascii() or not name[:1].isalpha() or not name.replace("_", "").isalnum():
             raise BoardError("bad-edit", f"{name!r} is not a tag name (letters, digits, _)")
         if value is not None and not value.isprintable():
@@ -327,6 +340,9 @@ def _apply(prepared: Prepared, at: int, op: str, args: Mapping[str, Any]) -> tup
         return promote(game, at)
     raise BoardError("bad-edit", f"{op!r} is no edit: the edits are {', '.join(OPS)}")
 
+
+#: The most tags one ``tags`` edit may set (each is looked up in the record's tags).
+MAX_TAGS = 64
 
 #: The edits :func:`edit` makes.
 OPS = ("play", "comment", "nag", "cut", "tags", "result", "promote")

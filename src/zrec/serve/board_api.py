@@ -54,14 +54,15 @@ MAX_DICE, FACES = 8, range(2, 21)
 class _Invalid(Exception):
     """A record that does not validate: the answer is ready."""
 
-    def __init__(self, answer: Response) -> None:
-        super().__init__("invalid record")
+    def __init__(self, answer: Response, message: str) -> None:
+        super().__init__(message)
         self.answer = answer
+        self.message = message
 
 
 def _invalid(message: str, diagnostics: list[dict[str, Any]]) -> _Invalid:
     body = {"error": {"code": "invalid-record", "message": message, "diagnostics": diagnostics}}
-    return _Invalid(JSONResponse(body, status_code=422))
+    return _Invalid(JSONResponse(body, status_code=422), message)
 
 
 #: what the end of a game is checked against (its result, a score it states): not
@@ -184,6 +185,12 @@ def edit_json(request: EditRequest) -> dict[str, Any]:
         text, at = edit(prepared, request.at, request.op, args)
     except BoardError as exc:
         raise _board_error(exc) from None
+    try:  # (and kept: the board asks for the new record's position next)
+        checked(text.encode("utf-8"))
+    except _Invalid as exc:
+        raise ApiError(
+            400, "bad-edit", f"after this edit the record would not be valid: {exc.message}"
+        ) from None
     return {"text": text, "at": at}
 
 

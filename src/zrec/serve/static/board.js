@@ -139,8 +139,8 @@
     });
   }
 
-  function edit(op, fields) {
-    var body = { text: state.text, at: state.at || 0, op: op };
+  function edit(op, fields, at) {
+    var body = { text: state.text, at: at === undefined ? state.at || 0 : at, op: op };
     Object.keys(fields || {}).forEach(function (k) { body[k] = fields[k]; });
     return call("POST", "/api/edit", JSON.stringify(body), "application/json")
       .then(function (done) { return load(done.text, done.at); })
@@ -187,7 +187,7 @@
     clear(view);
     if (svg.nodeName.toLowerCase() === "svg") {
       view.appendChild(document.importNode(svg, true));
-      // a long board (the serpent boards) takes the whole width, the record under it
+      // a long board (over 2.2 times as wide as high) takes the whole width, the record under it
       var wide = Number(svg.getAttribute("width")) > 2.2 * Number(svg.getAttribute("height"));
       byId("board-layout").classList.toggle("board-wide", wide);
     }
@@ -347,7 +347,12 @@
   byId("board-forward").addEventListener("click", actions.ArrowRight);
   byId("board-end").addEventListener("click", actions.End);
   byId("board-cancel").addEventListener("click", cancel);
-  byId("board-undo").addEventListener("click", function () { if (state.at) { edit("cut"); } });
+  /* Undo takes back the last move of the line shown, wherever the board stands in it. */
+  byId("board-undo").addEventListener("click", function () {
+    var last = state.end[state.at || 0];
+    if (last) { edit("cut", {}, last); }
+  });
+  byId("board-cut").addEventListener("click", function () { if (state.at) { edit("cut"); } });
 
   /* ---- dice ---- */
 
