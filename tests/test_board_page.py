@@ -57,7 +57,8 @@ def test_the_form_offers_every_game_with_its_options_and_setup_tags(
         for tag in rules.inputs:
             assert f'name="{tag}"' in fields
     assert page.count("<fieldset") == len(all_games())
-    assert '<script src="/static/board.js" defer></script>' in page
+    assert ('<script src="/static/board.js" defer></script>\n'
+            '<script src="/static/board-record.js" defer></script>') in page
     assert "<style" not in page and "onclick" not in page
 
 
@@ -118,9 +119,10 @@ def test_the_boards_look_is_a_stylesheet_and_the_script_a_file(client: TestClien
     sheet = client.get("/static/diagram.css")
     assert sheet.headers["content-type"].startswith("text/css")
     assert ".piece.white" in sheet.text and ".square.water" in sheet.text
-    script = client.get("/static/board.js")
-    assert script.headers["content-type"].startswith("text/javascript")
-    assert "innerHTML" not in script.text and "eval(" not in script.text
+    for name in ("board.js", "board-record.js"):
+        script = client.get("/static/" + name)
+        assert script.headers["content-type"].startswith("text/javascript")
+        assert "innerHTML" not in script.text and "eval(" not in script.text
 
 
 def test_an_editor_is_offered_the_board_on_the_event_page(client: TestClient) -> None:
