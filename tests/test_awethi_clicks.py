@@ -17,6 +17,7 @@ from zrec.play.replay import prepare
 from zrec.play.selfplay import random_games
 from zrec.play.walk import positions
 from zrec.rules import find_game
+from zrec.rules.awethi.engine import AwethiEngine
 from zrec.rules.awethi.position import SHEPHERDS_TURN, ShepherdsMove
 from zrec.rules.clicking import Choice
 
@@ -145,6 +146,7 @@ def test_a_blocked_shepherd_in_its_shelter_only_stays() -> None:
 
 def test_a_shepherd_in_water_with_no_way_out_goes_back() -> None:
     engine = prepare(read_game('[Game "awethi"]\n[Shepherd1 "A"]\n[Herd1 "cwcbwc"]\n*')).engine
+    assert isinstance(engine, AwethiEngine)
     # f6 is water; f5 and e6 hold shepherds, f7 and g6 are water: no path of 1 out
     pos = engine.place({"f6": "S1", "f5": "S1", "e6": "S1", "c3": "c1"}, turn="shepherds")
     stuck = engine.choices(pos, (1, 1, 1, 1), ["=e", "f6"])

@@ -411,7 +411,7 @@ def rebuild(client: TestClient, game: Game) -> str:
         came = _before(place)
         at = 0 if came is None else node_of(game.line, came)
         dice = None if node.turn.dice is None else node.turn.dice.values
-        roll = {} if dice is None else {"roll": "".join(map(str, dice))}
+        roll: dict[str, Any] = {} if dice is None else {"roll": "".join(map(str, dice))}
         move = engine.resolve(pos, node.turn).move
         clicks = engine.clicks(pos, dice, move)
         for i, click in enumerate(clicks):

@@ -23,13 +23,14 @@ from typing import Any
 from playwright.sync_api import Page
 
 import test_serve_login_browser as login  # (Chromium there, or the module is skipped)
+from test_serve_browser import browser  # noqa: F401 - the shared fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 EVENT, PASSWORD, zrec = login.EVENT, login.PASSWORD, login.zrec
 # the fixtures of the login test: zrec serve on the club's first two rounds with the
 # editor Eddie, a page whose errors fail the test, the folder of screenshots
-browser, server, page, shots = login.browser, login.server, login.page, login.shots
+server, page, shots = login.server, login.page, login.shots
 
 
 def settle(page: Page) -> None:
