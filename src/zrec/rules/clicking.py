@@ -28,9 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-__all__ = ["CHOICE", "Choice", "Choices", "ClickTable", "Entry"]
+__all__ = ["CHOICE", "Choice", "Choices", "ClickTable", "Entry", "Listed"]
 
 M = TypeVar("M")
+P = TypeVar("P")
 
 #: The first character of a click that names a choice rather than a square.
 CHOICE = "="
@@ -136,3 +137,17 @@ def _clicks(entry: Entry[M], same_route: Sequence[Entry[M]]) -> tuple[str, ...]:
             clicks.append(jumped[i])
         clicks.append(landing)
     return tuple(clicks)
+
+
+class Listed(Generic[P, M]):
+    """Mixed into an engine whose every turn can be listed (:meth:`click_table` never
+    ``None``): a move's clicks and the choices after some clicks come from the table."""
+
+    def click_table(self, pos: P, roll: Sequence[int] | None = None) -> ClickTable[M]:
+        raise NotImplementedError  # the engine's
+
+    def clicks(self, pos: P, roll: Sequence[int] | None, move: M) -> tuple[str, ...]:
+        return self.click_table(pos, roll).clicks_of(move)
+
+    def choices(self, pos: P, roll: Sequence[int] | None, clicks: Sequence[str]) -> Choices[M]:
+        return self.click_table(pos, roll).choices(clicks)

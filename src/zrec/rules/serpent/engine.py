@@ -28,7 +28,7 @@ from zrec.rules.base import (
     View,
     choose,
 )
-from zrec.rules.clicking import Choices, ClickTable, Entry
+from zrec.rules.clicking import ClickTable, Entry, Listed
 from zrec.rules.serpent.lattice import (
     Lattice,
     coordinates,
@@ -66,7 +66,7 @@ def _removed(turn: int, caps: tuple[int, ...]) -> tuple[Event]:
     return (Event(REMOVED, f"{SIDES[1 - turn]} loses {_listing(squares)}", squares),)
 
 
-class SerpentEngine(WrittenMoves):
+class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     """One serpent game with its rule options fixed: the rules engine."""
 
     seats: tuple[str, ...] = SIDES
@@ -276,16 +276,6 @@ class SerpentEngine(WrittenMoves):
             return None
 
         return (order(1) or ()) if move.captured else ()
-
-    def clicks(
-        self, pos: SerpentPosition, roll: Sequence[int] | None, move: SerpentMove
-    ) -> tuple[str, ...]:
-        return self.click_table(pos).clicks_of(move)
-
-    def choices(
-        self, pos: SerpentPosition, roll: Sequence[int] | None, clicks: Sequence[str]
-    ) -> Choices[SerpentMove]:
-        return self.click_table(pos).choices(clicks)
 
     # -- the end ---------------------------------------------------------------
 

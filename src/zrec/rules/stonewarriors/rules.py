@@ -59,7 +59,7 @@ from zrec.rules.base import (
     View,
     choose,
 )
-from zrec.rules.clicking import Choices, ClickTable, Entry
+from zrec.rules.clicking import ClickTable, Entry, Listed
 from zrec.rules.stonewarriors import end, setup
 from zrec.rules.stonewarriors import view as show
 from zrec.rules.stonewarriors._fast import new_position
@@ -89,7 +89,7 @@ TITLE = "Awithlaknakwe (Stone Warriors)"
 _NO_EVENTS: tuple[Event, ...] = ()
 
 
-class StoneWarriors(WrittenMoves):
+class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
     """Stone Warriors with its rule options fixed: the rules engine."""
 
     title: str = TITLE
@@ -278,16 +278,6 @@ class StoneWarriors(WrittenMoves):
         return ClickTable([
             Entry(m, m.text(), sum(self.routes(pos, m), ())) for m in self.legal_moves(pos)
         ])
-
-    def clicks(
-        self, pos: StonePosition, roll: Sequence[int] | None, move: StoneMove
-    ) -> tuple[str, ...]:
-        return self.click_table(pos).clicks_of(move)
-
-    def choices(
-        self, pos: StonePosition, roll: Sequence[int] | None, clicks: Sequence[str]
-    ) -> Choices[StoneMove]:
-        return self.click_table(pos).choices(clicks)
 
     # -- the end -------------------------------------------------------------------------
 
