@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SMALL = """[Game "mosona"]
 [Result "*"]
 
-{Before.} 1. b6-b5 {Opened.} (1. a5-b5 $1 c6xa5) 1... b4xb6 2. b7xb5 *
+{Before.} 1. b6-b5 {Opened.} ({Other.} 1. a5-b5 $1 c6xa5) 1... b4xb6 2. b7xb5 *
 """
 
 
@@ -98,17 +98,18 @@ def test_the_record_listed_with_node_numbers(client: TestClient) -> None:
     def flat(moves: list[dict[str, object]]) -> list[tuple[object, ...]]:
         out: list[tuple[object, ...]] = []
         for m in moves:
-            out.append((m["node"], m["before"], m["label"], m["nags"], m["comment"]))
+            out.append((m["node"], m["before"], m["label"], m["nags"], m["comment_before"],
+                        m["comment"]))
             for v in m["variations"]:  # type: ignore[attr-defined]
                 out += flat(v)
         return out
 
     assert flat(listed["moves"]) == [
-        (1, 0, "1. b6-b5", [], "Opened."),
-        (2, 0, "1. a5-b5", ["$1"], ""),
-        (3, 2, "c6xa5", [], ""),
-        (4, 1, "1... b4xb6", [], ""),
-        (5, 4, "2. b7xb5", [], ""),
+        (1, 0, "1. b6-b5", [], "", "Opened."),  # (its comment before is the record's)
+        (2, 0, "1. a5-b5", ["$1"], "Other.", ""),
+        (3, 2, "c6xa5", [], "", ""),
+        (4, 1, "1... b4xb6", [], "", ""),
+        (5, 4, "2. b7xb5", [], "", ""),
     ]
     bad = client.post("/api/record", content=b'[Game "mosona"]\n\n1. b6-b9 *\n')
     assert bad.status_code == 422

@@ -128,14 +128,17 @@ def board_page(
     )
 
 
-def _moves(line: Line, counter: list[int], before: int) -> list[dict[str, Any]]:
+def _moves(
+    line: Line, counter: list[int], before: int, main: bool = False
+) -> list[dict[str, Any]]:
     """The moves of ``line`` in file order with their node numbers; ``before``: the
-    node of the position the line starts from."""
+    node of the position the line starts from; ``main``: the main line, whose first
+    move's comment before it is the record's ``comment``."""
     from zrec.notation.writer import move_text
 
     out: list[dict[str, Any]] = []
     previous = before
-    for node in line.moves:
+    for i, node in enumerate(line.moves):
         counter[0] += 1
         number = node.number
         label = "" if number is None else f"{number}{'.' if node.dots == 1 else '...'} "
@@ -144,6 +147,8 @@ def _moves(line: Line, counter: list[int], before: int) -> list[dict[str, Any]]:
             "before": previous,
             "label": label + move_text(node),
             "nags": ["$" + str(n) for n in node.nags],
+            "comment_before": "" if main and not i else " ".join(
+                c.text for c in node.comments_before),
             "comment": " ".join(c.text for c in node.comments_after),
         }
         item["variations"] = [_moves(v, counter, previous) for v in node.variations]
@@ -165,7 +170,7 @@ def record_json(body: bytes) -> dict[str, Any]:
         "comment": " ".join(c.text for c in game.line.comments) or (
             " ".join(c.text for c in game.line.moves[0].comments_before)
             if game.line.moves else ""),
-        "moves": _moves(game.line, [0], 0),
+        "moves": _moves(game.line, [0], 0, main=True),
     }
 
 

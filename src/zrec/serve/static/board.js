@@ -102,6 +102,10 @@
       state.prev[item.node] = item.before;
       state.end[item.node] = last;
       if (i + 1 < moves.length) { state.next[item.node] = moves[i + 1].node; }
+      if (item.comment_before) {
+        box.appendChild(make("span", "board-comment", item.comment_before));
+        box.appendChild(document.createTextNode(" "));
+      }
       var move = make("span", "board-move", item.label + (item.nags.length ? " " + item.nags.join(" ") : ""));
       move.setAttribute("data-node", String(item.node));
       box.appendChild(move);
