@@ -19,20 +19,11 @@ from pathlib import Path
 import pytest
 
 from serving import served
+from test_serve_api import ODD, SCRIPTED  # the record of a player named as markup
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-SCRIPTED = "<script>alert(1)</script>"
-ODD = f"""[Game "mosona"]
-[Event "Odd names"]
-[Round "1"]
-[White "{SCRIPTED}"]
-[Black "Lovelace, Ada"]
-[Result "*"]
-
-1. b6-b5 b4xb6 *
-"""
 
 if not CHROMIUM.exists():
     if os.environ.get("CI") == "true":
