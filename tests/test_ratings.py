@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from zrec.archive.ratings import glicko2, plackett
 from zrec.archive.ratings.compute import GLICKO2, PLACKETT_LUCE, rate_pool
-from zrec.archive.ratings.games import RatedGame
+from zrec.archive.ratings.games import RatedGame, periods
 
 runner = CliRunner()
 F = Fraction
@@ -150,3 +150,32 @@ def test_two_seat_pools_are_glicko2_and_a_period_is_rated_at_once() -> None:
     new = glicko2.DEFAULT
     assert first.player == 1
     assert first.now.rating == glicko2.update(new, [(new, 1.0), (new, 1.0)]).rating
+
+
+def test_periods_come_in_date_then_event_and_round_order() -> None:
+    def at(gid: int, date: str, event: str = "", eid: int = 0, round_: int = 0) -> RatedGame:
+        return RatedGame(gid, "mosona", "", (1, 2), (F(1), F(0)), date, event, eid, round_)
+
+    games = [
+        at(1, "2026.03.02", "Spring", 2, 2),
+        at(2, "2026.03.01", "Spring", 2, 1),
+        at(3, "2026.03.01"),  # no event: the day's period, before the day's rounds
+        at(4, ""),  # date unknown: first
+        at(5, "2026.03.01", "Autumn", 3, 1),  # same day: by event name
+        at(6, "2026.03.03", "Spring", 2, 1),  # a later game of round 1: same period
+        at(7, "2026.03.01"),
+    ]
+    found = periods(games)
+    assert [(p.label, p.date, [g.id for g in p.games]) for p in found] == [
+        ("date unknown", "", [4]),
+        ("2026.03.01", "2026.03.01", [3, 7]),
+        ("Autumn, round 1", "2026.03.01", [5]),
+        ("Spring, round 1", "2026.03.01", [2, 6]),
+        ("Spring, round 2", "2026.03.02", [1]),
+    ]
+
+
+def test_a_game_played_with_more_seats_than_two_is_never_rated_by_glicko2() -> None:
+    three = RatedGame(1, "mosona", "", (1, 2, 3), (F(1), F(0), F(0)), "", "", 0, 0)
+    assert rate_pool("mosona", "", [three]).system == PLACKETT_LUCE
+    assert rate_pool("unknown game", "", [three]).system == PLACKETT_LUCE

@@ -70,12 +70,13 @@ class Pool:
 
 
 def system_of(game: str, games: Sequence[RatedGame]) -> str:
-    """Plackett-Luce for a game the registry gives more than two seats (or, for a game
-    it does not know, one played with more), else Glicko-2."""
+    """Plackett-Luce for a game the registry gives more than two seats (or one played
+    with more: a game it does not know, a record stored invalid), else Glicko-2."""
     try:
         seats = len(find_game(game).seats)
     except UnknownGameError:
-        seats = max(len(g.players) for g in games)
+        seats = 0
+    seats = max([seats, *(len(g.players) for g in games)])
     return PLACKETT_LUCE if seats > 2 else GLICKO2
 
 

@@ -62,6 +62,8 @@ class Reading:
 
 
 def _why_not(result: str, termination: str, plies: int, seats: int, players: list[int]) -> str:
+    if seats < 2:
+        return "one seat: nobody to be rated against"
     if len(players) < seats:
         return "a seat names no player"
     if len(set(players)) < len(players):
