@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 from test_archive_publish import Page, check_links, ok
+from test_ratings_cli import three_seat_archive
 from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_game
 from zrec.rules import find_game
@@ -91,3 +92,16 @@ def test_a_long_list_is_cut_into_pages_and_ratings_are_asked_for(tmp_path: Path)
     ok("publish", "Big", "--db", db, "-o", str(plain))
     assert not (plain / "ratings").exists()
     assert Page((plain / "index.html").read_text(encoding="utf-8")).nav == []
+
+
+def test_a_plackett_luce_list_shows_mu_and_sigma(tmp_path: Path) -> None:
+    db = three_seat_archive(tmp_path)
+    site = tmp_path / "site"
+    ok("publish", "zrec random game", "--ratings", "--db", db, "-o", str(site))
+    (pool,) = json.loads(ok("ratings", "--db", db, "--format", "json"))
+    listed = Page((site / "ratings" / "pool-1.html").read_text(encoding="utf-8"))
+    assert listed.tables["standings"][0] == ["Rank", "Player", "Rating", "μ", "σ", "Games"]
+    rows = listed.tables["standings"][1:]
+    assert [[r[1], float(r[2])] for r in rows] == [[p["name"], p["rating"]]
+                                                   for p in pool["players"]]
+    assert [r[1] for r in rows] == ["A", "B", "C"]
