@@ -109,3 +109,25 @@ def test_a_player_s_page_shows_the_history(client: TestClient, db: str) -> None:
         f"Odd, round {n}" for n in (1, 2, 3)]
     odd = client.get("/players/" + MARKUP).text
     assert "<script>alert" not in odd and "<h2>Ratings</h2>" in odd
+
+
+def test_the_kept_ratings_follow_an_import_and_a_merge(
+    client: TestClient, db: str, tmp_path: Path
+) -> None:
+    """(Last: it changes the module's archive.)"""
+    assert "New, Ned" not in client.get("/ratings").text  # (computed, and kept)
+    game = next(random_games(find_game("mosona"), {}, 1, 5))
+    tags = {"White": "New, Ned", "Black": "Brown, Bea", "Event": "Late", "Round": "1",
+            "Date": "2026.11.01"}
+    file = tmp_path / "late.zrec"
+    file.write_text(write_game(replace(game, tags=tuple((k, tags.get(k, v))
+                                                        for k, v in game.tags))))
+    zrec("archive", "import", "--db", db, "-q", str(file))
+    assert "New, Ned" in client.get("/ratings").text
+    assert "Late, round 1" in client.get("/players/Brown, Bea").text
+    zrec("archive", "alias", "New, Ned", "Dunn, Dov", "--db", db)
+    page = client.get("/ratings").text
+    assert "New, Ned" not in page
+    (pool,) = json.loads(zrec("archive", "ratings", "--db", db, "--format", "json"))
+    dunn = next(row for row in cells(page) if row[1] == "Dunn, Dov")
+    assert int(dunn[5]) == next(p["games"] for p in pool["players"] if p["name"] == "Dunn, Dov")
