@@ -101,7 +101,7 @@ def read_games(archive: Archive, game: str | None = None, as_of: str | None = No
         count = str(names).count("\x1f") + 1
         why = _why_not(str(result), str(ended or ""), int(plies), count, players)
         if not why and as_of is not None and (hi is None or str(hi) > as_of):
-            why = "played after the day asked for" if hi is not None else "date unknown"
+            why = "date unknown" if hi is None else "not certainly played by the day asked for"
         if why:
             found.left_out[why] += 1
             continue
