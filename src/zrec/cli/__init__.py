@@ -28,6 +28,7 @@ __all__ = [
     "archive_find",
     "archive_players",
     "archive_publish",
+    "archive_ratings",
     "archive_tree",
     "archive_users",
     "board",
@@ -50,6 +51,7 @@ def application() -> typer.Typer:
         archive_find,
         archive_players,
         archive_publish,
+        archive_ratings,
         archive_tree,
         archive_users,
         board,
@@ -85,7 +87,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
-        "archive_tree", "archive_users",
+        "archive_ratings", "archive_tree", "archive_users",
     ),
 }
 
@@ -100,6 +102,7 @@ ARCHIVE_COMMANDS: dict[str, str] = {
     "roster": "archive_event", "bye": "archive_event", "search": "archive_find",
     "export": "archive_find", "players": "archive_players", "alias": "archive_players",
     "publish": "archive_publish", "tree": "archive_tree", "users": "archive_users",
+    "ratings": "archive_ratings",
 }
 
 
