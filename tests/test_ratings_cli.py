@@ -136,3 +136,21 @@ def test_three_seat_games_are_rated_by_plackett_luce(tmp_path: Path) -> None:
         assert player["rating"] == round(player["mu"] - 3 * player["sigma"], 2)
         assert player["games"] == 7
     assert as_json("ratings", "--db", db, "--game", "mosona") == []
+
+
+def test_a_result_recorded_without_moves_is_rated(tmp_path: Path) -> None:
+    db = str(tmp_path / "results.sqlite")
+    record = tmp_path / "r.zrec"
+    record.write_text(
+        '[Game "Mosona"]\n[Event "Results only"]\n[Date "2026.11.01"]\n[Round "1"]\n'
+        '[White "Ames, Al"]\n[Black "Bell, Bo"]\n[Result "1-0"]\n'
+        '[Termination "adjudication"]\n\n1-0\n',
+        encoding="utf-8",
+    )
+    run("import", "--db", db, "-q", str(record))
+    (pool,) = as_json("ratings", "--db", db)
+    after = glicko2.update(glicko2.DEFAULT, [(glicko2.DEFAULT, 1.0)])
+    assert [(p["name"], p["rating"], p["games"]) for p in pool["players"]] == [
+        ("Ames, Al", round(after.rating, 2), 1),
+        ("Bell, Bo", round(3000 - after.rating, 2), 1),
+    ]

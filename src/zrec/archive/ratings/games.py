@@ -61,7 +61,7 @@ class Reading:
     left_out: Counter[str] = field(default_factory=Counter)
 
 
-def _why_not(result: str, termination: str, plies: int, seats: int, players: list[int]) -> str:
+def _why_not(result: str, termination: str, seats: int, players: list[int]) -> str:
     if seats < 2:
         return "one seat: nobody to be rated against"
     if len(players) < seats:
@@ -72,8 +72,6 @@ def _why_not(result: str, termination: str, plies: int, seats: int, players: lis
         return "not finished"
     if " ".join(termination.split()).casefold() == "forfeit":
         return "forfeit"
-    if plies <= 0:
-        return "no move played"
     return ""
 
 
@@ -90,16 +88,16 @@ def read_games(archive: Archive, game: str | None = None, as_of: str | None = No
     ):
         seats.setdefault(int(gid), []).append(int(pid))
     found = Reading()
-    for gid, name, options, eid, ename, tag, lo, hi, result, ended, plies, names in db.rows(
+    for gid, name, options, eid, ename, tag, lo, hi, result, ended, names in db.rows(
         "SELECT g.id, g.game, o.options, g.event, e.name, g.round, g.date_lo, g.date_hi, "
-        "g.result, g.termination, g.plies, g.seats FROM games g "
+        "g.result, g.termination, g.seats FROM games g "
         "JOIN rule_options o ON o.id = g.options_id LEFT JOIN events e ON e.id = g.event "
         f"{where} ORDER BY g.id",
         params,
     ):
         players = seats.get(int(gid), [])
         count = str(names).count("\x1f") + 1
-        why = _why_not(str(result), str(ended or ""), int(plies), count, players)
+        why = _why_not(str(result), str(ended or ""), count, players)
         if not why and as_of is not None and (hi is None or str(hi) > as_of):
             why = "date unknown" if hi is None else "not certainly played by the day asked for"
         if why:
