@@ -57,6 +57,10 @@ class Trf:
     end: str = ""
     rounds: int = 0
     players: list[Entrant] = field(default_factory=list)
+    #: ``w``/``b``: the top seed's colour in round 1 (``XXC white1``/``black1``)
+    first_colour: str = ""
+    #: ``XXP`` groups: players never paired together
+    forbidden: list[tuple[int, ...]] = field(default_factory=list)
 
 
 def _put(line: list[str], span: tuple[int, int], text: str, right: bool = False) -> None:
@@ -154,6 +158,12 @@ def read_trf(text: str, source: str = "TRF") -> Trf:
                     f"{value!r}"
                 )
             trf.rounds, xxr = rounds, at
+        elif code == "XXC":
+            words = line[3:].split()
+            trf.first_colour = "w" if "white1" in words else "b" if "black1" in words else ""
+        elif code == "XXP":
+            group = [digits(word) for word in line[3:].split()]
+            trf.forbidden.append(tuple(n for n in group if n))
         elif code == "001":
             player, points = _player(line, where)
             trf.players.append(player)
