@@ -33,6 +33,7 @@ __all__ = [
     "board",
     "check",
     "main",
+    "pair",
     "records",
     "render",
     "research",
@@ -54,6 +55,7 @@ def application() -> typer.Typer:
         archive_users,
         board,
         check,
+        pair,
         records,
         render,
         research,
@@ -83,6 +85,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "study": ("study",),
     "serve": ("serve",),
     "board": ("board",),
+    "pair": ("pair",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
         "archive_tree", "archive_users",
