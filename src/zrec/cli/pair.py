@@ -93,7 +93,8 @@ def _check(file: Path) -> None:
         else:
             typer.echo(f"  Dutch: {pairs_text(difference.expected)}")
     if found:
-        typer.echo(f"{file}: {len(found)} of {checked} rounds differ from the Dutch system")
+        verb = "differs" if len(found) == 1 else "differ"
+        typer.echo(f"{file}: {len(found)} of the {checked} rounds {verb} from the Dutch system")
         raise typer.Exit(EXIT_INVALID)
     typer.echo(f"{file}: the {checked} rounds agree with the Dutch system")
 
