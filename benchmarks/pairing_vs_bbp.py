@@ -36,7 +36,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from zrec.archive.tournament.pairtools import check, entrants_for, pairs_text, played
-from zrec.archive.tournament.swiss import Pairing, PairingError
+from zrec.archive.tournament.swiss import Pairing, PairingError, first_colour_of
 from zrec.archive.tournament.trf import Trf, TrfError, read_trf
 from zrec.archive.tournament.trfwrite import trf_text
 
@@ -88,22 +88,13 @@ def shape(seed: int) -> tuple[int, int, dict[str, int]]:
     return players, rounds, settings
 
 
-def first_colour(trf: Trf) -> str:
-    """The first colour as bbpPairings infers it: round 1's colour of its top
-    participant (the second's, reversed, if the top one had the bye)."""
-    rounds = [r for p in sorted(trf.players, key=lambda p: p.number)
-              if (r := p.rounds.get(1)) is not None and (r.opponent is not None or r.code == "U")]
-    for flip, r in enumerate(rounds[:2]):
-        if r.colour in ("w", "b"):
-            return r.colour if not flip else "b" if r.colour == "w" else "w"
-    return "w"
-
-
 def from_bbp(text: str, rounds: int) -> Trf:
-    """A bbpPairings-generated file with XXR and the first colour it implies."""
+    """A bbpPairings-generated file with XXR and the first colour it implies (bbpPairings
+    and zrec infer it alike: round 1's colour of the top player, by the parity of
+    his place among those paired)."""
     trf = read_trf(text, "bbp")
     trf.rounds = rounds
-    trf.first_colour = first_colour(trf)
+    trf.first_colour = first_colour_of(trf.players) or "w"
     return trf
 
 

@@ -12,10 +12,10 @@ a finished file (the pairings checker of FIDE's endorsement rules, C.04.A).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from zrec.archive.tournament.event import Entrant, Round
-from zrec.archive.tournament.swiss import Pairing, PairingError, pair_round
+from zrec.archive.tournament.swiss import Pairing, PairingError, before_round, pair_round
 from zrec.archive.tournament.trf import Trf
 
 __all__ = [
@@ -53,14 +53,7 @@ def entrants_for(trf: Trf, number: int) -> list[Entrant]:
     """The players before round ``number`` is paired: their rounds before it, and in
     it only the entries without an opponent (absences, byes announced in advance; the
     pairing-allocated bye ``U`` is the pairing's own, so it is left out)."""
-    out = []
-    for p in trf.players:
-        rounds = {n: r for n, r in p.rounds.items() if n < number}
-        own = p.rounds.get(number)
-        if own is not None and not is_paired(own) and own.code != " ":
-            rounds[number] = own
-        out.append(replace(p, rounds=rounds))
-    return out
+    return before_round(trf.players, number)
 
 
 def refusal(trf: Trf, number: int) -> str | None:
