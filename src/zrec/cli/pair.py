@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 FORMATS = ("pairs", "json")
 
 
-def read_file(file: Path) -> Trf:
-    """The TRF file's event; exits 2 with the line at fault."""
+def read_file(file: Path, to_pair: bool = True) -> Trf:
+    """The TRF file's event; exits 2 with the line at fault, or (``to_pair``) when the
+    file does not declare its rounds."""
     from zrec.archive.tournament.trf import TrfError, read_trf
 
     try:
@@ -41,7 +42,7 @@ def read_file(file: Path) -> Trf:
         trf = read_trf(text, str(file))
     except TrfError as exc:
         fail(str(exc), EXIT_USAGE)
-    if not trf.rounds:
+    if to_pair and not any(line.startswith("XXR") for line in text.splitlines()):
         fail(f"{file}: no XXR line: the number of rounds is needed to pair", EXIT_USAGE)
     return trf
 
@@ -84,7 +85,7 @@ def _pair(file: Path, number: int | None, form: str, output: str | None) -> None
 def _check(file: Path) -> None:
     from zrec.archive.tournament.pairtools import check, pairs_text
 
-    checked, found = check(read_file(file))
+    checked, found = check(read_file(file, to_pair=False))
     for difference in found:
         typer.echo(f"round {difference.round}: the pairing differs from the Dutch system's")
         typer.echo(f"  file:  {pairs_text(difference.actual)}")
