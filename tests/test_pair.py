@@ -150,6 +150,24 @@ def test_check_passes_a_finished_event_and_finds_the_planted_pairing() -> None:
     )
 
 
+def test_check_reads_a_file_without_xxr_and_with_cr_lines(tmp_path: Path) -> None:
+    """As bbpPairings writes them: a finished file needs no XXR to be checked."""
+    text = (SAMPLES / "swiss-final.trf").read_text().replace("XXR 5\n", "")
+    path = tmp_path / "cr.trf"
+    path.write_bytes(text.replace("\n", "\r").encode())
+    result = pair("--check", str(path))
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"{path}: the 5 rounds agree with the Dutch system\n",
+    )
+    entries = tmp_path / "entries.trf"
+    entries.write_text("012 Entries\nXXR 3\n001    1      Adams\n001    2      Brown\n")
+    result = pair("--check", str(entries))
+    assert result.stdout == f"{entries}: no round is paired yet: nothing to check\n"
+    result = pair(str(entries))
+    assert (result.exit_code, result.stdout) == (0, "1\n1 2\n")
+
+
 def _swap(trf: Trf, number: int, a: int, c: int) -> None:
     """Swap the opponents of ``a`` and ``c`` in round ``number``, each keeping his own
     colour and result (so that the points stay as they were)."""

@@ -86,6 +86,9 @@ def _check(file: Path) -> None:
     from zrec.archive.tournament.pairtools import check, pairs_text
 
     checked, found = check(read_file(file, to_pair=False))
+    if not checked:
+        typer.echo(f"{file}: no round is paired yet: nothing to check")
+        return
     for difference in found:
         typer.echo(f"round {difference.round}: the pairing differs from the Dutch system's")
         typer.echo(f"  file:  {pairs_text(difference.actual)}")
