@@ -112,7 +112,7 @@ def test_unpairable_input_is_refused_with_the_engines_reason(tmp_path: Path) -> 
     )
     result = pair(str(path))
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"zrec: {path}: round 2: round 2 cannot be paired: ")
+    assert result.stderr.startswith(f"zrec: {path}: round 2 cannot be paired: ")
     assert "no two players meet twice" in result.stderr
     no_rounds = tmp_path / "no-xxr.trf"
     no_rounds.write_text(path.read_text().replace("XXR 2\n", ""))

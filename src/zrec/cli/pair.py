@@ -77,7 +77,7 @@ def _pair(file: Path, number: int | None, form: str, output: str | None) -> None
     try:
         pairing = pair_file(trf, chosen)
     except PairingError as exc:
-        fail(f"{file}: round {chosen}: {exc}", EXIT_USAGE)
+        fail(f"{file}: {exc}", EXIT_USAGE)
     with write_to(output) as out:
         out.write(pairs_format(pairing) if form == "pairs" else json_format(pairing))
 
