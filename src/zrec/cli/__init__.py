@@ -34,6 +34,7 @@ __all__ = [
     "board",
     "check",
     "main",
+    "pair",
     "records",
     "render",
     "research",
@@ -56,6 +57,7 @@ def application() -> typer.Typer:
         archive_users,
         board,
         check,
+        pair,
         records,
         render,
         research,
@@ -85,6 +87,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "study": ("study",),
     "serve": ("serve",),
     "board": ("board",),
+    "pair": ("pair",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
         "archive_ratings", "archive_tree", "archive_users",

@@ -1,0 +1,232 @@
+"""``zrec pair``: a round paired from a TRF file, the pairings checker and the random
+tournament generator, on zrec's own cases (tests/data/pairing/README.md: their
+pairings were checked against bbpPairings before they were committed) and on the
+samples of docs/tournaments.md.  The pairings themselves are the Dutch engine's
+(zrec.archive.tournament.swiss); these tests hold the tools around it to exact output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from zrec.archive.tournament.event import Round
+from zrec.archive.tournament.pairtools import (
+    check,
+    next_round,
+    pair_file,
+    paired_rounds,
+    played,
+)
+from zrec.archive.tournament.trf import Trf, read_trf
+from zrec.archive.tournament.trfwrite import trf_text
+from zrec.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "tests" / "data" / "pairing"
+SAMPLES = ROOT / "samples" / "tournaments"
+runner = CliRunner()
+
+
+def pair(*args: str) -> Result:
+    result = runner.invoke(app, ["pair", *args])
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def refused(result: Result, message: str) -> None:
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stderr == f"zrec: {message}\n"
+
+
+def case(seed: int) -> Trf:
+    return read_trf((CASES / f"random-{seed}.trf").read_text(), f"random-{seed}.trf")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 21, 22, 32, 67])
+def test_every_round_of_a_case_is_paired_as_expected(seed: int) -> None:
+    trf = case(seed)
+    expected = json.loads((CASES / f"random-{seed}.json").read_text())
+    assert [r["round"] for r in expected] == list(range(1, trf.rounds + 1))
+    for r in expected:
+        pairs = tuple((w, b) for w, b in r["pairs"])
+        pairing = pair_file(trf, r["round"])
+        assert (pairing.pairs, pairing.bye) == (pairs, r["bye"]), r["round"]
+        # the file holds what the generator paired: the same games and colours
+        assert set(played(trf, r["round"]).pairs) == set(pairs)
+        assert played(trf, r["round"]).bye == r["bye"]
+
+
+SWISS_R3 = "5\n1 3\n2 5\n6 4\n7 8\n10 0\n"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_the_next_round_is_printed_as_bbppairings_p_file(newline: str, tmp_path: Path) -> None:
+    text = (SAMPLES / "swiss-r3.trf").read_text()
+    path = tmp_path / "r3.trf"
+    path.write_bytes(text.replace("\n", newline).encode())
+    result = pair(str(path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == SWISS_R3
+    # player 9's half-point bye, entered before the round, keeps him out of it
+    assert "9" not in result.stdout.split()
+
+
+def test_json_and_round_options() -> None:
+    file = str(SAMPLES / "swiss-r3.trf")
+    result = pair(file, "--round", "3", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == [
+        {"white": 1, "black": 3},
+        {"white": 2, "black": 5},
+        {"white": 6, "black": 4},
+        {"white": 7, "black": 8},
+        {"bye": 10},
+    ]
+    refused(pair(file, "--round", "2"), f"{file}: round 2 is already paired in the file")
+    refused(
+        pair(file, "--round", "6"),
+        f"{file}: round 6 is past the 5 rounds of the event (the XXR line declares them)",
+    )
+    refused(pair(file, "--format", "text"), "--format is pairs or json, not 'text'")
+    final = str(SAMPLES / "swiss-final.trf")
+    refused(pair(final), f"{final}: every round is paired already (5, as XXR declares)")
+
+
+def test_a_column_of_absences_alone_is_not_a_paired_round() -> None:
+    trf = read_trf((SAMPLES / "swiss-r3.trf").read_text())
+    assert paired_rounds(trf) == [1, 2]
+    assert next_round(trf) == 3
+    trf.players[0].rounds[4] = Round(4, "Z")  # an absence entered two rounds ahead
+    assert next_round(trf) == 3
+
+
+def test_unpairable_input_is_refused_with_the_engines_reason(tmp_path: Path) -> None:
+    path = tmp_path / "two.trf"
+    path.write_text(
+        "012 Two players\nXXR 2\n"
+        + "001    1      Adams".ljust(80) + " 1.0    1     2 w 1\n"
+        + "001    2      Brown".ljust(80) + " 0.0    2     1 b 0\n"
+    )
+    result = pair(str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"zrec: {path}: round 2 cannot be paired: ")
+    assert "no two players meet twice" in result.stderr
+    no_rounds = tmp_path / "no-xxr.trf"
+    no_rounds.write_text(path.read_text().replace("XXR 2\n", ""))
+    refused(
+        pair(str(no_rounds)),
+        f"{no_rounds}: no XXR line: the number of rounds is needed to pair",
+    )
+
+
+def test_the_usage_errors() -> None:
+    refused(pair(), "give a TRF file to pair (or --random-tournament)")
+    file = str(SAMPLES / "swiss-final.trf")
+    refused(pair(file, "--check", "--round", "2"), "--check re-pairs every round: give no --round")
+    refused(
+        pair(file, "--random-tournament"),
+        "--random-tournament writes a new file: give no FILE and no --check",
+    )
+
+
+def test_check_passes_a_finished_event_and_finds_the_planted_pairing() -> None:
+    final = str(SAMPLES / "swiss-final.trf")
+    result = pair("--check", final)
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"{final}: the 5 rounds agree with the Dutch system\n",
+    )
+    planted = str(SAMPLES / "swiss-planted.trf")
+    result = pair("--check", planted)
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "round 5: the pairing differs from the Dutch system's\n"
+        "  file:  4-1 2-5 6-3 10-7 8-9\n"
+        "  Dutch: 6-3 5-1 2-4 10-7 8-9\n"
+        f"{planted}: 1 of the 5 rounds differs from the Dutch system\n"
+    )
+
+
+def test_check_reads_a_file_without_xxr_and_with_cr_lines(tmp_path: Path) -> None:
+    """As bbpPairings writes them: a finished file needs no XXR to be checked."""
+    text = (SAMPLES / "swiss-final.trf").read_text().replace("XXR 5\n", "")
+    path = tmp_path / "cr.trf"
+    path.write_bytes(text.replace("\n", "\r").encode())
+    result = pair("--check", str(path))
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"{path}: the 5 rounds agree with the Dutch system\n",
+    )
+    entries = tmp_path / "entries.trf"
+    entries.write_text("012 Entries\nXXR 3\n001    1      Adams\n001    2      Brown\n")
+    result = pair("--check", str(entries))
+    assert result.stdout == f"{entries}: no round is paired yet: nothing to check\n"
+    result = pair(str(entries))
+    assert (result.exit_code, result.stdout) == (0, "1\n1 2\n")
+
+
+def _swap(trf: Trf, number: int, a: int, c: int) -> None:
+    """Swap the opponents of ``a`` and ``c`` in round ``number``, each keeping his own
+    colour and result (so that the points stay as they were)."""
+    by = {p.number: p for p in trf.players}
+    ra, rc = by[a].rounds[number], by[c].rounds[number]
+    assert ra.opponent is not None and rc.opponent is not None
+    b, d = ra.opponent, rc.opponent
+    rb, rd = by[b].rounds[number], by[d].rounds[number]
+    by[a].rounds[number] = Round(number, ra.code, (d,), ra.colour)
+    by[d].rounds[number] = Round(number, rd.code, (a,), rd.colour)
+    by[c].rounds[number] = Round(number, rc.code, (b,), rc.colour)
+    by[b].rounds[number] = Round(number, rb.code, (c,), rb.colour)
+
+
+@pytest.mark.parametrize(("seed", "number"), [(22, 3), (1, 9)])
+def test_check_finds_two_opponents_swapped(seed: int, number: int, tmp_path: Path) -> None:
+    trf = case(seed)
+    assert check(trf) == (trf.rounds, [])
+    games = played(trf, number).pairs
+    (w1, b1), (w2, b2) = games[0], games[1]  # two whites: each keeps white
+    _swap(trf, number, w1, w2)
+    path = tmp_path / "planted.trf"
+    path.write_text(trf_text(trf))
+    again = read_trf(path.read_text())
+    checked, found = check(again)
+    assert checked == trf.rounds
+    assert found[0].round == number
+    assert {(w1, b2), (w2, b1)} <= set(found[0].actual.pairs)
+    assert found[0].expected is not None
+    assert set(found[0].expected.pairs) == set(games)
+    result = pair("--check", str(path))
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"round {number}: the pairing differs")
+
+
+def test_a_random_tournament_is_the_same_for_a_seed(tmp_path: Path) -> None:
+    one, two, other = tmp_path / "1.trf", tmp_path / "2.trf", tmp_path / "3.trf"
+    for path, seed in ((one, "4"), (two, "4"), (other, "5")):
+        result = pair("--random-tournament", "--players", "13", "--rounds", "6",
+                      "--seed", seed, "-o", str(path))
+        assert result.exit_code == 0, result.stderr
+    assert one.read_bytes() == two.read_bytes()
+    assert one.read_bytes() != other.read_bytes()
+    trf = read_trf(one.read_text())
+    assert (len(trf.players), trf.rounds, trf.first_colour) == (13, 6, "w")
+    ratings = [p.rating or 0 for p in trf.players]
+    assert ratings == sorted(ratings, reverse=True)
+    assert all(1400 <= r <= 2600 for r in ratings)
+    assert paired_rounds(trf) == [1, 2, 3, 4, 5, 6]
+    assert pair("--check", str(one)).exit_code == 0
+    lines = one.read_text().splitlines()
+    assert lines[:4] == ["012 Random tournament 4", "062 13", "XXR 6", "XXC white1"]
+
+
+def test_a_random_tournament_that_cannot_be_paired_is_refused() -> None:
+    refused(
+        pair("--random-tournament", "--players", "2", "--rounds", "3"),
+        "random tournament (seed 1): round 2 cannot be paired: no pairing of the 2 players "
+        "meets the absolute criteria (no two players meet twice, no forbidden pair, no "
+        "colour against an absolute preference, at most one bye and only to a player who "
+        "has not had one)",
+    )
