@@ -4,7 +4,8 @@
 
 - ``index.html``: the events published, each linking to its folder;
 - per event, a folder named after it (``<folder>/index.html``: its rounds, standings
-  with the default tie-breaks, crosstable and the stored games that do not count);
+  with the default tie-breaks, crosstable, the stored pairings of its rounds and the
+  stored games that do not count);
 - per round, ``<folder>/round-N.html``: its boards with their results, then its byes
   and absences;
 - per stored game, ``<folder>/game-ID.html``: the replay page of that one game, with a
@@ -54,6 +55,7 @@ from zrec.archive.site.pages import (
 )
 from zrec.archive.store import Archive, ArchiveError, StoredGame
 from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
+from zrec.archive.tournament.paired import stored_boards
 from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 from zrec.errors import ZrecError
 from zrec.fileio import mode_for, no_space
@@ -137,6 +139,7 @@ def _plan(archive: Archive, event: Tournament, taken: set[str]) -> EventPlan:
     form = "round robin" if round_robin(event) else "swiss"
     plan = EventPlan(event, slug(event.name, taken), rank(event, codes), codes, form)
     db = archive.db
+    plan.boards = stored_boards(db, event.id)
     boards: dict[int, int] = {}
     for gid, tag in db.rows(
         "SELECT id, round FROM games WHERE event = ? ORDER BY id", (event.id,)

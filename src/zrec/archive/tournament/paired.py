@@ -13,6 +13,8 @@ of a round robin with an odd number of players sits out.
   ahead: the round is an absence when it comes, as it would be without pairings.
 - :func:`mismatches` lists, in words, each stored game of a paired round that is not
   what the pairings say (other players, or colours the other way round).
+- :func:`archive_mismatches` does so for every event with stored pairings (what
+  ``zrec archive import`` warns of);
 - :func:`write_boards` replaces the stored boards of some rounds.
 """
 
@@ -21,10 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from zrec.archive.store import Archive
 from zrec.archive.store.db import Database
-from zrec.archive.tournament.event import Entrant, Round, Tournament
+from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
 
-__all__ = ["Board", "add_pairings", "mismatches", "stored_boards", "write_boards"]
+__all__ = [
+    "Board", "add_pairings", "archive_mismatches", "mismatches", "stored_boards", "write_boards",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,4 +154,20 @@ def mismatches(event: Tournament, boards: Iterable[Board]) -> list[str]:
                 f"({' – '.join(_who(event, n) for n in game)}) is not in the round's "
                 f"pairings ({said})"
             )
+    return found
+
+
+def archive_mismatches(archive: Archive) -> list[str]:
+    """:func:`mismatches` of every event with stored pairings (an event that cannot be
+    scored as it stands is left to its standings to report)."""
+    found = []
+    for eid, name in archive.db.rows(
+        "SELECT id, name FROM events WHERE id IN (SELECT event FROM event_pairings) "
+        "ORDER BY name"
+    ):
+        try:
+            event = load_event(archive, str(name))
+        except EventError:
+            continue
+        found += mismatches(event, stored_boards(archive.db, int(eid)))
     return found
