@@ -57,6 +57,10 @@ class Trf:
     end: str = ""
     rounds: int = 0
     players: list[Entrant] = field(default_factory=list)
+    #: ``w`` or ``b``: the top seed's colour in round 1 (``XXC white1``/``black1``)
+    first_colour: str = ""
+    #: groups of players never to be paired together (``XXP``)
+    forbidden: list[tuple[int, ...]] = field(default_factory=list)
 
 
 def _put(line: list[str], span: tuple[int, int], text: str, right: bool = False) -> None:
@@ -154,6 +158,17 @@ def read_trf(text: str, source: str = "TRF") -> Trf:
                     f"{value!r}"
                 )
             trf.rounds, xxr = rounds, at
+        elif code == "XXC":
+            words = line[3:].split()
+            trf.first_colour = "w" if "white1" in words else "b" if "black1" in words else ""
+        elif code == "XXP":
+            group = [digits(w) for w in line[3:].split()]
+            if len(group) < 2 or any(not n for n in group):
+                raise TrfError(
+                    f"{where}: XXP must give two or more pairing numbers, not "
+                    f"{line[3:].strip()!r}"
+                )
+            trf.forbidden.append(tuple(n for n in group if n))
         elif code == "001":
             player, points = _player(line, where)
             trf.players.append(player)
