@@ -27,7 +27,7 @@ RoundOpt = Annotated[
         min=1,
         max=999,
         help="The round to draw (default: one past the last round with games, byes or "
-        "stored pairings).",
+        "stored pairings; with --replace, the last round with stored pairings).",
     ),
 ]
 FormatOpt = Annotated[

@@ -112,8 +112,9 @@ def _prepare(
     eid, title, declared = event_row(archive, name)
     event = load_event(archive, title)
     boards = stored_boards(archive.db, eid)
-    if number is None:
-        number = next_round(event, boards)
+    if number is None:  # (replace: the last round with stored pairings, drawn again)
+        last = max((b.round for b in boards), default=None)
+        number = last if replace and last is not None else next_round(event, boards)
     _check_round(archive, event, declared, boards, number, replace, extend, how)
     if any(b.round == number for b in boards):  # (replace): drawn again from the start
         write_boards(archive.db, eid, {number: []})
@@ -153,13 +154,14 @@ def pair_event(
     from zrec.archive.tournament.swiss import pair_round
 
     with archive.db.transaction():
-        event, number, declared = _prepare(archive, name, number, replace, extend,
-                                           "zrec archive pair")
+        event = load_event(archive, name)
         if not event.two_player:
             raise EventError(
                 f"{event.name!r} has games of {event.seats} seats: zrec archive seat seats "
                 "its tables"
             )
+        event, number, declared = _prepare(archive, name, number, replace, extend,
+                                           "zrec archive pair")
         pairing = pair_round(event.entrants, number, rounds=max(declared, number))
         drawn: list[tuple[tuple[int, ...], str]] = [(pair, "") for pair in pairing.pairs]
         if pairing.bye is not None:
@@ -202,9 +204,10 @@ def schedule_event(
         return _store(archive, event, rounds)
 
 
-def event_seats(archive: Archive, event: Tournament) -> int | None:
-    """The seats of the event's game (the rules registry's, for the game most of its
-    games play), or None when it has no game zrec knows."""
+def event_seats(archive: Archive, event: Tournament) -> tuple[int | None, int | None]:
+    """The seats the event's games are played with (None without a game), and the most
+    seats its game has (the rules registry's seats of the game most of its games play;
+    None for a game zrec does not know)."""
     from zrec.rules import find_game
     from zrec.rules.base import UnknownGameError
 
@@ -214,11 +217,12 @@ def event_seats(archive: Archive, event: Tournament) -> int | None:
         (event.id,),
     )
     if row is None:
-        return None
+        return None, None
     try:
-        return len(find_game(str(row[0])).seats)
+        most = len(find_game(str(row[0])).seats)
     except UnknownGameError:
-        return None
+        most = None
+    return event.seats, most
 
 
 def seat_event(
@@ -230,13 +234,17 @@ def seat_event(
     with archive.db.transaction():
         event, number, _ = _prepare(archive, name, number, replace, extend,
                                     "zrec archive seat")
-        count = seats or event_seats(archive, event)
+        played, most = event_seats(archive, event)
+        count = seats or played
         if count is None:
             raise EventError(
                 f"{event.name!r} has no game to take the seats from: give --seats K"
             )
-        if count < 2:
-            raise EventError(f"a table has 2 seats or more, not {count}")
+        if count < 2 or (most is not None and count > most):
+            raise EventError(
+                f"a table has 2 seats or more, not {count}" if count < 2 else
+                f"{event.name!r}: its game has at most {most} seats, not {count}"
+            )
         players = _drawing(event, number)
         if len(players) < 2:
             raise EventError(
