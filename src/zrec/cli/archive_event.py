@@ -64,6 +64,7 @@ def _ranked(
 ) -> tuple[Tournament, list[Ranked], list[str], bool]:
     from zrec.archive.tournament import paired
     from zrec.archive.tournament.event import load_event
+    from zrec.archive.tournament.pairstore import stored_boards
     from zrec.archive.tournament.tiebreaks import (
         default_tiebreaks,
         parse_tiebreaks,
@@ -74,7 +75,7 @@ def _ranked(
     event = load_event(archive, name)
     if event.rounds == 0:
         fail(f"{event.name!r} has no game with a round and a result yet")
-    for said in paired.mismatches(event, paired.stored_boards(archive.db, event.id)):
+    for said in paired.mismatches(event, stored_boards(archive.db, event.id)):
         typer.echo(f"zrec: warning: {said}", err=True)
     robin = round_robin(event)  # (of the whole event: an early round shows too few games)
     if last is not None:

@@ -135,8 +135,8 @@ def event_pairings(
 ) -> list[tuple[int, ET.Element]]:
     """Each round with stored pairings, and its boards as an HTML table (names linked
     by ``link``)."""
-    from zrec.archive.tournament.paired import stored_boards
     from zrec.archive.tournament.pairing_tables import pairings_html, round_boards
+    from zrec.archive.tournament.pairstore import stored_boards
 
     boards = stored_boards(archive.db, event.id)
     numbers = sorted({b.round for b in boards})
@@ -146,8 +146,8 @@ def event_pairings(
 def pairings_text(archive: Archive, event: Tournament) -> str:
     """The stored pairings as JSON: an object of each round's array (as ``zrec archive
     schedule --format json`` prints several rounds)."""
-    from zrec.archive.tournament.paired import stored_boards
     from zrec.archive.tournament.pairing_tables import pairings_json, round_boards
+    from zrec.archive.tournament.pairstore import stored_boards
 
     boards = stored_boards(archive.db, event.id)
     document = {str(n): pairings_json(event, round_boards(boards, n))

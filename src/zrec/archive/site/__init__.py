@@ -55,7 +55,7 @@ from zrec.archive.site.pages import (
 )
 from zrec.archive.store import Archive, ArchiveError, StoredGame
 from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
-from zrec.archive.tournament.paired import stored_boards
+from zrec.archive.tournament.pairstore import stored_boards
 from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 from zrec.errors import ZrecError
 from zrec.fileio import mode_for, no_space

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from zrec.archive.tournament import tables
 from zrec.archive.tournament.event import Entrant, Round, Tournament
-from zrec.archive.tournament.paired import Board
+from zrec.archive.tournament.pairstore import Board
 from zrec.archive.tournament.tiebreaks import Ranked
 
 __all__ = [

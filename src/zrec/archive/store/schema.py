@@ -60,7 +60,7 @@ Version 9 adds ``event_pairings``: the boards of an event's rounds as ``zrec arc
 pair``, ``schedule`` and ``seat`` made them, one row a seat (seat 0 is White, 1 Black in
 a two-player game); a board of one player is a round without an opponent, its
 ``code`` ``U`` (the pairing-allocated bye) or ``Z`` (a round-robin player's round off)
-(:mod:`zrec.archive.tournament.paired`).
+(:mod:`zrec.archive.tournament.pairstore`).
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
@@ -249,7 +249,7 @@ CREATE TABLE tree_lines (
 ){without_rowid}
 """
 
-# version 9, pairings: the boards of an event's rounds (zrec.archive.tournament.paired)
+# version 9, pairings: the boards of an event's rounds (zrec.archive.tournament.pairstore)
 _V9_PAIRINGS = """
 CREATE TABLE IF NOT EXISTS event_pairings (
     event BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,

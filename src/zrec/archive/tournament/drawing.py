@@ -2,7 +2,7 @@
 system (``zrec archive pair``), a round-robin table by the Berger tables (``schedule
 --round-robin``), and the tables of a game of more seats (``seat``).
 
-Each stores its boards (:mod:`zrec.archive.tournament.paired`) in one transaction and
+Each stores its boards (:mod:`zrec.archive.tournament.pairstore`) in one transaction and
 refuses, with nothing written:
 
 - a round that already has stored pairings, unless asked to replace them;
@@ -32,7 +32,7 @@ from zrec.archive.tournament.event import (
     load_event,
     round_number,
 )
-from zrec.archive.tournament.paired import Board, stored_boards, write_boards
+from zrec.archive.tournament.pairstore import Board, stored_boards, write_boards
 from zrec.archive.tournament.seating import seat_round
 
 __all__ = ["Drawn", "event_seats", "next_round", "pair_event", "schedule_event", "seat_event"]

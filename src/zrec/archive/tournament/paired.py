@@ -1,102 +1,21 @@
-"""Stored pairings: the boards of an event's rounds as ``zrec archive pair``,
-``schedule`` and ``seat`` made them (the table ``event_pairings``, schema version 9).
+"""Stored games checked against their round's stored pairings
+(:mod:`zrec.archive.tournament.pairstore`).
 
-A :class:`Board` is its players in seat order (a two-player game: White, then Black).
-A board of one player is a round without an opponent: code ``U``, the
-pairing-allocated bye of a Swiss round (a win's points), or ``Z``, the round a player
-of a round robin with an odd number of players sits out.
-
-- :func:`add_pairings` is what :func:`~zrec.archive.tournament.event.load_event` takes
-  from them: a pairing-allocated bye counts (``U``) where the player has nothing else in
-  that round, and a board whose game is not stored yet leaves its players' round open
-  (as an unfinished game does), not an absence.  A round-robin round off is not counted
-  ahead: the round is an absence when it comes, as it would be without pairings.
 - :func:`mismatches` lists, in words, each stored game of a paired round that is not
-  what the pairings say (other players, or colours the other way round).
+  what the pairings say (other players, or colours the other way round);
 - :func:`archive_mismatches` does so for every event with stored pairings (what
-  ``zrec archive import`` warns of);
-- :func:`write_boards` replaces the stored boards of some rounds.
+  ``zrec archive import`` warns of).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from zrec.archive.store import Archive
-from zrec.archive.store.db import Database
-from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
+from zrec.archive.tournament.event import EventError, Tournament, load_event
+from zrec.archive.tournament.pairstore import Board, stored_boards
 
-__all__ = [
-    "Board", "add_pairings", "archive_mismatches", "mismatches", "stored_boards", "write_boards",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """One board of a round: its players (archive ids) in seat order, and for a board
-    of one player the code of that round (``U`` or ``Z``)."""
-
-    round: int
-    board: int
-    players: tuple[int, ...]
-    code: str = ""
-
-    @property
-    def bye(self) -> bool:
-        return len(self.players) == 1
-
-
-def stored_boards(db: Database, event: int) -> list[Board]:
-    """The event's stored boards, by round and board."""
-    seats: dict[tuple[int, int], list[int]] = {}
-    codes: dict[tuple[int, int], str] = {}
-    for number, board, player, code in db.rows(
-        "SELECT round, board, player, code FROM event_pairings WHERE event = ? "
-        "ORDER BY round, board, seat",
-        (event,),
-    ):
-        key = (int(number), int(board))
-        seats.setdefault(key, []).append(int(player))
-        codes[key] = str(code or "")
-    return [Board(n, b, tuple(p), codes[(n, b)]) for (n, b), p in sorted(seats.items())]
-
-
-def write_boards(db: Database, event: int, rounds: Mapping[int, Sequence[Board]]) -> None:
-    """Store the boards of each round given, in place of that round's stored boards
-    (in the caller's transaction)."""
-    for number, boards in rounds.items():
-        db.execute("DELETE FROM event_pairings WHERE event = ? AND round = ?", (event, number))
-        for board in boards:
-            for seat, player in enumerate(board.players):
-                db.execute(
-                    "INSERT INTO event_pairings (event, round, board, seat, player, code) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (event, number, board.board, seat, player, board.code),
-                )
-
-
-def add_pairings(
-    event: Tournament, entrants: Mapping[int, Entrant], boards: Iterable[Board]
-) -> None:
-    """Count the stored pairings in ``event`` (``entrants`` by player id): the
-    pairing-allocated byes, and the open rounds of boards not played yet."""
-    for board in boards:
-        seated = [entrants[p] for p in board.players if p in entrants]
-        if len(seated) != len(board.players):
-            continue
-        numbers = [e.number for e in seated]
-        for i, entrant in enumerate(seated):
-            key = (board.round, entrant.number)
-            if board.round in entrant.rounds or key in event.pending:
-                continue  # a game, a roster entry or a bye of its own holds the round
-            if board.bye:
-                if board.code == "U":
-                    entrant.rounds[board.round] = Round(board.round, "U")
-                continue
-            others = tuple(n for j, n in enumerate(numbers) if j != i)
-            colour = ("w", "b")[i] if len(numbers) == 2 else ""
-            event.pending[key] = (others, colour)
+__all__ = ["archive_mismatches", "mismatches"]
 
 
 def _who(event: Tournament, number: int) -> str:
