@@ -248,3 +248,40 @@ def test_pair_refuses_what_it_cannot_pair(tmp_path: Path) -> None:
         "zrec: there is no event 'Autumn' in ")
     assert refused("pair", "--db", db, EVENT, "--format", "csv") == (
         "zrec: --format is text or json, not 'csv'\n")
+
+
+def test_merging_players_moves_their_pairings(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    roster(tmp_path, db, NAMES[:4], 3)
+    assert paired(db) == [(1, 3), (4, 2)]
+    assert refused("alias", "--db", db, "Adams, Ada", "Clark, Cal") == (
+        'zrec: "Adams, Ada" and "Clark, Cal" were paired in round 1 of "Spring Swiss": '
+        "they are two players\n")
+    run("import", "--db", db, "-q", str(write_one(tmp_path, "Adams, Ada J.", "Zed, Zoe")))
+    run("alias", "--db", db, "Adams, Ada", "Adams, Ada J.")
+    with sqlite3.connect(db) as conn:
+        players = [str(r[0]) for r in conn.execute(
+            "SELECT p.name FROM event_pairings e JOIN players p ON p.id = e.player "
+            "ORDER BY e.board, e.seat")]
+    assert players == ["Adams, Ada J.", "Clark, Cal", "Dunn, Dov", "Brown, Bea"]
+    rows = json.loads(run("pair", "--db", db, EVENT, "--round", "1", "--replace",
+                          "--format", "json"))
+    assert rows[0]["white"] == {"number": 1, "name": "Adams, Ada J.", "points": 0}
+
+
+def write_one(tmp_path: Path, white: str, black: str) -> Path:
+    path = tmp_path / "other.zrec"
+    path.write_text(f'[Game "mosona"]\n[Event "Other"]\n[Round "1"]\n[White "{white}"]\n'
+                    f'[Black "{black}"]\n[Result "1-0"]\n[Termination "resignation"]\n\n1-0\n')
+    return path
+
+
+def test_an_archive_of_schema_8_gains_the_pairings_table(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    roster(tmp_path, db, NAMES[:4], 3)
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TABLE event_pairings")
+        conn.execute("UPDATE meta SET value = '8' WHERE name = 'schema'")
+    assert paired(db) == [(1, 3), (4, 2)]  # brought up to date on opening
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone() == ("9",)

@@ -62,3 +62,28 @@ def test_the_published_site_shows_the_pairings(tmp_path: Path) -> None:
     assert "<script>x()" not in page
     document = json.loads(run("standings", "--db", db, EVENT, "--format", "json"))
     assert document[0]["points"] == 1  # (and the pairings of round 2 change no score)
+
+
+def test_a_large_round_has_pages_of_its_own(tmp_path: Path) -> None:
+    """202 players: 101 boards, more than a page holds (100): the event page links the
+    round's pages, the second holding the last board."""
+    db = str(tmp_path / "a.sqlite")
+    names = [f"Player {i:03d}" for i in range(1, 203)]
+    roster(tmp_path, db, names, 2, "Big")
+    results(tmp_path, db, 1, [("Player 001", "Player 002", "1-0")], "Big")
+    tables = json.loads(run("seat", "--db", db, "Big", "--seats", "2", "--round", "2",
+                            "--format", "json"))
+    assert len(tables) == 101
+    # 1 (one point) and 2 (the next by number) meet again, the seats swapped
+    assert (tables[0]["white"]["number"], tables[0]["black"]["number"]) == (2, 1)
+    site = tmp_path / "site"
+    run("publish", "--db", db, "Big", "-o", str(site))
+    index = (site / "big" / "index.html").read_text()
+    assert ('<h2 id="pairings">Pairings</h2><p class="pages">Rounds: '
+            '<a href="pairings-2.html">Round 2</a></p>') in index
+    first = (site / "big" / "pairings-2.html").read_text()
+    second = (site / "big" / "pairings-2-2.html").read_text()
+    assert first.count('<td class="num">') == 100 and "boards 1–100" in first
+    assert second.count('<td class="num">') == 1 and "boards 101–101" in second
+    manifest = json.loads((site / ".zrec-site").read_text())
+    assert {"big/pairings-2.html", "big/pairings-2-2.html"} <= set(manifest["pages"])
