@@ -10,7 +10,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from test_tournament_pairing import NAMES, results, roster, run
+from test_tournament_pairing import NAMES, invoke, results, roster, run
 from zrec.serve import create_app
 
 MARKUP = "<script>x()</script> & Co, Bo"
@@ -87,3 +87,20 @@ def test_a_large_round_has_pages_of_its_own(tmp_path: Path) -> None:
     assert second.count('<td class="num">') == 1 and "boards 101–101" in second
     manifest = json.loads((site / ".zrec-site").read_text())
     assert {"big/pairings-2.html", "big/pairings-2-2.html"} <= set(manifest["pages"])
+
+
+def test_the_pairings_of_round_one_are_published_before_any_result(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    roster(tmp_path, db, NAMES, 5)
+    site = tmp_path / "site"
+    result = invoke("publish", "--db", db, EVENT, "-o", str(site))
+    assert result.exit_code == 2
+    assert result.stderr == ("zrec: 'Spring Swiss' has no game with a round and a result "
+                             "yet, and no stored pairings\n")
+    run("pair", "--db", db, EVENT)
+    run("publish", "--db", db, "--all", "-o", str(site))  # events with rounds or pairings
+    page = (site / "spring-swiss" / "index.html").read_text()
+    assert ('<h3>Round 1</h3><table class="pairings"><thead><tr><th>Board</th><th>White</th>'
+            '<th>Black</th></tr></thead><tbody><tr><td class="num">1</td><td><span>Adams, '
+            'Ada (1)</span></td><td><span>Evans, Eli (5)</span></td></tr>') in page
+    assert "<p>No round has results yet.</p>" in page and "Standings" not in page

@@ -106,10 +106,15 @@ def slug(name: str, taken: set[str]) -> str:
 
 
 def _events(archive: Archive, names: Sequence[str] | None) -> list[Tournament]:
-    """The events asked for (``None``: every event with rounds), each once."""
+    """The events asked for (``None``: every event with rounds, or with stored pairings
+    of a round not played yet), each once."""
+
+    def shown(event: Tournament) -> bool:
+        return event.rounds > 0 or bool(stored_boards(archive.db, event.id))
+
     if names is None:
         rows = archive.db.rows("SELECT name FROM events ORDER BY name")
-        found = [e for e in (load_event(archive, str(r[0])) for r in rows) if e.rounds > 0]
+        found = [e for e in (load_event(archive, str(r[0])) for r in rows) if shown(e)]
         if not found:
             raise SiteError(f"there is no event with rounds in {archive.db.target}")
         return found
@@ -118,8 +123,11 @@ def _events(archive: Archive, names: Sequence[str] | None) -> list[Tournament]:
     events: dict[int, Tournament] = {}
     for name in names:
         event = load_event(archive, name)
-        if event.rounds == 0:
-            raise EventError(f"{event.name!r} has no game with a round and a result yet")
+        if not shown(event):
+            raise EventError(
+                f"{event.name!r} has no game with a round and a result yet, and no stored "
+                "pairings"
+            )
         events.setdefault(event.id, event)
     return list(events.values())
 

@@ -65,11 +65,11 @@ def _columns(plan: EventPlan) -> int:
 
 
 def _standings_paged(plan: EventPlan) -> bool:
-    return len(plan.lines) > PER_PAGE
+    return len(plan.lines) > PER_PAGE and plan.event.rounds > 0
 
 
 def _crosstable_paged(plan: EventPlan) -> bool:
-    return len(plan.lines) > PER_PAGE or _columns(plan) > COLUMNS
+    return plan.event.rounds > 0 and (len(plan.lines) > PER_PAGE or _columns(plan) > COLUMNS)
 
 
 def _other_paged(plan: EventPlan) -> bool:
@@ -218,7 +218,24 @@ def event_page(plan: EventPlan, pages: set[int]) -> str:
         ET.SubElement(item, "span").text = f" ({plural(count, 'game')})"
     parts.append(rounds)
     parts += _pairings_section(plan)
-    parts.append(heading(f"Standings after round {event.rounds}", "standings"))
+    if event.rounds:
+        parts += _tables(plan, pages)
+    else:  # (only pairings so far)
+        parts.append(para("No round has results yet."))
+    if event.left_out:
+        parts.append(heading("Other games", "other"))
+        parts.append(para("Stored games of the event that do not count in the standings."))
+        if _other_paged(plan):
+            parts.append(_pager("Games:", _other_links(plan)))
+        else:
+            parts.append(_other_table(plan, range(len(event.left_out))))
+    return page(event.name, [("All events", "../index.html")], *parts)
+
+
+def _tables(plan: EventPlan, pages: set[int]) -> list[ET.Element]:
+    """The event page's standings and crosstable (or links to their pages)."""
+    event = plan.event
+    parts = [heading(f"Standings after round {event.rounds}", "standings")]
     if _standings_paged(plan):
         parts.append(_pager("Players:", _standings_links(plan)))
     else:
@@ -233,14 +250,7 @@ def event_page(plan: EventPlan, pages: set[int]) -> str:
             return game_href(gid) if gid in pages else None
 
         parts.append(tables.crosstable_html(event, plan.lines, plan.form, link))
-    if event.left_out:
-        parts.append(heading("Other games", "other"))
-        parts.append(para("Stored games of the event that do not count in the standings."))
-        if _other_paged(plan):
-            parts.append(_pager("Games:", _other_links(plan)))
-        else:
-            parts.append(_other_table(plan, range(len(event.left_out))))
-    return page(event.name, [("All events", "../index.html")], *parts)
+    return parts
 
 
 def _other_links(plan: EventPlan, current: int = 0) -> list[Link]:
