@@ -182,6 +182,10 @@ def test_pair_round_one_and_two_of_eight(tmp_path: Path, db_url: str) -> None:
     assert refused("pair", "--db", db, EVENT) == (
         "zrec: 'Spring Swiss', round 1 is not finished: Adams, Ada has no result yet; "
         "round 2 is drawn once the rounds before it have their results\n")
+    assert paired(db, "--replace", "--first-colour", "black") == [
+        (5, 1), (2, 6), (7, 3), (4, 8)]
+    assert refused("pair", "--db", db, EVENT, "--replace", "--first-colour", "red") == (
+        "zrec: --first-colour is white or black, not 'red'\n")
     first = paired(db, "--round", "1", "--replace")
     assert first == [(1, 5), (6, 2), (3, 7), (8, 4)]
     play(tmp_path, db, 1, first, "1-0")  # White wins every board: 1, 6, 3, 8 lead

@@ -76,13 +76,25 @@ def pair(
     output_format: FormatOpt = "text",
     replace: ReplaceOpt = False,
     extend: ExtendOpt = False,
+    first: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--first-colour",
+            metavar="white|black",
+            help="The top seed's colour in round 1 (default: as round 1 was paired, else "
+            "white).",
+        ),
+    ] = None,
 ) -> None:
     """Pair a Swiss round by the FIDE Dutch system, store the pairings and print them."""
     from zrec.archive.tournament.drawing import pair_event
 
     check_format(output_format, ("text", "json"))
+    if first not in (None, "white", "black"):
+        fail(f"--first-colour is white or black, not {first!r}")
+    colour = {"white": "w", "black": "b"}.get(first or "", "")
     with opened(db) as archive:
-        drawn = pair_event(archive, event_name, number, replace, extend)
+        drawn = pair_event(archive, event_name, number, replace, extend, colour)
     _show(drawn, output_format)
 
 

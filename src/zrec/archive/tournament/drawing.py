@@ -148,9 +148,11 @@ def _store(
 
 def pair_event(
     archive: Archive, name: str, number: int | None = None, replace: bool = False,
-    extend: bool = False,
+    extend: bool = False, first_colour: str = "",
 ) -> Drawn:
-    """Pair a Swiss round (by default the next) by the FIDE Dutch system and store it."""
+    """Pair a Swiss round (by default the next) by the FIDE Dutch system and store it
+    (``first_colour``: ``w`` or ``b``, the top seed's colour in round 1; by default as
+    round 1 was paired, else ``w``)."""
     from zrec.archive.tournament.swiss import pair_round
 
     with archive.db.transaction():
@@ -162,7 +164,8 @@ def pair_event(
             )
         event, number, declared = _prepare(archive, name, number, replace, extend,
                                            "zrec archive pair")
-        pairing = pair_round(event.entrants, number, rounds=max(declared, number))
+        pairing = pair_round(event.entrants, number, rounds=max(declared, number),
+                             first_colour=first_colour)
         drawn: list[tuple[tuple[int, ...], str]] = [(pair, "") for pair in pairing.pairs]
         if pairing.bye is not None:
             drawn.append(((pairing.bye,), "U"))
