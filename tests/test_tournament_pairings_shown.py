@@ -104,3 +104,37 @@ def test_the_pairings_of_round_one_are_published_before_any_result(tmp_path: Pat
             '<th>Black</th></tr></thead><tbody><tr><td class="num">1</td><td><span>Adams, '
             'Ada (1)</span></td><td><span>Evans, Eli (5)</span></td></tr>') in page
     assert "<p>No round has results yet.</p>" in page and "Standings" not in page
+
+
+def test_an_eight_player_swiss_from_roster_to_site(tmp_path: Path) -> None:
+    """Five rounds paired and played with zrec alone: nobody meets anybody twice, every
+    player plays every round, nobody has the same colour three times running, and the
+    colours of each stay within one of even (C.04.1 allows two; this event allows
+    better), and the site shows every round's boards."""
+    db = str(tmp_path / "a.sqlite")
+    roster(tmp_path, db, NAMES, 5)
+    met: set[frozenset[int]] = set()
+    colours: dict[int, str] = {n: "" for n in range(1, 9)}
+    for number in range(1, 6):
+        rows = json.loads(run("pair", "--db", db, EVENT, "--format", "json"))
+        boards = [(r["white"]["number"], r["black"]["number"]) for r in rows]
+        assert sorted(n for b in boards for n in b) == list(range(1, 9)), number
+        for white, black in boards:
+            assert frozenset((white, black)) not in met, (number, white, black)
+            met.add(frozenset((white, black)))
+            colours[white] += "w"
+            colours[black] += "b"
+        # board 1 drawn, else White wins
+        results(tmp_path, db, number, [(NAMES[w - 1], NAMES[b - 1], "1/2-1/2" if i == 0
+                                        else "1-0") for i, (w, b) in enumerate(boards)])
+    for seen in colours.values():
+        assert abs(seen.count("w") - seen.count("b")) <= 1 and "www" not in seen \
+            and "bbb" not in seen, colours
+    table = json.loads(run("standings", "--db", db, EVENT, "--format", "json"))
+    assert sum(r["points"] for r in table) == 20 and len(table) == 8
+    assert invoke("pair", "--db", db, EVENT).stderr == (
+        "zrec: 'Spring Swiss' has 5 rounds (as its roster declares): drawing round 6 would "
+        "add a round; --extend-rounds adds it\n")
+    site = tmp_path / "site"
+    run("publish", "--db", db, EVENT, "-o", str(site))
+    assert (site / "spring-swiss" / "index.html").read_text().count("<h3>Round ") == 5
