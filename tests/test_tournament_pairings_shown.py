@@ -38,11 +38,14 @@ def test_the_server_shows_the_pairings(tmp_path: Path) -> None:
     with TestClient(create_app(db)) as client:
         page = client.get(f"/events/{EVENT}").text
         api = client.get(f"/api/events/{EVENT}/pairings")
+        unknown = client.get("/api/events/Nowhere/pairings")
     assert "<h2>Pairings</h2>" in page and "<h3>Round 2</h3>" in page
     assert ('<tr><td class="num">1</td><td><a href="/players/Fox%2C%20Fay">Fox, Fay (6)</a>'
             '</td><td><a href="/players/Adams%2C%20Ada">Adams, Ada (1)</a></td></tr>') in page
     assert "<script>x()" not in page
     assert ESCAPED in page
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "not-found"
     assert api.status_code == 200
     rounds = api.json()
     assert list(rounds) == ["1", "2"]
