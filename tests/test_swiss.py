@@ -12,6 +12,7 @@ import pytest
 
 from zrec.archive.tournament.event import Entrant, Round
 from zrec.archive.tournament.swiss import (
+    Pairing,
     PairingError,
     before_round,
     first_colour_of,
@@ -180,3 +181,16 @@ def test_first_colour_is_read_back_from_round_one() -> None:
     play(e, 1, (3, 1, "1"), (2, 4, "1"))
     assert first_colour_of(e) == "b"
     assert first_colour_of(field(4)) == ""
+
+
+def test_a_late_entry_and_a_withdrawal() -> None:
+    e = field(5)
+    bye(e, 1, 5, "Z")  # 5 enters in round 2
+    assert pair_round(e, 1, 4, "w") == Pairing(1, ((1, 3), (4, 2)), None, (5,))
+    play(e, 1, (1, 3, "1"), (4, 2, "="))
+    # 3 and 5 have no points: the bye goes to 3, who has played every round (5 missed
+    # one: C.04.3 2025, fewest unplayed games for the bye); 1 (had white) floats down
+    # to 2 (had black), and 4 (had white) on to 5
+    assert pair_round(e, 2, 4) == Pairing(2, ((2, 1), (5, 4)), 3, ())
+    bye(e, 2, 4, "Z")  # 4 withdraws
+    assert pair_round(e, 2, 4) == Pairing(2, ((2, 1), (3, 5)), None, (4,))

@@ -29,6 +29,7 @@ __all__ = [
     "archive_pairing",
     "archive_players",
     "archive_publish",
+    "archive_ratings",
     "archive_tree",
     "archive_users",
     "board",
@@ -52,6 +53,7 @@ def application() -> typer.Typer:
         archive_pairing,
         archive_players,
         archive_publish,
+        archive_ratings,
         archive_tree,
         archive_users,
         board,
@@ -87,7 +89,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_pairing", "archive_players",
-        "archive_publish", "archive_tree", "archive_users",
+        "archive_publish", "archive_ratings", "archive_tree", "archive_users",
     ),
 }
 
@@ -103,6 +105,7 @@ ARCHIVE_COMMANDS: dict[str, str] = {
     "export": "archive_find", "players": "archive_players", "alias": "archive_players",
     "publish": "archive_publish", "tree": "archive_tree", "users": "archive_users",
     "pair": "archive_pairing", "schedule": "archive_pairing", "seat": "archive_pairing",
+    "ratings": "archive_ratings",
 }
 
 

@@ -54,6 +54,11 @@ def publish(
         bool, typer.Option("--all", help="Every event with rounds or stored pairings.")
     ] = False,
     quiet: QuietOpt = False,
+    ratings: Annotated[
+        bool,
+        typer.Option("--ratings", help="Add the ratings of the games the events are played "
+                     "in (as zrec archive ratings gives them) and each player's history."),
+    ] = False,
 ) -> None:
     """Write a static website of events.
 
@@ -73,7 +78,7 @@ def publish(
     tick, bars = _progress(quiet)
     try:
         with opened(db, write=False) as archive:
-            done = run(archive, None if every else event_names, output, tick)
+            done = run(archive, None if every else event_names, output, tick, ratings)
     finally:
         for bar in bars:
             bar.close()

@@ -132,6 +132,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
         explorer,
         login,
         pages,
+        ratings,
         results,
         writing,
     )
@@ -156,6 +157,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.include_router(login.router)
     app.include_router(pages.router)
     app.include_router(explorer.router)
+    app.include_router(ratings.router)
     app.add_middleware(Guard, max_body=max_body)
     return app
 

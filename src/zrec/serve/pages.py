@@ -7,7 +7,8 @@ of ``zrec html``, its stylesheet and script linked from ``/static``, links to th
 explorer at each of its positions, and the record, its tags, where it was found and
 its copies), ``/events/{name}`` (standings, crosstable and rounds, as ``zrec archive
 standings`` and ``crosstable`` give them, and an editor's forms for results and byes)
-and ``/players/{name}`` (results, events, games).  ``/static/NAME`` serves the stylesheets
+and ``/players/{name}`` (results, events, rating history, games; ``/ratings`` is in
+:mod:`zrec.serve.ratings`).  ``/static/NAME`` serves the stylesheets
 and the replay script.
 """
 
@@ -201,7 +202,7 @@ def _bar() -> ET.Element:
     bar = ET.Element("header", {"class": "zrec-site-bar"})
     nav = ET.SubElement(bar, "nav")
     for text, href in (("zrec archive", "/"), ("Search", "/search"), ("Explorer", "/explorer"),
-                       ("Board", "/board")):
+                       ("Board", "/board"), ("Ratings", "/ratings")):
         ET.SubElement(nav, "a", {"href": href}).text = text
     ET.SubElement(bar, "div", {"class": "account"})
     return bar
@@ -275,10 +276,12 @@ def player_page(
         )
     ]
     given = [("player", name), *([("limit", str(limit))] if limit != PAGE else [])]
+    from zrec.serve.ratings import player_ratings
+
     return render(
         request, "player.html", title=", ".join(shown), name=name, names=shown,
         games=list(archive.games(ids)), total=total, score=score, events=events,
-        pages=_pages(given, offset, limit, total),
+        pages=_pages(given, offset, limit, total), ratings=player_ratings(archive, pids),
     )
 
 

@@ -11,7 +11,9 @@
 - per stored game, ``<folder>/game-ID.html``: the replay page of that one game, with a
   navigation bar at the top (the site, the event, the round, the games either side);
 - ``zrec-replay.css`` and ``zrec-replay.js``: the stylesheet and script of the game
-  pages, one copy for the whole site.
+  pages, one copy for the whole site;
+- with ``ratings``, ``ratings/``: the ratings of the games the events are played in,
+  and each player's history (:mod:`zrec.archive.site.ratings`).
 
 Each game has a page of its own, so no page grows with the number of games; the
 standings, crosstable and rounds of a large event are cut into pages of a bounded size
@@ -53,6 +55,7 @@ from zrec.archive.site.pages import (
     index_page,
     neighbours,
 )
+from zrec.archive.site.ratings import FOLDER, rating_pages
 from zrec.archive.store import Archive, ArchiveError, StoredGame
 from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
 from zrec.archive.tournament.pairstore import stored_boards
@@ -319,9 +322,11 @@ def publish(
     events: Sequence[str] | None,
     out_dir: str | os.PathLike[str],
     progress: Progress | None = None,
+    ratings: bool = False,
 ) -> Published:
     """Write the site of ``events`` (their names; ``None``: every event with rounds) to
-    the folder ``out_dir``, replacing the site there.  Raises :class:`SiteError` (the
+    the folder ``out_dir``, replacing the site there (``ratings``: with the pages of
+    :mod:`zrec.archive.site.ratings`).  Raises :class:`SiteError` (the
     folder cannot be written or is not a site) and
     :class:`~zrec.archive.tournament.event.EventError` (an unknown event)."""
     shown = str(out_dir)
@@ -329,7 +334,8 @@ def publish(
     _check_target(target, shown)
     taken: set[str] = set()
     plans = [_plan(archive, event, taken) for event in _events(archive, events)]
-    total = 1 + sum(page_count(p) + len(p.games) for p in plans)
+    rated = rating_pages(archive, [p.event.id for p in plans]) if ratings else []
+    total = 1 + sum(page_count(p) + len(p.games) for p in plans) + len(rated)
     try:
         built = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     except OSError as exc:
@@ -340,7 +346,12 @@ def publish(
         for plan in plans:
             _write_event(archive, plan, out)
             out.done.events.append(plan.event.name)
-        out.write("index.html", index_page(plans))
+        if rated:
+            (built / FOLDER).mkdir()
+        for name, text in rated:
+            out.write(name, text)
+        links = [("Ratings", f"{FOLDER}/index.html")] if rated else []
+        out.write("index.html", index_page(plans, links))
         shared = assets()
         for name, text in shared.items():
             (built / name).write_text(text, encoding="utf-8")

@@ -185,7 +185,7 @@ def summary(plan: EventPlan) -> str:
 # -- the pages ------------------------------------------------------------------------
 
 
-def index_page(plans: Sequence[EventPlan]) -> str:
+def index_page(plans: Sequence[EventPlan], links: Sequence[Link] = ()) -> str:
     rows: list[list[str | Link]] = [
         [
             (p.event.name, f"{p.folder}/index.html"),
@@ -198,7 +198,7 @@ def index_page(plans: Sequence[EventPlan]) -> str:
         for p in plans
     ]
     head = ["Event", "Dates", "Site", "Rounds", "Players", "Games"]
-    return page("Events", [], table(head, rows, "events"))
+    return page("Events", links, table(head, rows, "events"))
 
 
 def neighbours(plan: EventPlan) -> dict[int, tuple[int | None, int | None]]:

@@ -14,7 +14,7 @@ then the opponent of each S1 player.  Each choice is made by raising or lowering
 player's weights a little and solving again, then fixing what the solution shows, as
 a person would try the transpositions in order.
 
-The matchings are computed by networkx (exact with integer weights of any size).
+The matchings are :mod:`matching`'s (exact with integer weights of any size).
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import groupby
 
-import networkx as nx
-
 from zrec.archive.tournament.dutch_weights import Context, Standing, edge_weight
+from zrec.archive.tournament.matching import max_weight_matching
 
 __all__ = ["Unpairable", "dutch_pairs"]
 
@@ -37,18 +36,13 @@ class _Matcher:
     """The weights of every pair of players still to pair, and their best matching."""
 
     def __init__(self, size: int) -> None:
-        self.weights: list[dict[int, int]] = [{} for _ in range(size)]
+        self.weights = [[0] * size for _ in range(size)]
         self.done: set[int] = set()
         self.mate: list[int] = list(range(size))
 
     def set(self, u: int, v: int, w: int) -> None:
-        if u in self.done or v in self.done:
-            return
-        a, b = (u, v) if u < v else (v, u)
-        if w > 0:
-            self.weights[a][b] = w
-        else:
-            self.weights[a].pop(b, None)
+        if u not in self.done and v not in self.done:
+            self.weights[u][v] = self.weights[v][u] = max(w, 0)
 
     def fix(self, u: int, v: int) -> None:
         """Pair ``u`` with ``v`` for good: both leave the matching."""
@@ -56,18 +50,11 @@ class _Matcher:
         self.mate[u], self.mate[v] = v, u
 
     def solve(self) -> list[int]:
-        graph: nx.Graph[int] = nx.Graph()
-        for a, row in enumerate(self.weights):
-            if a in self.done:
-                continue
-            for b, w in row.items():
-                if b not in self.done:
-                    graph.add_edge(a, b, weight=w)
-        mate = [i if i not in self.done else self.mate[i] for i in range(len(self.mate))]
-        for a, b in nx.max_weight_matching(graph, maxcardinality=False):
-            mate[a], mate[b] = b, a
-        self.mate = mate
-        return mate
+        alive = [v for v in range(len(self.mate)) if v not in self.done]
+        rows = [[self.weights[a][b] for b in alive] for a in alive]
+        for a, b in zip(alive, max_weight_matching(rows), strict=True):
+            self.mate[a] = alive[b]
+        return self.mate
 
 
 def _bits(n: int) -> int:

@@ -1,0 +1,158 @@
+"""Rating an archive: every pool's players rated period by period (docs/tournaments.md,
+"Ratings").
+
+A pool of a game with at most two seats in the rules registry is rated by Glicko-2
+(:mod:`zrec.archive.ratings.glicko2`): each rating period at once, every player
+against the opponents' ratings before the period, each game scoring 1 for the higher
+score, ½ for equal scores and 0 for the lower.  A pool of a game of more seats is rated
+by Plackett-Luce (:mod:`zrec.archive.ratings.plackett`), game by game in period order.
+A player who sits out periods of their pool has their deviation widened for each
+(Glicko-2's step 6), up to an unrated player's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from zrec.archive.ratings import glicko2, plackett
+from zrec.archive.ratings.games import Period, RatedGame, Reading, periods, read_games
+from zrec.archive.store import Archive
+from zrec.rules import find_game
+from zrec.rules.base import UnknownGameError
+
+__all__ = ["GLICKO2", "PLACKETT_LUCE", "Pool", "Rated", "Step", "rate", "rate_pool"]
+
+GLICKO2 = "glicko2"
+PLACKETT_LUCE = "plackett-luce"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A player's rating after a period they played in (``games``: in all, so far).
+    For Plackett-Luce ``rd`` is σ, ``mu`` μ and ``volatility`` 0."""
+
+    period: str
+    date: str
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    mu: float = 0.0
+
+
+@dataclass(slots=True)
+class Rated:
+    """A player of a pool: after each period played (``history``), and now, after
+    the pool's last period (``now``: the deviation widened for the periods sat out
+    since the last played)."""
+
+    player: int
+    name: str = ""
+    history: list[Step] = field(default_factory=list)
+    aged: Step | None = None
+
+    @property
+    def now(self) -> Step:
+        return self.aged if self.aged is not None else self.history[-1]
+
+
+@dataclass(slots=True)
+class Pool:
+    """A game and its options, the system that rates it and its players, best first."""
+
+    game: str
+    options: str
+    system: str
+    players: list[Rated] = field(default_factory=list)
+    periods: int = 0
+
+
+def system_of(game: str, games: Sequence[RatedGame]) -> str:
+    """Plackett-Luce for a game the registry gives more than two seats (or one played
+    with more: a game it does not know, a record stored invalid), else Glicko-2."""
+    try:
+        seats = len(find_game(game).seats)
+    except UnknownGameError:
+        seats = 0
+    seats = max([seats, *(len(g.players) for g in games)])
+    return PLACKETT_LUCE if seats > 2 else GLICKO2
+
+
+def _score(mine: Fraction, theirs: Fraction) -> float:
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def _glicko(order: list[Period], rated: dict[int, Rated]) -> None:
+    state: dict[int, tuple[glicko2.Glicko, int, int]] = {}  # now, last period, games
+    for index, period in enumerate(order):
+        faced: dict[int, list[tuple[int, float]]] = {}
+        for game in period.games:
+            (a, b), (sa, sb) = game.players, game.scores
+            faced.setdefault(a, []).append((b, _score(sa, sb)))
+            faced.setdefault(b, []).append((a, _score(sb, sa)))
+        before = {
+            pid: glicko2.idle(state[pid][0], index - state[pid][1] - 1)
+            if pid in state else glicko2.DEFAULT
+            for pid in faced
+        }
+        for pid, games in faced.items():
+            after = glicko2.update(before[pid], [(before[o], s) for o, s in games])
+            count = (state[pid][2] if pid in state else 0) + len(games)
+            state[pid] = (after, index, count)
+            step = Step(period.label, period.date, after.rating, after.rd, after.volatility,
+                        count)
+            rated.setdefault(pid, Rated(pid)).history.append(step)
+    last = len(order) - 1
+    for pid, (now, index, count) in state.items():  # the periods sat out since
+        if index < last:
+            aged = glicko2.idle(now, last - index)
+            rated[pid].aged = Step(order[last].label, order[last].date, aged.rating, aged.rd,
+                                   aged.volatility, count)
+
+
+def _plackett(order: list[Period], rated: dict[int, Rated]) -> None:
+    skills: dict[int, plackett.Skill] = {}
+    counts: dict[int, int] = {}
+    for period in order:
+        for game in period.games:
+            now = [skills.get(pid, (plackett.MU, plackett.SIGMA)) for pid in game.players]
+            for pid, skill in zip(game.players, plackett.rate_game(now, game.scores),
+                                  strict=True):
+                skills[pid] = skill
+                counts[pid] = counts.get(pid, 0) + 1
+        for pid in dict.fromkeys(p for g in period.games for p in g.players):
+            mu, sigma = skills[pid]
+            step = Step(period.label, period.date, plackett.conservative((mu, sigma)), sigma,
+                        0.0, counts[pid], mu)
+            rated.setdefault(pid, Rated(pid)).history.append(step)
+
+
+def rate_pool(game: str, options: str, games: list[RatedGame]) -> Pool:
+    """The pool of ``games`` (one game and options), its players best first (by
+    rating, then the smaller deviation, then name; names are filled in by
+    :func:`rate`)."""
+    system = system_of(game, games)
+    order = periods(games)
+    rated: dict[int, Rated] = {}
+    (_plackett if system == PLACKETT_LUCE else _glicko)(order, rated)
+    pool = Pool(game, options, system, list(rated.values()), len(order))
+    pool.players.sort(key=lambda r: (-r.now.rating, r.now.rd, r.player))
+    return pool
+
+
+def rate(
+    archive: Archive, game: str | None = None, as_of: str | None = None
+) -> tuple[list[Pool], Reading]:
+    """Every pool of the archive (of ``game`` alone, its stored name, when given),
+    rated from its games up to ``as_of`` (``YYYY.MM.DD``), by game and options; and
+    what was read (the games left out, by reason)."""
+    reading = read_games(archive, game, as_of)
+    pools = [rate_pool(g, o, games) for (g, o), games in sorted(reading.pools.items())]
+    names = archive.player_names({r.player for p in pools for r in p.players})
+    for pool in pools:
+        for rated in pool.players:
+            rated.name = names.get(rated.player, "?")
+        pool.players.sort(key=lambda r: (-r.now.rating, r.now.rd, r.name.casefold(), r.player))
+    return pools, reading

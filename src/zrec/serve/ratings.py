@@ -1,0 +1,97 @@
+"""Ratings in ``zrec serve``: ``/ratings`` (every pool's list, as ``zrec archive
+ratings`` gives it; ``?game=`` for one game, ``?as_of=`` for the ratings as they stood
+on a day) and the history shown on a player's page (docs/tournaments.md, "Ratings").
+
+The ratings of the whole archive are computed once and kept (per process, the latest
+for each archive) until the archive's games or players change: a request first reads
+the counts and highest ids of ``games``, ``players`` and ``aliases`` (a game imported
+or removed, a player merged, changes them), and rates again when they differ.  A list
+for one game or up to a day is computed for its request.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi import Query as Param
+from fastapi.responses import HTMLResponse, Response
+
+from zrec.archive import Archive
+from zrec.archive.ratings.compute import GLICKO2, Pool, rate
+from zrec.serve.access import Reader
+from zrec.serve.errors import ApiError
+from zrec.serve.templating import render
+
+__all__ = ["player_ratings", "router"]
+
+router = APIRouter(include_in_schema=False)
+_KEPT: dict[str, tuple[tuple[int, ...], list[Pool]]] = {}
+_LOCK = threading.Lock()
+
+
+def _state(archive: Archive) -> tuple[int, ...]:
+    """What changes when a game is imported or removed, or a player merged."""
+    db, found = archive.db, []
+    for table in ("games", "players"):
+        row = db.one(f"SELECT count(*), coalesce(max(id), 0) FROM {table}")
+        found += [int(row[0]), int(row[1])] if row is not None else [0, 0]
+    return (*found, int(db.value("SELECT count(*) FROM aliases") or 0))
+
+
+def all_pools(archive: Archive) -> list[Pool]:
+    """Every pool of the archive rated, as kept while the archive does not change."""
+    key, state = archive.db.target, _state(archive)
+    with _LOCK:
+        held = _KEPT.get(key)
+    if held is not None and held[0] == state:
+        return held[1]
+    pools = rate(archive)[0]
+    with _LOCK:
+        _KEPT[key] = (state, pools)
+    return pools
+
+
+def _title(pool: Pool) -> str:
+    system = "Glicko-2" if pool.system == GLICKO2 else "Plackett-Luce, rating μ − 3σ"
+    return f"{pool.game} {pool.options} ({system})"
+
+
+@router.get("/ratings", response_class=HTMLResponse)
+def ratings_page(
+    request: Request,
+    archive: Reader,
+    game: Annotated[str | None, Param(max_length=200)] = None,
+    as_of: Annotated[str | None, Param(max_length=40)] = None,
+) -> Response:
+    from zrec.archive.store.dates import DateError, date_range
+    from zrec.rules import find_game
+    from zrec.rules.base import UnknownGameError
+
+    name = day = None
+    try:
+        name = find_game(game).name if game else None
+        bounds = date_range(as_of) if as_of else None
+    except (UnknownGameError, DateError) as exc:
+        raise ApiError(400, "bad-search", str(exc)) from None
+    if as_of and bounds is None:
+        raise ApiError(400, "bad-search", f"{as_of!r} has no year: give a day, YYYY.MM.DD")
+    day = bounds[1] if bounds else None
+    pools = rate(archive, name, day)[0] if name or day else all_pools(archive)
+    shown = [{"title": _title(p), "glicko": p.system == GLICKO2, "periods": p.periods,
+              "players": p.players} for p in pools]
+    title = "Ratings" + (f" as of {day}" if day else "")
+    return render(request, "ratings.html", title=title, pools=shown)
+
+
+def player_ratings(archive: Archive, pids: list[int]) -> list[dict[str, Any]]:
+    """The rating history of the players ``pids`` (one person's ids) in each pool they
+    played in: a title, whether it is Glicko-2, and the steps."""
+    wanted = set(pids)
+    found = []
+    for pool in all_pools(archive):
+        for rated in (r for r in pool.players if r.player in wanted):
+            found.append({"title": _title(pool), "glicko": pool.system == GLICKO2,
+                          "history": rated.history, "now": rated.now})
+    return found
