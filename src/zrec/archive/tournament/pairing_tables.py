@@ -39,7 +39,7 @@ def _player(entrant: Entrant, round_number: int) -> dict[str, Any]:
             "points": number(entrant.points(round_number - 1))}
 
 
-def _two(event: Tournament, boards: Sequence[Board]) -> bool:
+def _two(boards: Sequence[Board]) -> bool:
     return all(len(b.players) <= 2 for b in boards)
 
 
@@ -50,7 +50,7 @@ def pairings_json(event: Tournament, boards: Sequence[Board]) -> list[dict[str, 
         seated = [_player(e, board.round) for e in _seated(event, board)]
         if board.bye:
             out.append({"bye" if board.code == "U" else "off": seated[0]})
-        elif len(seated) == 2 and _two(event, boards):
+        elif len(seated) == 2 and _two(boards):
             out.append({"board": board.board, "white": seated[0], "black": seated[1]})
         else:
             out.append({"board": board.board, "seats": seated})
@@ -73,7 +73,7 @@ def pairings_text(event: Tournament, boards: Sequence[Board]) -> str:
     number_ = boards[0].round
     games = [b for b in boards if not b.bye]
     lines = [f"{event.name}, round {number_}", ""]
-    if games and _two(event, boards):
+    if games and _two(boards):
         rows = [["Board", "White", "Pts", "Black", "Pts"]]
         for b in games:
             white, black = _seated(event, b)
@@ -101,7 +101,7 @@ def pairings_html(
     event: Tournament, boards: Sequence[Board], link: PlayerLink | None = None
 ) -> ET.Element:
     """One round's boards as an HTML table (every text escaped as it is written)."""
-    two = _two(event, boards)
+    two = _two(boards)
     table = ET.Element("table", {"class": "pairings"})
     row = ET.SubElement(ET.SubElement(table, "thead"), "tr")
     for title in ["Board", "White", "Black"] if two else ["Table", "Players (seat order)"]:
