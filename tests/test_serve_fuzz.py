@@ -44,7 +44,8 @@ CODES = documented_codes()
 #: the operations this test expects to find (a new one must be added here: it is fuzzed)
 OPERATIONS = {
     "GET /api/health", "GET /api/games", "GET /api/games/{gid}",
-    "GET /api/events/{name}/standings", "POST /api/validate", "GET /api/tree",
+    "GET /api/events/{name}/standings", "GET /api/events/{name}/pairings",
+    "POST /api/validate", "GET /api/tree",
     "POST /api/games", "POST /api/position", "POST /api/edit", "GET /api/roll",
     "POST /api/json",
 }

@@ -26,6 +26,7 @@ __all__ = [
     "archive",
     "archive_event",
     "archive_find",
+    "archive_pairing",
     "archive_players",
     "archive_publish",
     "archive_ratings",
@@ -50,6 +51,7 @@ def application() -> typer.Typer:
         archive,
         archive_event,
         archive_find,
+        archive_pairing,
         archive_players,
         archive_publish,
         archive_ratings,
@@ -89,8 +91,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board",),
     "pair": ("pair",),
     "archive": (
-        "archive", "archive_event", "archive_find", "archive_players", "archive_publish",
-        "archive_ratings", "archive_tree", "archive_users",
+        "archive", "archive_event", "archive_find", "archive_pairing", "archive_players",
+        "archive_publish", "archive_ratings", "archive_tree", "archive_users",
     ),
 }
 
@@ -105,6 +107,7 @@ ARCHIVE_COMMANDS: dict[str, str] = {
     "roster": "archive_event", "bye": "archive_event", "search": "archive_find",
     "export": "archive_find", "players": "archive_players", "alias": "archive_players",
     "publish": "archive_publish", "tree": "archive_tree", "users": "archive_users",
+    "pair": "archive_pairing", "schedule": "archive_pairing", "seat": "archive_pairing",
     "ratings": "archive_ratings",
 }
 

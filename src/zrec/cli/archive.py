@@ -200,6 +200,10 @@ def import_command(
             results.append(result)
             if not result.counts.read and not result.counts.already:
                 say_no_game(file)
+        from zrec.archive.tournament.paired import archive_mismatches
+
+        for said in archive_mismatches(archive) if total.added else []:
+            typer.echo(f"zrec: warning: {said}", err=True)
     if bar is not None:
         bar.close()
     if as_json:

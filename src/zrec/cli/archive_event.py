@@ -3,7 +3,8 @@
 ``standings`` ranks the players by points and the chosen FIDE tie-breaks (a table,
 CSV, JSON, HTML, or a TRF-16 report); ``crosstable`` shows every round (the round
 robin and the Swiss forms); ``roster`` reads a TRF file's players and rounds into an
-event; ``bye`` records one bye.  docs/tournaments.md is the guide.
+event; ``bye`` records one bye.  ``standings`` and ``crosstable`` warn of a stored game
+that its round's stored pairings do not have.  docs/tournaments.md is the guide.
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ FormOpt = Annotated[
 def _ranked(
     archive: Archive, name: str, last: int | None, tiebreaks: str | None, rules: str = "2026"
 ) -> tuple[Tournament, list[Ranked], list[str], bool]:
+    from zrec.archive.tournament import paired
     from zrec.archive.tournament.event import load_event
+    from zrec.archive.tournament.pairstore import stored_boards
     from zrec.archive.tournament.tiebreaks import (
         default_tiebreaks,
         parse_tiebreaks,
@@ -72,6 +75,8 @@ def _ranked(
     event = load_event(archive, name)
     if event.rounds == 0:
         fail(f"{event.name!r} has no game with a round and a result yet")
+    for said in paired.mismatches(event, stored_boards(archive.db, event.id)):
+        typer.echo(f"zrec: warning: {said}", err=True)
     robin = round_robin(event)  # (of the whole event: an early round shows too few games)
     if last is not None:
         event = event.upto(last)

@@ -50,7 +50,9 @@ def publish(
         ),
     ] = None,
     db: DbOpt = DEFAULT_DB,
-    every: Annotated[bool, typer.Option("--all", help="Every event with rounds.")] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every event with rounds or stored pairings.")
+    ] = False,
     quiet: QuietOpt = False,
     ratings: Annotated[
         bool,

@@ -7,6 +7,8 @@
   writes it (the one element of its array);
 - ``GET /api/events/{name}/standings``: as ``zrec archive standings --format json``
   (``round``, ``tiebreaks`` and ``regulations`` as its options);
+- ``GET /api/events/{name}/pairings``: the event's stored pairings, an object of
+  each round's array (as ``zrec archive schedule --format json`` prints them);
 - ``POST /api/validate``: a record (zrec text or JSON) in the body, checked as
   ``zrec validate --format json`` checks standard input, and its report;
 - ``GET /api/health``: ``{"ok": true, "db": "sqlite"|"postgresql"}``.
@@ -24,7 +26,7 @@ from fastapi.responses import Response
 
 from zrec.serve.access import Reader, settings_of
 from zrec.serve.errors import ApiError, not_found
-from zrec.serve.events import ranking, standings_text
+from zrec.serve.events import loaded, pairings_text, ranking, standings_text
 from zrec.serve.finding import Filters, filters, find, search_text
 
 __all__ = ["router"]
@@ -92,6 +94,16 @@ def standings(
     regulations: Annotated[str, Param(pattern="^(2026|2024)$")] = "2026",
 ) -> Response:
     return JsonText(standings_text(ranking(archive, name, round, tiebreaks, regulations)))
+
+
+@router.get(
+    "/events/{name:path}/pairings",
+    summary="An event's stored pairings (as zrec archive schedule --format json)",
+    response_class=JsonText,
+    responses={404: _ERROR},
+)
+def pairings(archive: Reader, name: str) -> Response:
+    return JsonText(pairings_text(archive, loaded(archive, name)))
 
 
 @router.post(

@@ -1,16 +1,26 @@
 """An event as the server shows it: ranked as ``zrec archive standings`` ranks it (the
 same tie-breaks by default, the same numbers), its crosstable as ``crosstable`` draws
-it, and its rounds with their games and byes.
+it, its rounds with their games and byes, and the pairings stored for its rounds
+(``zrec archive pair``, ``schedule``, ``seat``).
 """
 
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from zrec.archive import Archive, StoredGame
-from zrec.archive.tournament.event import BYES, EventError, Tournament, load_event, round_number
+from zrec.archive.tournament.event import (
+    BYES,
+    Entrant,
+    EventError,
+    Tournament,
+    load_event,
+    round_number,
+)
 from zrec.archive.tournament.tiebreaks import (
     Ranked,
     default_tiebreaks,
@@ -20,7 +30,8 @@ from zrec.archive.tournament.tiebreaks import (
 )
 from zrec.serve.errors import ApiError
 
-__all__ = ["Ranking", "event_rounds", "ranking", "standings_text"]
+__all__ = ["Ranking", "event_pairings", "event_rounds", "pairings_text", "ranking",
+           "standings_text"]
 
 
 @dataclass(slots=True)
@@ -117,3 +128,28 @@ def event_rounds(archive: Archive, event: Tournament) -> tuple[list[EventRound],
 def _board(tag: str) -> int:
     parts = tag.strip().split(".")
     return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 1 << 30
+
+
+def event_pairings(
+    archive: Archive, event: Tournament, link: Callable[[Entrant], str | None]
+) -> list[tuple[int, ET.Element]]:
+    """Each round with stored pairings, and its boards as an HTML table (names linked
+    by ``link``)."""
+    from zrec.archive.tournament.pairing_tables import pairings_html, round_boards
+    from zrec.archive.tournament.pairstore import stored_boards
+
+    boards = stored_boards(archive.db, event.id)
+    numbers = sorted({b.round for b in boards})
+    return [(n, pairings_html(event, round_boards(boards, n), link)) for n in numbers]
+
+
+def pairings_text(archive: Archive, event: Tournament) -> str:
+    """The stored pairings as JSON: an object of each round's array (as ``zrec archive
+    schedule --format json`` prints several rounds)."""
+    from zrec.archive.tournament.pairing_tables import pairings_json, round_boards
+    from zrec.archive.tournament.pairstore import stored_boards
+
+    boards = stored_boards(archive.db, event.id)
+    document = {str(n): pairings_json(event, round_boards(boards, n))
+                for n in sorted({b.round for b in boards})}
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

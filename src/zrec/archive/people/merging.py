@@ -96,6 +96,7 @@ def merge(archive: Archive, old: str, canonical: str) -> Merge:
         )
         db.execute("UPDATE event_rounds SET player = ? WHERE player = ?", (target, pid))
         db.execute("UPDATE event_rounds SET opponent = ? WHERE opponent = ?", (target, pid))
+        db.execute("UPDATE event_pairings SET player = ? WHERE player = ?", (target, pid))
         db.execute("UPDATE aliases SET player = ? WHERE player = ?", (target, pid))
         db.execute("INSERT INTO aliases (norm, player) VALUES (?, ?)", (norm, target))
         db.execute("DELETE FROM players WHERE id = ?", (pid,))
@@ -119,6 +120,13 @@ def _refuse_opponents(db: Database, pid: int, name: str, target: int, target_nam
         "ORDER BY e.name, r.round",
         (pid, target, target, pid),
     )
+    if row is None:  # the stored pairings (zrec archive pair, schedule, seat)
+        row = db.one(
+            "SELECT e.name, a.round FROM event_pairings a JOIN event_pairings b ON "
+            "b.event = a.event AND b.round = a.round AND b.board = a.board JOIN events e "
+            "ON e.id = a.event WHERE a.player = ? AND b.player = ? ORDER BY e.name, a.round",
+            (pid, target),
+        )
     if row is not None:
         raise PlayerError(
             f'"{name}" and "{target_name}" were paired in round {row[1]} of "{row[0]}": '

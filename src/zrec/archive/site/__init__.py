@@ -4,7 +4,8 @@
 
 - ``index.html``: the events published, each linking to its folder;
 - per event, a folder named after it (``<folder>/index.html``: its rounds, standings
-  with the default tie-breaks, crosstable and the stored games that do not count);
+  with the default tie-breaks, crosstable, the stored pairings of its rounds and the
+  stored games that do not count);
 - per round, ``<folder>/round-N.html``: its boards with their results, then its byes
   and absences;
 - per stored game, ``<folder>/game-ID.html``: the replay page of that one game, with a
@@ -57,6 +58,7 @@ from zrec.archive.site.pages import (
 from zrec.archive.site.ratings import FOLDER, rating_pages
 from zrec.archive.store import Archive, ArchiveError, StoredGame
 from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
+from zrec.archive.tournament.pairstore import stored_boards
 from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 from zrec.errors import ZrecError
 from zrec.fileio import mode_for, no_space
@@ -107,10 +109,15 @@ def slug(name: str, taken: set[str]) -> str:
 
 
 def _events(archive: Archive, names: Sequence[str] | None) -> list[Tournament]:
-    """The events asked for (``None``: every event with rounds), each once."""
+    """The events asked for (``None``: every event with rounds, or with stored pairings
+    of a round not played yet), each once."""
+
+    def shown(event: Tournament) -> bool:
+        return event.rounds > 0 or bool(stored_boards(archive.db, event.id))
+
     if names is None:
         rows = archive.db.rows("SELECT name FROM events ORDER BY name")
-        found = [e for e in (load_event(archive, str(r[0])) for r in rows) if e.rounds > 0]
+        found = [e for e in (load_event(archive, str(r[0])) for r in rows) if shown(e)]
         if not found:
             raise SiteError(f"there is no event with rounds in {archive.db.target}")
         return found
@@ -119,8 +126,11 @@ def _events(archive: Archive, names: Sequence[str] | None) -> list[Tournament]:
     events: dict[int, Tournament] = {}
     for name in names:
         event = load_event(archive, name)
-        if event.rounds == 0:
-            raise EventError(f"{event.name!r} has no game with a round and a result yet")
+        if not shown(event):
+            raise EventError(
+                f"{event.name!r} has no game with a round and a result yet, and no stored "
+                "pairings"
+            )
         events.setdefault(event.id, event)
     return list(events.values())
 
@@ -140,6 +150,7 @@ def _plan(archive: Archive, event: Tournament, taken: set[str]) -> EventPlan:
     form = "round robin" if round_robin(event) else "swiss"
     plan = EventPlan(event, slug(event.name, taken), rank(event, codes), codes, form)
     db = archive.db
+    plan.boards = stored_boards(db, event.id)
     boards: dict[int, int] = {}
     for gid, tag in db.rows(
         "SELECT id, round FROM games WHERE event = ? ORDER BY id", (event.id,)

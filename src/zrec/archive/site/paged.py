@@ -9,7 +9,10 @@ players or of games:
   its columns take more than one page);
 - a round: :data:`PER_PAGE` boards and :data:`PER_PAGE` byes and absences a page
   (``round-N.html``, then ``round-N-2.html``, …);
-- the stored games that do not count: :data:`PER_PAGE` a page (``other-K.html``).
+- the stored games that do not count: :data:`PER_PAGE` a page (``other-K.html``);
+- the stored pairings of the rounds (``zrec archive pair``, ``schedule``, ``seat``): on
+  the event page while they hold at most :data:`PER_PAGE` boards in all, else a page a
+  round of :data:`PER_PAGE` boards (``pairings-N.html``, then ``pairings-N-2.html``, …).
 
 An event small enough (at most :data:`PER_PAGE` players, a crosstable of at most
 :data:`COLUMNS` columns) has its standings and crosstable on its own page, as before;
@@ -37,6 +40,7 @@ from zrec.archive.site.pages import (
 )
 from zrec.archive.tournament import tables
 from zrec.archive.tournament.event import CODES, Entrant, Round
+from zrec.archive.tournament.pairing_tables import pairings_html, round_boards
 from zrec.archive.tournament.tiebreaks import NAMES
 
 __all__ = ["COLUMNS", "PER_PAGE", "event_pages", "game_home", "page_count"]
@@ -61,11 +65,11 @@ def _columns(plan: EventPlan) -> int:
 
 
 def _standings_paged(plan: EventPlan) -> bool:
-    return len(plan.lines) > PER_PAGE
+    return len(plan.lines) > PER_PAGE and plan.event.rounds > 0
 
 
 def _crosstable_paged(plan: EventPlan) -> bool:
-    return len(plan.lines) > PER_PAGE or _columns(plan) > COLUMNS
+    return plan.event.rounds > 0 and (len(plan.lines) > PER_PAGE or _columns(plan) > COLUMNS)
 
 
 def _other_paged(plan: EventPlan) -> bool:
@@ -92,9 +96,46 @@ def _round_part_href(number: int, k: int) -> str:
     return round_href(number) if k == 1 else f"round-{number}-{k}.html"
 
 
+def _paired_rounds(plan: EventPlan) -> list[int]:
+    return sorted({b.round for b in plan.boards})
+
+
+def _pairings_paged(plan: EventPlan) -> bool:
+    return len(plan.boards) > PER_PAGE
+
+
+def _pairings_href(number: int, k: int) -> str:
+    return f"pairings-{number}.html" if k == 1 else f"pairings-{number}-{k}.html"
+
+
+def _pairings_parts(plan: EventPlan) -> Iterator[tuple[str, int, range]]:
+    """The pages of the pairings (when paged): name, round, its boards' part."""
+    for n in _paired_rounds(plan):
+        for k, part in enumerate(cut(len(round_boards(plan.boards, n))), 1):
+            yield _pairings_href(n, k), n, part
+
+
+def _pairings_section(plan: EventPlan) -> list[ET.Element]:
+    """The event page's pairings: each round's boards, or links to their pages."""
+    numbers = _paired_rounds(plan)
+    if not numbers:
+        return []
+    parts = [heading("Pairings", "pairings")]
+    if _pairings_paged(plan):
+        links: list[Link] = [(f"Round {n}", _pairings_href(n, 1)) for n in numbers]
+        return [*parts, _pager("Rounds:", links)]
+    for n in numbers:
+        title = ET.Element("h3")
+        title.text = f"Round {n}"
+        parts += [title, pairings_html(plan.event, round_boards(plan.boards, n))]
+    return parts
+
+
 def page_count(plan: EventPlan) -> int:
     """How many pages :func:`event_pages` writes."""
     count = 1 + sum(len(_round_parts(plan, n)) for n in range(1, plan.event.rounds + 1))
+    if _pairings_paged(plan):
+        count += sum(1 for _ in _pairings_parts(plan))
     if _standings_paged(plan):
         count += len(cut(len(plan.lines)))
     if _crosstable_paged(plan):
@@ -176,7 +217,25 @@ def event_page(plan: EventPlan, pages: set[int]) -> str:
         count = len(plan.round_games(n))
         ET.SubElement(item, "span").text = f" ({plural(count, 'game')})"
     parts.append(rounds)
-    parts.append(heading(f"Standings after round {event.rounds}", "standings"))
+    parts += _pairings_section(plan)
+    if event.rounds:
+        parts += _tables(plan, pages)
+    else:  # (only pairings so far)
+        parts.append(para("No round has results yet."))
+    if event.left_out:
+        parts.append(heading("Other games", "other"))
+        parts.append(para("Stored games of the event that do not count in the standings."))
+        if _other_paged(plan):
+            parts.append(_pager("Games:", _other_links(plan)))
+        else:
+            parts.append(_other_table(plan, range(len(event.left_out))))
+    return page(event.name, [("All events", "../index.html")], *parts)
+
+
+def _tables(plan: EventPlan, pages: set[int]) -> list[ET.Element]:
+    """The event page's standings and crosstable (or links to their pages)."""
+    event = plan.event
+    parts = [heading(f"Standings after round {event.rounds}", "standings")]
     if _standings_paged(plan):
         parts.append(_pager("Players:", _standings_links(plan)))
     else:
@@ -191,14 +250,7 @@ def event_page(plan: EventPlan, pages: set[int]) -> str:
             return game_href(gid) if gid in pages else None
 
         parts.append(tables.crosstable_html(event, plan.lines, plan.form, link))
-    if event.left_out:
-        parts.append(heading("Other games", "other"))
-        parts.append(para("Stored games of the event that do not count in the standings."))
-        if _other_paged(plan):
-            parts.append(_pager("Games:", _other_links(plan)))
-        else:
-            parts.append(_other_table(plan, range(len(event.left_out))))
-    return page(event.name, [("All events", "../index.html")], *parts)
+    return parts
 
 
 def _other_links(plan: EventPlan, current: int = 0) -> list[Link]:
@@ -334,3 +386,8 @@ def event_pages(plan: EventPlan, pages: set[int]) -> Iterator[tuple[str, str]]:
     for n in range(1, event.rounds + 1):
         for k in range(1, len(_round_parts(plan, n)) + 1):
             yield _round_part_href(n, k), round_page(plan, n, k)
+    if _pairings_paged(plan):
+        for name, n, part in _pairings_parts(plan):
+            cut_boards = round_boards(plan.boards, n)[part.start : part.stop]
+            yield name, page(f"{event.name}: pairings of round {n}, boards {_span(part)}",
+                             _bar(plan), pairings_html(event, cut_boards))

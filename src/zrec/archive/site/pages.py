@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from zrec.archive.tournament import tables
 from zrec.archive.tournament.event import Entrant, Round, Tournament
+from zrec.archive.tournament.pairstore import Board
 from zrec.archive.tournament.tiebreaks import Ranked
 
 __all__ = [
@@ -76,6 +77,8 @@ class EventPlan:
     byes: dict[int, list[tuple[Entrant, Round]]] = field(default_factory=dict)
     #: every stored game of the event, in id order
     games: list[int] = field(default_factory=list)
+    #: the stored pairings of its rounds (zrec archive pair, schedule, seat)
+    boards: list[Board] = field(default_factory=list)
 
     def round_games(self, number: int) -> list[int]:
         return [p.game for p in self.pairings.get(number, []) if p.game is not None]

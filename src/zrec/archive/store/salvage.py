@@ -26,6 +26,7 @@ OTHER_TABLES = (
     "aliases",
     "event_players",
     "event_rounds",
+    "event_pairings",
 )
 
 

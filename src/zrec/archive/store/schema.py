@@ -56,6 +56,12 @@ opening tree; the migration fills it by replaying the stored games.
 Version 7 adds ``login_failures``, and version 8 ``sessions``, the sessions of
 ``zrec serve``'s logged-in users (:mod:`zrec.archive.store.logins_schema`).
 
+Version 9 adds ``event_pairings``: the boards of an event's rounds as ``zrec archive
+pair``, ``schedule`` and ``seat`` made them, one row a seat (seat 0 is White, 1 Black in
+a two-player game); a board of one player is a round without an opponent, its
+``code`` ``U`` (the pairing-allocated bye) or ``Z`` (a round-robin player's round off)
+(:mod:`zrec.archive.tournament.pairstore`).
+
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
@@ -243,10 +249,24 @@ CREATE TABLE tree_lines (
 ){without_rowid}
 """
 
+# version 9, pairings: the boards of an event's rounds (zrec.archive.tournament.pairstore)
+_V9_PAIRINGS = """
+CREATE TABLE IF NOT EXISTS event_pairings (
+    event BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player BIGINT NOT NULL REFERENCES players (id),
+    code TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (event, round, board, seat)
+){without_rowid};
+CREATE INDEX IF NOT EXISTS event_pairings_player ON event_pairings (player)
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
     1: _V1, 2: _V2, 3: _V3, 4: V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
-    6: _V6_LINES, 7: V7_LOGINS, 8: V8_SESSIONS,
+    6: _V6_LINES, 7: V7_LOGINS, 8: V8_SESSIONS, 9: _V9_PAIRINGS,
 }
 VERSION = max(MIGRATIONS)
 

@@ -13,7 +13,9 @@ docs/tournaments.md gives the rules this module follows:
   wins and losses (``+`` and ``-``); a game that ended before its first move by any
   other termination was played, but is not rated (``W D L``);
 - a round a player has no game and no roster entry for is an absence (``Z``, no
-  points), up to the last round being counted.
+  points), up to the last round being counted;
+- the stored pairings (:mod:`zrec.archive.tournament.pairstore`) give the
+  pairing-allocated byes, and keep a paired round open until its game is stored.
 """
 
 from __future__ import annotations
@@ -22,19 +24,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from zrec.archive.store import Archive, ArchiveError
+from zrec.archive.tournament.pairstore import open_boards, stored_boards
 from zrec.rules.values import parse_result
 
 __all__ = [
-    "CODES",
-    "MAX_ROUNDS",
-    "Entrant",
-    "EventError",
-    "Round",
-    "Tournament",
-    "event_row",
-    "load_event",
-    "round_number",
-    "same_result",
+    "CODES", "MAX_ROUNDS", "Entrant", "EventError", "Round", "Tournament", "event_row",
+    "load_event", "round_number", "same_result",
 ]
 
 WIN = Fraction(1)
@@ -254,7 +249,9 @@ def load_event(archive: Archive, name: str) -> Tournament:
             (eid,),
         )
     ]
+    boards = stored_boards(db, eid)
     involved = {pid for g in [*games, *unfinished] for _, pid in g.seats}
+    involved |= {pid for b in boards for pid in b.players}
     involved |= {p for _, p, _, _, _ in roster} | {o for *_, o, _ in roster if o is not None}
     entrants: dict[int, Entrant] = {}
     for pid, number, rating, fed, fide, title_, sex, birth in db.rows(
@@ -286,6 +283,10 @@ def load_event(archive: Archive, name: str) -> Tournament:
             event.pending[(game.round, numbers[i])] = (others, colour)
     for number, pid, code, opponent, colour in roster:
         _add_roster(event, entrants, number, pid, code, opponent, colour)
+    opened, byes = open_boards(boards, entrants, event.pending)
+    event.pending.update(opened)
+    for pid, n in byes:  # the pairing-allocated byes the pairings gave
+        entrants[pid].rounds[n] = Round(n, "U")
     event.rounds = max((n for e in event.entrants for n in e.rounds), default=0)
     event.declared = max(event.rounds, declared)
     for entrant in event.entrants:  # an absence wherever a player has nothing

@@ -1,0 +1,92 @@
+"""Stored games checked against their round's stored pairings
+(:mod:`zrec.archive.tournament.pairstore`).
+
+- :func:`mismatches` lists, in words, each stored game of a paired round that is not
+  what the pairings say (other players, or colours the other way round);
+- :func:`archive_mismatches` does so for every event with stored pairings (what
+  ``zrec archive import`` warns of).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from zrec.archive.store import Archive
+from zrec.archive.tournament.event import EventError, Tournament, load_event
+from zrec.archive.tournament.pairstore import Board, stored_boards
+
+__all__ = ["archive_mismatches", "mismatches"]
+
+
+def _who(event: Tournament, number: int) -> str:
+    return f"{event.entrant(number).name} ({number})"
+
+
+def _board_words(event: Tournament, board: tuple[int, ...], code: str = "") -> str:
+    if len(board) == 1:
+        return f"{_who(event, board[0])} {'the bye' if code == 'U' else 'a round off'}"
+    return " – ".join(_who(event, n) for n in board)
+
+
+def mismatches(event: Tournament, boards: Iterable[Board]) -> list[str]:
+    """Each stored game of a paired round that the round's pairings do not have: its
+    players not paired together, or (two players) the colours the other way round."""
+    by_player = {e.player: e.number for e in event.entrants}
+    paired: dict[int, dict[int, tuple[tuple[int, ...], str]]] = {}
+    for board in boards:
+        numbers = tuple(by_player[p] for p in board.players if p in by_player)
+        for number in numbers:
+            paired.setdefault(board.round, {})[number] = (numbers, board.code)
+    found = []
+    for number in sorted(paired):
+        seen: set[int] = set()
+        table = paired[number]
+        for entrant in event.entrants:
+            held = entrant.rounds.get(number)
+            if held is None or held.game is None or held.game in seen:
+                continue
+            seen.add(held.game)
+            game: tuple[int, ...]
+            if held.colour == "b" and len(held.opponents) == 1:
+                game = (held.opponents[0], entrant.number)
+            else:
+                game = (entrant.number, *held.opponents)
+            where = {n: table.get(n) for n in game}
+            boards_of = {b for b in where.values() if b is not None}
+            if len(boards_of) == 1:
+                (at, _) = next(iter(boards_of))
+                if at == game or (len(game) > 2 and sorted(at) == sorted(game)):
+                    continue
+                if len(game) == 2 and at == game[::-1]:
+                    found.append(
+                        f"{event.name!r}, round {number}: game #{held.game} has "
+                        f"{_who(event, game[0])} with White, but the pairings give White to "
+                        f"{_who(event, at[0])}"
+                    )
+                    continue
+            said = "; ".join(
+                "not paired" if b is None else _board_words(event, *b)
+                for b in dict.fromkeys(where[n] for n in game)
+            )
+            found.append(
+                f"{event.name!r}, round {number}: game #{held.game} "
+                f"({' – '.join(_who(event, n) for n in game)}) is not in the round's "
+                f"pairings ({said})"
+            )
+    return found
+
+
+def archive_mismatches(archive: Archive) -> list[str]:
+    """:func:`mismatches` of every event with stored pairings (an event that cannot be
+    scored as it stands is left to its standings to report)."""
+    found = []
+    for eid, name in archive.db.rows(
+        "SELECT id, name FROM events WHERE id IN (SELECT event FROM event_pairings) "
+        "ORDER BY name"
+    ):
+        try:
+            event = load_event(archive, str(name))
+        except EventError:
+            continue
+        found += mismatches(event, stored_boards(archive.db, int(eid)))
+    return found
