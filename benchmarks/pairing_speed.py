@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
@@ -30,6 +31,7 @@ from zrec.archive.tournament import dutch
 from zrec.archive.tournament.matching import max_weight_matching
 from zrec.archive.tournament.swiss import Pairing, before_round, pair_round
 from zrec.archive.tournament.trf import Trf, read_trf
+from zrec.archive.tournament.trfwrite import trf_text
 
 
 def networkx_matching(weights: Sequence[Sequence[int]]) -> list[int]:
@@ -47,7 +49,7 @@ def networkx_matching(weights: Sequence[Sequence[int]]) -> list[int]:
 
 def pair_all(trf: Trf, matcher: Callable[[Sequence[Sequence[int]]], list[int]]) -> tuple[
         list[Pairing], list[float]]:
-    dutch.max_weight_matching = matcher  # type: ignore[attr-defined]
+    dutch.max_weight_matching = matcher  # type: ignore[attr-defined,assignment]
     pairings, seconds = [], []
     for n in range(1, trf.rounds + 1):
         start = time.perf_counter()
@@ -90,21 +92,12 @@ def main() -> int:
             start = time.perf_counter()
             for n in range(1, trf.rounds + 1):
                 cut = Path(tmp) / f"r{n}.trf"
-                cut.write_text(_cut(path.read_text(encoding="utf-8"), n), encoding="utf-8")
+                cut.write_text(trf_text(replace(trf, players=before_round(trf.players, n))),
+                               encoding="utf-8")
                 subprocess.run([args.bbp, "--dutch", str(cut), "-p", str(Path(tmp) / "o")],
                                check=True, capture_output=True)
             print(f"bbpPairings: {(time.perf_counter() - start) / trf.rounds:.3f} s per round")
     return 0
-
-
-def _cut(text: str, number: int) -> str:
-    """The TRF file as it stood before round ``number`` was paired."""
-    out = []
-    for line in text.splitlines():
-        if line.startswith("001"):
-            line = line[: 91 + 10 * (number - 1)].rstrip()
-        out.append(line)
-    return "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":

@@ -9,9 +9,9 @@ The method is Edmonds' blossom algorithm with dual variables in the O(n³) form 
 describes ("Efficient algorithms for finding maximum matching in graphs", ACM
 Computing Surveys 18, 1986), the form the blossom code of networkx also follows.  This
 version keeps its tables in lists indexed by vertex and blossom (blossoms are numbered
-n … 2n−1) instead of a graph's dictionaries: several times faster on the pairing's
-graphs (benchmarks/pairing_speed.py measures both on whole tournaments), which is
-its only reason to exist; tests/test_matching.py checks it against networkx.
+n … 2n−1) instead of a graph's dictionaries: four times faster on the pairing's graphs
+(benchmarks/pairing_speed.py, 60 players and 9 rounds: 0.16 s a round against 0.61 s),
+which is its only reason to exist; tests/test_matching.py checks it against networkx.
 
 Edges are pairs of vertices.  A blossom's children form a ring ``childs[0]`` (the one
 holding its base) … ``childs[k]``, and ``links[i]`` is the edge ``(x, y)`` joining
