@@ -19,14 +19,16 @@ player with a bye or an absence already entered for the round is not drawn.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from zrec.archive.store import Archive
 from zrec.archive.tournament.berger import berger_rounds
 from zrec.archive.tournament.byes import event_rounds
 from zrec.archive.tournament.event import (
     MAX_ROUNDS,
+    Entrant,
     EventError,
+    Round,
     Tournament,
     event_row,
     load_event,
@@ -49,8 +51,31 @@ class Drawn:
 
 
 def next_round(event: Tournament, boards: Sequence[Board]) -> int:
-    """One past the last round with games, byes or stored pairings."""
-    return max([event.rounds, *(n for n, _ in event.pending), *(b.round for b in boards)]) + 1
+    """One past the last round with games (finished or not) or stored pairings: a
+    round that holds only byes and absences entered ahead is the one to draw."""
+    played = (n for e in event.entrants for n, r in e.rounds.items() if r.opponents)
+    return max([0, *played, *(n for n, _ in event.pending), *(b.round for b in boards)]) + 1
+
+
+def _as_drawn(archive: Archive, event: Tournament, number: int) -> list[Entrant]:
+    """The entrants as round ``number`` is drawn from: their rounds before it, and in
+    it only the byes and absences entered for it (``zrec archive bye``, the roster).
+    The event counts a round without a game as an absence for everyone else; that is
+    the score of a round played, not of one being drawn."""
+    entered = {
+        int(pid): str(code)
+        for pid, code in archive.db.rows(
+            "SELECT player, code FROM event_rounds WHERE event = ? AND round = ?",
+            (event.id, number),
+        )
+    }
+    return [
+        replace(e, rounds={
+            **{n: r for n, r in e.rounds.items() if n < number},
+            **({number: Round(number, entered[e.player])} if e.player in entered else {}),
+        })
+        for e in event.entrants
+    ]
 
 
 def _games_of(archive: Archive, event: Tournament, number: int | None) -> list[int]:
@@ -126,10 +151,10 @@ def _prepare(
     return event, number, declared
 
 
-def _drawing(event: Tournament, number: int) -> list[int]:
+def _drawing(entrants: Sequence[Entrant], number: int) -> list[int]:
     """The pairing numbers of the players drawn in round ``number``: everyone without
     a bye or an absence already entered for it."""
-    return [e.number for e in event.entrants if number not in e.rounds]
+    return [e.number for e in entrants if number not in e.rounds]
 
 
 def _store(
@@ -164,7 +189,8 @@ def pair_event(
             )
         event, number, declared = _prepare(archive, name, number, replace, extend,
                                            "zrec archive pair")
-        pairing = pair_round(event.entrants, number, rounds=max(declared, number),
+        pairing = pair_round(_as_drawn(archive, event, number), number,
+                             rounds=max(declared, number),
                              first_colour=first_colour)
         drawn: list[tuple[tuple[int, ...], str]] = [(pair, "") for pair in pairing.pairs]
         if pairing.bye is not None:
@@ -248,7 +274,7 @@ def seat_event(
                 f"a table has 2 seats or more, not {count}" if count < 2 else
                 f"{event.name!r}: its game has at most {most} seats, not {count}"
             )
-        players = _drawing(event, number)
+        players = _drawing(_as_drawn(archive, event, number), number)
         if len(players) < 2:
             raise EventError(
                 f"{event.name!r}, round {number}: {len(players)} players to seat; a table "
