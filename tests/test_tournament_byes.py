@@ -176,3 +176,19 @@ def test_byes_on_either_database(db_url: str) -> None:
     assert table(db_url) == before
     game = invoke("bye", "--db", db_url, FIXTURE, "3", "Adams, Ada", "--kind", "half")
     assert "has a stored game in that round, game #5" in game.stderr
+
+
+def test_a_bye_for_a_player_already_paired_names_the_board(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    club = Path(__file__).resolve().parents[1] / "samples" / "club"
+    run("roster", "--db", db, str(club / "spring.trf"))
+    run("pair", "--db", db, "Spring Swiss 2026")  # 1-5, 6-2, 3-7, 8-4
+    refused = invoke("bye", "--db", db, "Spring Swiss 2026", "1", "Fox, Fay", "--kind", "half")
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        "zrec: 'Spring Swiss 2026', round 1: Fox, Fay is paired there (board 2, against "
+        "Brown, Bea); zrec archive pair --replace --round 1 draws the round again, after "
+        "the bye\n"
+    )
+    # a bye in a round not paired yet is taken
+    run("bye", "--db", db, "Spring Swiss 2026", "2", "Fox, Fay", "--kind", "half")

@@ -6,8 +6,8 @@ into a round the event has: its rounds are those its roster declares (the TRF fi
 A bye past them would make the event longer, with every other player absent in the new
 round (and every Buchholz changed): it is refused unless the caller asks for it
 (``extend=True``, the ``--extend-rounds`` of ``zrec archive bye``).  A bye is refused
-too where the player has a stored game, and the message names that game.
-docs/tournaments.md gives the rules.
+too where the player has a stored game, or a board in the round's stored pairings, and
+the message names that game or board.  docs/tournaments.md gives the rules.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from zrec.archive.tournament.event import (
     load_event,
     round_number,
 )
+from zrec.archive.tournament.pairstore import stored_boards
 
 __all__ = ["BYE_KINDS", "Added", "add_bye", "event_rounds", "remove_bye"]
 
@@ -83,6 +84,18 @@ def _stored_game(archive: Archive, event: Tournament, number: int, pid: int) -> 
     return None
 
 
+def _paired(archive: Archive, eid: int, number: int, pid: int) -> str | None:
+    """The player's stored board in that round, in words, or ``None``."""
+    for b in stored_boards(archive.db, eid):
+        if b.round == number and pid in b.players:
+            if b.bye:
+                return f"board {b.board}: the pairing-allocated bye"
+            others = [p for p in b.players if p != pid]
+            names = archive.player_names(others)
+            return f"board {b.board}, against " + ", ".join(names[o] for o in others)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Added:
     """What :func:`add_bye` did: the player's name as the archive keeps it, and the
@@ -112,6 +125,13 @@ def add_bye(
             raise EventError(
                 f"{event_name!r}, round {number}: {name} has a stored game in that round, "
                 + game
+            )
+        board = _paired(archive, eid, number, pid)
+        if board is not None:
+            raise EventError(
+                f"{event_name!r}, round {number}: {name} is paired there ({board}); zrec "
+                f"archive pair --replace --round {number} draws the round again, after the "
+                "bye"
             )
         held = db.value(
             "SELECT code FROM event_rounds WHERE event = ? AND round = ? AND player = ?",
