@@ -495,6 +495,6 @@ def test_alias_moves_an_events_entries_and_rounds(db_url: str, tmp_path: Path) -
         )
     refused(
         invoke("alias", "--db", db_url, "Lovelace, Ada", "Stewart Culin"),
-        '"Lovelace, Ada" and "Culin, Stewart" were paired in round 4 of "One": they are two '
+        '"Lovelace, Ada" and "Culin, Stewart" were both paired in round 4 of "One": they are two '
         "players",
     )

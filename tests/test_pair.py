@@ -125,10 +125,13 @@ def test_unpairable_input_is_refused_with_the_engines_reason(tmp_path: Path) -> 
 def test_the_usage_errors() -> None:
     refused(pair(), "give a TRF file to pair (or --random-tournament)")
     file = str(SAMPLES / "swiss-final.trf")
-    refused(pair(file, "--check", "--round", "2"), "--check re-pairs every round: give no --round")
+    refused(pair(file, "--check", "--round", "2"),
+            "--check re-pairs every round and lists the differences: give no --round or "
+            "--format")
+    refused(pair(file, "--seed", "3"), "--seed: only with --random-tournament")
     refused(
         pair(file, "--random-tournament"),
-        "--random-tournament writes a new file: give no FILE and no --check",
+        "--random-tournament writes a new file: give no FILE, --check, --round or --format",
     )
 
 
@@ -229,4 +232,12 @@ def test_a_random_tournament_that_cannot_be_paired_is_refused() -> None:
         "meets the absolute criteria (no two players meet twice, no forbidden pair, no "
         "colour against an absolute preference, at most one bye and only to a player who "
         "has not had one)",
+    )
+
+
+def test_a_round_after_one_not_paired_is_refused() -> None:
+    refused(
+        pair(str(SAMPLES / "swiss-r3.trf"), "--round", "5"),
+        f"{SAMPLES / 'swiss-r3.trf'}: round 3 is not paired yet in the file: rounds are "
+        "paired in order (round 5 would have every player absent before it)",
     )

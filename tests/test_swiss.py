@@ -194,3 +194,10 @@ def test_a_late_entry_and_a_withdrawal() -> None:
     assert pair_round(e, 2, 4) == Pairing(2, ((2, 1), (5, 4)), 3, ())
     bye(e, 2, 4, "Z")  # 4 withdraws
     assert pair_round(e, 2, 4) == Pairing(2, ((2, 1), (3, 5)), None, (4,))
+
+
+def test_a_result_without_opponent_in_the_round_to_pair_is_refused() -> None:
+    e = field(4)
+    e[1].rounds[1] = Round(1, "+")
+    with pytest.raises(PairingError, match=r"round 1: player 2 \(P2\) already has the result"):
+        pair_round(e, 1, 3, "w")

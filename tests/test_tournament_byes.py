@@ -187,8 +187,8 @@ def test_a_bye_for_a_player_already_paired_names_the_board(tmp_path: Path) -> No
     assert refused.exit_code == 2
     assert refused.stderr == (
         "zrec: 'Spring Swiss 2026', round 1: Fox, Fay is paired there (board 2, against "
-        "Brown, Bea); zrec archive pair --replace --round 1 draws the round again, after "
-        "the bye\n"
+        "Brown, Bea); enter a bye before the round is drawn, or draw it again after the "
+        "bye (zrec archive pair, or seat, --replace --round 1)\n"
     )
     # a bye in a round not paired yet is taken
     run("bye", "--db", db, "Spring Swiss 2026", "2", "Fox, Fay", "--kind", "half")

@@ -259,7 +259,11 @@ def test_merging_players_moves_their_pairings(tmp_path: Path) -> None:
     roster(tmp_path, db, NAMES[:4], 3)
     assert paired(db) == [(1, 3), (4, 2)]
     assert refused("alias", "--db", db, "Adams, Ada", "Clark, Cal") == (
-        'zrec: "Adams, Ada" and "Clark, Cal" were paired in round 1 of "Spring Swiss": '
+        'zrec: "Adams, Ada" and "Clark, Cal" were both paired in round 1 of "Spring Swiss": '
+        "they are two players\n")
+    # on two boards of one round too: a merge would put one person on both
+    assert refused("alias", "--db", db, "Adams, Ada", "Brown, Bea") == (
+        'zrec: "Adams, Ada" and "Brown, Bea" were both paired in round 1 of "Spring Swiss": '
         "they are two players\n")
     run("import", "--db", db, "-q", str(write_one(tmp_path, "Adams, Ada J.", "Zed, Zoe")))
     run("alias", "--db", db, "Adams, Ada", "Adams, Ada J.")
@@ -289,3 +293,13 @@ def test_an_archive_of_schema_8_gains_the_pairings_table(tmp_path: Path) -> None
     assert paired(db) == [(1, 3), (4, 2)]  # brought up to date on opening
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone() == ("9",)
+
+
+def test_a_round_after_one_not_drawn_is_refused(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    roster(tmp_path, db, NAMES, 5)
+    assert refused("pair", "--db", db, EVENT, "--round", "3") == (
+        f"zrec: '{EVENT}', round 3: round 1 is not drawn yet; rounds are drawn in order "
+        "(zrec archive pair --round 1), or every player would be absent in the rounds "
+        "between\n"
+    )

@@ -44,6 +44,22 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
+def file_text(file: Path, unreadable: str | None = None) -> tuple[bytes, str]:
+    """A file's bytes and its text (UTF-8, a BOM dropped); exit 2 if it cannot be read.
+    Text that is not UTF-8 is read as Latin-1, or (``unreadable``: why UTF-8 is
+    needed) refused."""
+    try:
+        body = file.read_bytes()
+    except OSError as exc:
+        fail(f"{file}: cannot read it: {exc.strerror or exc}", EXIT_USAGE)
+    try:
+        return body, body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        if unreadable is not None:
+            fail(f"{file}: not UTF-8 text: {unreadable}", EXIT_USAGE)
+        return body, body.decode("latin-1")
+
+
 @contextlib.contextmanager
 def open_input(path: str) -> Iterator[BinaryIO]:
     """A binary stream for a path, ``-`` meaning standard input; exit 2 if unreadable."""

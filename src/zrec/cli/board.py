@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from zrec.cli._app import EXIT_USAGE, app, fail
+from zrec.cli._app import EXIT_USAGE, app, fail, file_text
 from zrec.cli._archive_open import DbOpt
 
 
@@ -27,14 +27,7 @@ def _record_of(file: Path) -> str:
     cannot be read or does not hold one record."""
     from zrec.serve.api import records_in
 
-    try:
-        body = file.read_bytes()
-    except OSError as exc:
-        fail(f"{file}: cannot read it: {exc.strerror or exc}", EXIT_USAGE)
-    try:
-        text = body.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        fail(f"{file}: not UTF-8 text: the board opens a .zrec record", EXIT_USAGE)
+    body, text = file_text(file, "the board opens a .zrec record")
     found = len(list(records_in(body, str(file), str(file))))
     if found != 1:
         said = "no record" if not found else f"{found} records"

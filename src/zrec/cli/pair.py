@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, EXIT_USAGE, OutputOpt, app, check_format, fail, write_to
+from zrec.cli._app import (
+    EXIT_INVALID,
+    EXIT_USAGE,
+    OutputOpt,
+    app,
+    check_format,
+    fail,
+    file_text,
+    write_to,
+)
 
 if TYPE_CHECKING:
     from zrec.archive.tournament.swiss import Pairing
@@ -30,14 +39,7 @@ def read_file(file: Path, to_pair: bool = True) -> Trf:
     file does not declare its rounds."""
     from zrec.archive.tournament.trf import TrfError, read_trf
 
-    try:
-        body = file.read_bytes()
-    except OSError as exc:
-        fail(f"{file}: cannot read it: {exc.strerror or exc}", EXIT_USAGE)
-    try:
-        text = body.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = body.decode("latin-1")  # older TRF files are Latin-1
+    _, text = file_text(file)  # older TRF files are Latin-1
     try:
         trf = read_trf(text, str(file))
     except TrfError as exc:
@@ -140,11 +142,12 @@ def pair(
                           "anybody was paired in)."),
     ] = None,
     form: Annotated[
-        str, typer.Option("--format", metavar="FORMAT",
+        Optional[str], typer.Option("--format", metavar="FORMAT",  # noqa: UP045
                           help="pairs: the count, then WHITE BLACK lines and 'B 0' for the "
                                "bye (bbpPairings' -p file); json: "
-                               '[{"white": W, "black": B}, ..., {"bye": B}].'),
-    ] = "pairs",
+                               '[{"white": W, "black": B}, ..., {"bye": B}]. '
+                               "Default: pairs."),
+    ] = None,
     check: Annotated[
         bool, typer.Option("--check",
                            help="Re-pair every round of a finished FILE and list each round "
@@ -154,16 +157,18 @@ def pair(
         bool, typer.Option("--random-tournament", help=RANDOM_HELP)
     ] = False,
     players: Annotated[
-        int, typer.Option("--players", min=2, max=9999, metavar="N",
-                          help="Players of --random-tournament.")
-    ] = 16,
+        Optional[int], typer.Option("--players", min=2, max=1000, metavar="N",  # noqa: UP045
+                                    help="Players of --random-tournament (default 16; a "
+                                         "round of 200 takes some 15 s).")
+    ] = None,
     rounds: Annotated[
-        int, typer.Option("--rounds", min=1, max=99, metavar="R",
-                          help="Rounds of --random-tournament.")
-    ] = 7,
+        Optional[int], typer.Option("--rounds", min=1, max=99, metavar="R",  # noqa: UP045
+                                    help="Rounds of --random-tournament (default 7).")
+    ] = None,
     seed: Annotated[
-        int, typer.Option("--seed", metavar="S", help="Seed of --random-tournament.")
-    ] = 1,
+        Optional[int], typer.Option("--seed", metavar="S",  # noqa: UP045
+                                    help="Seed of --random-tournament (default 1).")
+    ] = None,
     output: OutputOpt = None,
 ) -> None:
     """Pair a Swiss round by the FIDE Dutch system (C.04.3) from a TRF-16 file.
@@ -173,15 +178,21 @@ def pair(
     that must not meet.
     """
     if random_tournament:
-        if file is not None or check:
-            fail("--random-tournament writes a new file: give no FILE and no --check")
-        _random(players, rounds, seed, output)
+        if file is not None or check or number is not None or form is not None:
+            fail("--random-tournament writes a new file: give no FILE, --check, --round or "
+                 "--format")
+        _random(players or 16, rounds or 7, 1 if seed is None else seed, output)
         return
+    given = [name for name, value in (("--players", players), ("--rounds", rounds),
+                                      ("--seed", seed)) if value is not None]
+    if given:
+        fail(f"{', '.join(given)}: only with --random-tournament")
     if file is None:
         fail("give a TRF file to pair (or --random-tournament)")
     if check:
-        if number is not None:
-            fail("--check re-pairs every round: give no --round")
+        if number is not None or form is not None:
+            fail("--check re-pairs every round and lists the differences: give no --round "
+                 "or --format")
         _check(file)
         return
-    _pair(file, number, form, output)
+    _pair(file, number, form or "pairs", output)

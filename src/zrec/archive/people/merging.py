@@ -120,15 +120,16 @@ def _refuse_opponents(db: Database, pid: int, name: str, target: int, target_nam
         "ORDER BY e.name, r.round",
         (pid, target, target, pid),
     )
-    if row is None:  # the stored pairings (zrec archive pair, schedule, seat)
+    if row is None:  # the stored pairings (pair, schedule, seat): any two boards of a
+        # round, or one board, hold two people
         row = db.one(
             "SELECT e.name, a.round FROM event_pairings a JOIN event_pairings b ON "
-            "b.event = a.event AND b.round = a.round AND b.board = a.board JOIN events e "
+            "b.event = a.event AND b.round = a.round JOIN events e "
             "ON e.id = a.event WHERE a.player = ? AND b.player = ? ORDER BY e.name, a.round",
             (pid, target),
         )
     if row is not None:
         raise PlayerError(
-            f'"{name}" and "{target_name}" were paired in round {row[1]} of "{row[0]}": '
-            "they are two players"
+            f'"{name}" and "{target_name}" were both paired in round {row[1]} of '
+            f'"{row[0]}": they are two players'
         )

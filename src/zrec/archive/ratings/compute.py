@@ -143,12 +143,14 @@ def rate_pool(game: str, options: str, games: list[RatedGame]) -> Pool:
 
 
 def rate(
-    archive: Archive, game: str | None = None, as_of: str | None = None
+    archive: Archive, game: str | None = None, as_of: str | None = None,
+    events: Sequence[int] | None = None,
 ) -> tuple[list[Pool], Reading]:
     """Every pool of the archive (of ``game`` alone, its stored name, when given),
-    rated from its games up to ``as_of`` (``YYYY.MM.DD``), by game and options; and
-    what was read (the games left out, by reason)."""
-    reading = read_games(archive, game, as_of)
+    rated from its games up to ``as_of`` (``YYYY.MM.DD``) (and of ``events`` alone,
+    their ids, when given), by game and options; and what was read (the games left
+    out, by reason)."""
+    reading = read_games(archive, game, as_of, events)
     pools = [rate_pool(g, o, games) for (g, o), games in sorted(reading.pools.items())]
     names = archive.player_names({r.player for p in pools for r in p.players})
     for pool in pools:

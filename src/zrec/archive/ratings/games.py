@@ -3,9 +3,8 @@
 - A **pool** is a game and its rule options as stored (every option, defaults filled
   in): players are rated apart under each reading of the rules.
 - A game is **rated** when it is finished (a score per seat), every seat names a
-  player and no player holds two seats, it was played (not ``Termination
-  "forfeit"``) and it has at least one move: a game that ended before its first
-  move is not rated, as the standings say (TRF codes ``W D L``).
+  player and no player holds two seats, and it was played (not ``Termination
+  "forfeit"``): a result recorded without its moves is rated.
 - A **rating period** is a round of an event (the games whose ``Event`` and ``Round``
   tags name it), or else a date: the games of one day outside any event's round are
   one period.  Periods come in date order (a round's date is the earliest of its
@@ -17,6 +16,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -75,11 +75,24 @@ def _why_not(result: str, termination: str, seats: int, players: list[int]) -> s
     return ""
 
 
-def read_games(archive: Archive, game: str | None = None, as_of: str | None = None) -> Reading:
+def read_games(
+    archive: Archive, game: str | None = None, as_of: str | None = None,
+    events: Sequence[int] | None = None,
+) -> Reading:
     """The rated games of the archive (of one game, by its stored name, when ``game``
-    is given), by pool, in game id order; ``as_of``: a ``YYYY.MM.DD`` day."""
+    is given; of those ``events``, their ids, when given), by pool, in game id order;
+    ``as_of``: a ``YYYY.MM.DD`` day."""
     db = archive.db
-    where, params = ("WHERE g.game = ?", (game,)) if game is not None else ("", ())
+    terms: list[str] = []
+    values: list[object] = []
+    if game is not None:
+        terms.append("g.game = ?")
+        values.append(game)
+    if events is not None:
+        terms.append(f"g.event IN ({','.join('?' * len(events)) or 'NULL'})")
+        values.extend(events)
+    where = ("WHERE " + " AND ".join(terms)) if terms else ""
+    params = tuple(values)
     seats: dict[int, list[int]] = {}
     for gid, pid in db.rows(
         f"SELECT gp.game, gp.player FROM game_players gp JOIN games g ON g.id = gp.game "

@@ -4,8 +4,8 @@
 - ``ratings/index.html``: each rated pool (a game and its rule options) the published
   events are played in, with its system and number of players;
 - ``ratings/pool-K.html`` (``pool-K-2.html`` … past :data:`PER_PAGE` players): the
-  pool's list, as ``zrec archive ratings`` gives it (rated from every game of the
-  archive in that pool, not from the published events' alone);
+  pool's list, rated from the published events' games alone (a site shows no player,
+  game or event of the archive that it does not publish);
 - ``ratings/player-ID.html``: a player's rating after each period played, pool by pool.
 
 Built with the site's own page parts, so every text is escaped and every link relative.
@@ -98,7 +98,7 @@ def rating_pages(archive: Archive, events: Sequence[int]) -> list[tuple[str, str
     wanted = {(str(g), str(o)) for g, o in archive.db.rows(
         "SELECT DISTINCT g.game, o.options FROM games g JOIN rule_options o "
         f"ON o.id = g.options_id WHERE g.event IN ({marks})", list(events))}
-    pools = [p for p in rate(archive)[0] if (p.game, p.options) in wanted]
+    pools = [p for p in rate(archive, events=events)[0] if (p.game, p.options) in wanted]
     if not pools:
         return []
     out: list[tuple[str, str]] = []

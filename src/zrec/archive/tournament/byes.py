@@ -129,9 +129,9 @@ def add_bye(
         board = _paired(archive, eid, number, pid)
         if board is not None:
             raise EventError(
-                f"{event_name!r}, round {number}: {name} is paired there ({board}); zrec "
-                f"archive pair --replace --round {number} draws the round again, after the "
-                "bye"
+                f"{event_name!r}, round {number}: {name} is paired there ({board}); enter "
+                "a bye before the round is drawn, or draw it again after the bye (zrec "
+                f"archive pair, or seat, --replace --round {number})"
             )
         held = db.value(
             "SELECT code FROM event_rounds WHERE event = ? AND round = ? AND player = ?",

@@ -141,6 +141,13 @@ def _prepare(
         last = max((b.round for b in boards), default=None)
         number = last if replace and last is not None else next_round(event, boards)
     _check_round(archive, event, declared, boards, number, replace, extend, how)
+    following = next_round(event, boards)
+    if number > following:
+        raise EventError(
+            f"{title!r}, round {number}: round {following} is not drawn yet; rounds are "
+            f"drawn in order ({how} --round {following}), or every player would be "
+            "absent in the rounds between"
+        )
     if any(b.round == number for b in boards):  # (replace): drawn again from the start
         write_boards(archive.db, eid, {number: []})
         event = load_event(archive, title)
@@ -180,7 +187,7 @@ def pair_event(
     round 1 was paired, else ``w``)."""
     from zrec.archive.tournament.swiss import pair_round
 
-    with archive.db.transaction():
+    with archive.db.transaction(lock=True):
         event = load_event(archive, name)
         if not event.two_player:
             raise EventError(
@@ -203,7 +210,7 @@ def schedule_event(
 ) -> Drawn:
     """Store the whole round-robin table (the Berger tables; ``double``: twice, the
     colours reversed) as the pairings of rounds 1, 2, …."""
-    with archive.db.transaction():
+    with archive.db.transaction(lock=True):
         eid, title, _ = event_row(archive, name)
         event = load_event(archive, title)
         boards = stored_boards(archive.db, eid)
@@ -260,7 +267,7 @@ def seat_event(
 ) -> Drawn:
     """Seat a round (by default the next) at tables of ``seats`` by score groups, the
     seats rotated (:mod:`zrec.archive.tournament.seating`), and store it."""
-    with archive.db.transaction():
+    with archive.db.transaction(lock=True):
         event, number, _ = _prepare(archive, name, number, replace, extend,
                                     "zrec archive seat")
         played, most = event_seats(archive, event)

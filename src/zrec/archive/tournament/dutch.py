@@ -267,19 +267,9 @@ class _Round:
             v = verts[lo_idx]
             if not downward(v):
                 continue
-            add = 0
-            for hi_idx in reversed(remainder):
-                u = verts[hi_idx]
-                if hi_idx <= lo_idx or self.matched[u]:
-                    continue
-                w = base[hi_idx][lo_idx]
-                if w:
-                    m.set(v, u, w + add)
-                add += 1
-            m.solve()
-            u = m.mate[v]
-            self.matched[v] = self.matched[u] = True
-            m.fix(v, u)
+            offers = [(verts[hi], base[hi][lo_idx]) for hi in reversed(remainder)
+                      if hi > lo_idx and not self.matched[verts[hi]]]
+            self.settle(v, offers, 0, True)
 
     def moved_down(self, verts: list[int], base: list[list[int]], begin: int, end: int,
                    resident: Callable[[int], bool]) -> None:
@@ -320,16 +310,21 @@ class _Round:
             v = verts[idx]
             if not self.matched[v]:
                 continue
-            add = len(verts)
-            for o in range(end - 1, begin - 1, -1):
-                u = verts[o]
-                if self.matched[u]:
-                    continue
-                w = base[o][idx]
-                if w:
-                    m.set(v, u, w + add)
-                    add += 1
-            m.solve()
-            u = m.mate[v]
-            self.matched[u] = True
-            m.fix(v, u)
+            offers = [(verts[o], base[o][idx]) for o in range(end - 1, begin - 1, -1)
+                      if not self.matched[verts[o]]]
+            self.settle(v, offers, len(verts), False)
+
+    def settle(self, v: int, offers: list[tuple[int, int]], add: int, every: bool) -> None:
+        """Pair ``v`` for good with the opponent the matching gives it, each offer
+        (vertex, weight) raised a little more than the one before (the later the
+        better), so that among equal pairings the order decides; ``every``: an offer
+        of weight 0 (not allowed) takes its step too."""
+        for u, w in offers:
+            if w:
+                self.m.set(v, u, w + add)
+            if w or every:
+                add += 1
+        self.m.solve()
+        u = self.m.mate[v]
+        self.matched[v] = self.matched[u] = True
+        self.m.fix(v, u)

@@ -67,6 +67,11 @@ def refusal(trf: Trf, number: int) -> str | None:
         )
     if number in paired_rounds(trf):
         return f"round {number} is already paired in the file"
+    if number > next_round(trf):
+        return (
+            f"round {next_round(trf)} is not paired yet in the file: rounds are paired in "
+            f"order (round {number} would have every player absent before it)"
+        )
     return None
 
 

@@ -159,6 +159,13 @@ def pair_round(
                 f"round {number} is already paired: player {e.number} ({e.name}) plays "
                 f"{r.opponents[0]}"
             )
+        if r is not None and r.code not in BYES and r.code != "-":
+            raise PairingError(
+                f"round {number}: player {e.number} ({e.name}) already has the result "
+                f"{r.code!r} in that round without an opponent; before a round is paired "
+                "it may hold only byes and absences (U F H Z, or - for a player who will "
+                "not play)"
+            )
         was_paired = any(
             x.opponents or x.code in "U+" for n, x in e.rounds.items() if n < number
         )
