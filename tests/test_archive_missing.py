@@ -43,6 +43,10 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "publish": ["T", "-o", str(tmp / "site")],
         "users": ["add", "ada"],
         "tree": [],
+        "pair": ["T"],
+        "schedule": ["T", "--round-robin"],
+        "seat": ["T"],
+        "ratings": [],
     }
 
 
