@@ -14,7 +14,15 @@ from zrec.cli import app
 from zrec.research.alphabeta import WIN, alphabeta_move, scored
 from zrec.research.mcts import mcts_move
 from zrec.research.players import PlayerError, player_spec
-from zrec.research.study import Reading, StudyError, game_rng, parse_players, play_games
+from zrec.research.study import (
+    Reading,
+    StudyError,
+    game_rng,
+    parse_players,
+    play_games,
+    prepare_reading,
+    seat_players,
+)
 from zrec.rules import find_game
 from zrec.rules.serpent.rules import MOSONA
 
@@ -183,3 +191,30 @@ def test_the_study_json_names_each_seats_player_with_its_budget() -> None:
         {"White": "alphabeta:1", "Black": "mcts:5"},
         {"White": "random", "Black": "random"},
     ]
+
+
+def test_a_three_seat_awethi_game_with_mcts_plays_to_the_end_legally() -> None:
+    # Shepherd1 searches (3 playouts a move), Shepherd2 and the Wolves play at random;
+    # every move the engine's reader takes back from its written form, dice included.
+    rules = find_game("awethi")
+    rng = game_rng(2, 0)
+    replay = prepare_reading(rules, Reading((), ("mcts:3", "random", "random")), rng, 2)
+    engine = replay.engine
+    assert engine.seats == ("Shepherd1", "Shepherd2", "Wolves")
+    players = seat_players(engine, ("mcts:3", "random", "random"))
+    pos, searched, plies = replay.start, 0, 0
+    while engine.outcome(pos) is None:
+        assert plies < 1000
+        seat = engine.move_number(pos).seat
+        chance = engine.chance(pos)
+        roll = chance.roll(rng) if chance is not None else None
+        move = players[seat](engine, pos, roll, rng)
+        read = engine.resolve(pos, engine.spell(pos, move)).move
+        after = engine.apply(pos, move)[0]
+        assert engine.key(engine.apply(pos, read)[0]) == engine.key(after)
+        searched += seat == 0
+        plies += 1
+        pos = after
+    outcome = engine.outcome(pos)
+    assert outcome is not None and outcome.termination == "herd-gone"
+    assert (plies, searched, outcome.result) == (123, 46, "0-1/2-1/2")  # this seed's game
