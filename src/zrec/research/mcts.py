@@ -7,8 +7,8 @@ mean score plus ``C·sqrt(ln n / n_i)``, ``C`` = :data:`EXPLORATION`; a move nev
 first, in an order drawn from the generator), adds one new position, plays from there
 to the end with the engine's random move (:meth:`~zrec.rules.base.Engine.sample_move`)
 and credits every seat with its score in every position on the way down.  Each seat
-maximises its own score, so any number of seats is played (Awéthi's shepherds and
-wolves alike).
+maximises its own score, so any number of seats is played (shepherds and wolves
+alike).
 
 Dice are chance nodes: below a move, the roll of the next turn is drawn from the
 generator on every visit, and each roll drawn has its own subtree (sampled, not

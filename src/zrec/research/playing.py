@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from zrec.notation.grammar import parse_turn_text
 from zrec.notation.model import Game, Line, MoveNode
-from zrec.play.replay import prepare_rules
-from zrec.play.walk import written_number
+from zrec.play.replay import Replay, prepare_rules
+from zrec.play.walk import Step, Visitor, walk, written_number
 from zrec.research.study import StudyError, parse_players, seat_players
-from zrec.rules.base import GameRules, IllegalMoveError
+from zrec.rules.base import GameRules
 
 __all__ = ["HELP", "QUIT", "play_against"]
 
@@ -40,8 +41,22 @@ def _legal_text(engine: Any, pos: Any, roll: Sequence[int] | None) -> str:
     return f"Legal moves: {listed}"
 
 
-def _person_move(engine: Any, pos: Any, roll: Sequence[int] | None, ask: Ask, tell: Tell) -> Any:
-    """The move the person types (``None``: quit, or no more input)."""
+class _Steps(Visitor):
+    """The walker's steps, illegal ones included (their ``error`` set)."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+
+    def step(self, step: Step) -> None:
+        self.steps.append(step)
+
+
+def _person_move(
+    replay: Replay, pos: Any, roll: Sequence[int] | None, ask: Ask, tell: Tell
+) -> Any:
+    """The move the person types (``None``: quit, or no more input), played through the
+    replay walker (:func:`zrec.play.walk.walk`)."""
+    engine = replay.engine
     while True:
         text = ask("Your move (? lists the legal moves, quit stops): ")
         if text is None or text.strip().lower() == QUIT:
@@ -54,11 +69,16 @@ def _person_move(engine: Any, pos: Any, roll: Sequence[int] | None, ask: Ask, te
             continue
         try:
             turn = parse_turn_text(text)
-            move = engine.resolve(pos, turn).move
-        except ValueError as exc:  # IllegalMoveError is a ValueError too
-            reason = exc.reason if isinstance(exc, IllegalMoveError) else str(exc)
-            tell(f"Not played: {reason}")
+        except ValueError as exc:
+            tell(f"Not played: {exc}")
             continue
+        found = _Steps()
+        walk(replace(replay, start=pos), Line((MoveNode(turn),)), found)
+        step = found.steps[0]
+        if step.error is not None:
+            tell(f"Not played: {step.error.reason}")
+            continue
+        move = step.move
         dice = engine.spell(pos, move).dice
         if roll is not None and (dice is None or tuple(dice.values) != tuple(roll)):
             rolled = "".join(str(d) for d in roll)
@@ -112,7 +132,7 @@ def play_against(
             tell(engine.render(pos))
             if roll is not None:
                 tell(f"You rolled {''.join(str(d) for d in roll)}.")
-            move = _person_move(engine, pos, roll, ask, tell)
+            move = _person_move(replay, pos, roll, ask, tell)
             if move is None:
                 tell("Game stopped, unfinished (*).")
                 break
