@@ -218,3 +218,15 @@ def test_a_three_seat_awethi_game_with_mcts_plays_to_the_end_legally() -> None:
     outcome = engine.outcome(pos)
     assert outcome is not None and outcome.termination == "herd-gone"
     assert (plies, searched, outcome.result) == (123, 46, "0-1/2-1/2")  # this seed's game
+
+
+def test_search_games_do_not_depend_on_how_the_games_are_cut_in_pieces() -> None:
+    # each game has its own generator: games 0-3 at once or as 0-1 and 2-3 are the same
+    rules = find_game("mosona")
+    reading = Reading((("Jumps", "bent"),), ("mcts:4", "alphabeta:1"))
+    whole = play_games(rules, reading, 5, 0, 4, 300)
+    assert (
+        play_games(rules, reading, 5, 0, 2, 300) + play_games(rules, reading, 5, 2, 4, 300)
+        == whole
+    )
+    assert len({r.plies for r in whole}) > 1  # four different games
