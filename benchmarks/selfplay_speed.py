@@ -35,8 +35,8 @@ def measure(game: str, player: str, games: int, max_plies: int, seed: int) -> st
     plies = sum(r.plies for r in results)
     finished = sum(1 for r in results if r.scores is not None)
     return (
-        f"{rules.name:<15} {player:<12} {games:>6} {cpu:>9.2f} {games / cpu:>9.2f} "
-        f"{plies / cpu:>9.0f} {finished:>5}/{games}"
+        f"{rules.name:<15} {player:<12} {games:>6} {cpu:>9.2f} {games / cpu:>9.3g} "
+        f"{plies / cpu:>9.3g} {finished:>5}/{games}"
     )
 
 
