@@ -26,6 +26,11 @@ from zrec.research.study import Reading, parse_players, play_games
 from zrec.rules import all_games, find_game
 
 
+def rate(x: float) -> str:
+    """A rate: whole above 100, else three significant figures (0.0123)."""
+    return f"{x:.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def measure(game: str, player: str, games: int, max_plies: int, seed: int) -> str:
     rules = find_game(game)
     reading = Reading((), parse_players(player))
@@ -35,8 +40,8 @@ def measure(game: str, player: str, games: int, max_plies: int, seed: int) -> st
     plies = sum(r.plies for r in results)
     finished = sum(1 for r in results if r.scores is not None)
     return (
-        f"{rules.name:<15} {player:<12} {games:>6} {cpu:>9.2f} {games / cpu:>9.3g} "
-        f"{plies / cpu:>9.3g} {finished:>5}/{games}"
+        f"{rules.name:<15} {player:<12} {games:>6} {cpu:>9.2f} {rate(games / cpu):>9} "
+        f"{rate(plies / cpu):>9} {finished:>5}/{games}"
     )
 
 
