@@ -249,7 +249,11 @@ def _seat_metrics(name: str, seats: Sequence[str], first: int) -> list[Metric]:
         out = [Metric(name, none, lambda r: (wins(r)[first],), _first)]
         if k > 2:
             for i, seat in enumerate(seats):
-                out.append(Metric(f"Advantage:{seat}", none, lambda r, i=i: (wins(r)[i],), _first))
+
+                def seat_wins(r: GameResult, i: int = i) -> tuple[float, ...]:
+                    return (wins(r)[i],)
+
+                out.append(Metric(f"Advantage:{seat}", none, seat_wins, _first))
         return out
     if name == "Balance":
 

@@ -68,7 +68,6 @@ text { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; fill: #222222; }
 .length-line { fill: none; stroke-width: 2; stroke-linejoin: round; }
 """
 
-
 def study_chart(summaries: Sequence[Summary], title: str, labels: Sequence[str]) -> str:
     """The chart of a study's readings (``labels``: each reading's name in the legend)."""
     first = summaries[0]
