@@ -205,7 +205,7 @@ def _basic() -> list[Metric]:
         Metric(
             "BoardSitesOccupied",
             frozenset({"sites"}),
-            lambda r: (_mean([n / _trace(r).sites for n in _trace(r).occupied]),),
+            lambda r: (_mean([n / max(_trace(r).sites, 1) for n in _trace(r).occupied]),),
             _first,
         ),
         Metric(
@@ -224,7 +224,7 @@ def _basic() -> list[Metric]:
         Metric(
             "SituationalRepetition",
             frozenset({"keys"}),
-            lambda r: (_trace(r).repeats / _trace(r).positions,),
+            lambda r: (_trace(r).repeats / max(_trace(r).positions, 1),),
             _first,
         ),
         Metric("Decisiveness", frozenset({"material"}), _decisiveness, _ratio),

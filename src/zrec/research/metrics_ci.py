@@ -24,7 +24,7 @@ from zrec.research.study import Summary
 __all__ = ["RESAMPLES", "Reading", "bootstrap", "kinds_for", "reading_metrics"]
 
 #: resamples of the games per interval
-RESAMPLES = 400
+RESAMPLES = 200
 
 
 @dataclass(frozen=True, slots=True)
