@@ -19,6 +19,7 @@ from zrec.research.metrics import NAMES, metric_set, parse_metrics
 from zrec.research.metrics_ci import bootstrap, kinds_for
 from zrec.research.metrics_trace import Trace
 from zrec.research.study import GameResult
+from zrec.rules import find_game
 
 runner = CliRunner()
 H = Fraction(1, 2)
@@ -170,3 +171,22 @@ def test_a_bad_metric_name_exits_2() -> None:
     assert result.exit_code == 2
     assert "--metrics takes all, none or names joined by commas" in result.output
     assert "not 'Fun'" in result.output
+
+
+def test_a_real_game_is_recorded_position_by_position() -> None:
+    from zrec.research.metrics_trace import KINDS
+    from zrec.research.study import Reading, play_games
+
+    [r] = play_games(find_game("mosona"), Reading(()), 3, 0, 1, 300, None, KINDS)
+    [bare] = play_games(find_game("mosona"), Reading(()), 3, 0, 1, 300)
+    assert bare.trace is None and (bare.plies, bare.scores) == (r.plies, r.scores)
+    t = r.trace
+    assert t is not None
+    assert t.positions == r.plies + 1 == len(t.material) == len(t.occupied)
+    assert len(t.legal) == len(t.steps) == r.plies
+    assert t.material[0] == (12, 12) and t.occupied[0] == 24 and t.sites == 25
+    assert [sum(m) for m in t.material] == list(t.occupied)  # one man per point
+    assert t.legal[0] == 3  # perft 1 of Mosona
+    taken = sum(r.captures)
+    assert sum(t.material[0]) - sum(t.material[-1]) == taken
+    assert t.covered <= t.sites and all(s >= 1 for s in t.steps)
