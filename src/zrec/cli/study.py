@@ -75,6 +75,17 @@ def study(
         Optional[str],  # noqa: UP045
         typer.Option("--chart", metavar="FILE.svg", help="Also draw an SVG chart here."),
     ] = None,
+    metrics: Annotated[
+        str,
+        typer.Option(
+            "--metrics",
+            metavar="all|none|NAME,...",
+            help="Ludii's plausibility metrics, each with a 95% bootstrap interval "
+            "(docs/study.md, Metrics): all, none or names joined by commas.  Default: "
+            "DurationTurns,Completion,Drawishness,Timeouts,AdvantageP1,Balance (no extra "
+            "work per ply).",
+        ),
+    ] = "default",
     quiet: QuietOpt = False,
     output: OutputOpt = None,
 ) -> None:
@@ -83,6 +94,8 @@ def study(
     Compares game length, decisive/drawn/unfinished shares, the first player's score,
     pieces taken and how games end.  See docs/study.md."""
     from zrec.errors import ZrecError
+    from zrec.research.metrics import DEFAULT, parse_metrics
+    from zrec.research.metrics_ci import kinds_for, reading_metrics
     from zrec.research.study import study_readings, study_tags
     from zrec.research.study_runs import run_study
     from zrec.rules import find_game
@@ -97,6 +110,7 @@ def study(
         tags.append((name.strip(), value))
     check_option_values(game, tags)
     try:
+        names = DEFAULT if metrics == "default" else parse_metrics(metrics)
         rules = find_game(game)
         chosen = study_readings(study_tags(rules, tags), player or ["random"])
         bar = progress_bar(quiet, "study", "game", lambda: games * len(chosen))
@@ -110,12 +124,18 @@ def study(
                 seats,
                 jobs,
                 bar.update if bar is not None else None,
+                kinds_for(names),
             )
         finally:
             if bar is not None:
                 bar.close()
     except ZrecError as exc:
         fail(str(exc))
+    measured = [reading_metrics(s, names) for s in summaries]
+    data = [
+        {**s.to_json(), "metrics": {k: v.to_json() for k, v in m.items()}}
+        for s, m in zip(summaries, measured, strict=True)
+    ]
     several = len({r.players for r in chosen}) > 1
     labels = [s.reading.label(several) for s in summaries]
     if chart is not None:
@@ -125,9 +145,9 @@ def study(
             out.write(study_chart(summaries, f"{rules.title}: self-play study", labels))
     with write_to(output) as out:
         if output_format is StudyFormat.json:
-            out.write(json.dumps([s.to_json() for s in summaries], indent=2) + "\n")
+            out.write(json.dumps(data, indent=2) + "\n")
         else:
-            out.write(table(summaries, labels))
+            out.write(table(summaries, labels, data))
 
 
 def _pct(part: int, whole: int) -> str:
@@ -151,10 +171,23 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def table(summaries: list[Summary], labels: list[str]) -> str:
+def _metric(reading: dict[str, float | None] | None) -> str:
+    """``0.412 [0.398, 0.427]``; ``-`` for a metric undefined or not measured."""
+    if reading is None or reading["value"] is None:
+        return "-"
+    value, low, high = reading["value"], reading["low"], reading["high"]
+    digits = 3 if all(abs(x) < 10 for x in (value, low or 0, high or 0)) else 1
+    interval = "" if low is None or high is None else f" [{low:.{digits}f}, {high:.{digits}f}]"
+    return f"{value:.{digits}f}{interval}"
+
+
+def table(
+    summaries: list[Summary], labels: list[str], data: list[dict[str, Any]] | None = None
+) -> str:
     """The statistics, one column per reading: headed by its label, or, where a label
-    is longer than :data:`LABEL_WIDTH`, by its number, the labels listed above."""
-    data = [s.to_json() for s in summaries]
+    is longer than :data:`LABEL_WIDTH`, by its number, the labels listed above; then
+    the metrics in ``data`` (the JSON objects), with their intervals."""
+    data = data or [s.to_json() for s in summaries]
     key = ""
     heads = list(labels)
     if max(len(label) for label in labels) > LABEL_WIDTH:
@@ -195,6 +228,8 @@ def table(summaries: list[Summary], labels: list[str]) -> str:
     codes = sorted({code for d in data for code in d["terminations"]})
     for code in codes:
         row(f"ends: {code}", [str(d["terminations"].get(code, 0)) for d in data])
+    for name in dict.fromkeys(n for d in data for n in d.get("metrics", {})):
+        row(name, [_metric(d["metrics"].get(name)) for d in data])
     width = max(len(name) for name, _ in rows)
     columns = [max(len(values[i]) for _, values in rows) for i in range(len(labels))]
     lines = []
