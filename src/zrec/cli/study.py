@@ -21,6 +21,9 @@ from zrec.cli._app import (
 from zrec.cli._readings import check_option_values
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from zrec.research.ranking import Ranked
     from zrec.research.study import Summary
 
 
@@ -86,6 +89,25 @@ def study(
             "work per ply).",
         ),
     ] = "default",
+    rank: Annotated[
+        bool,
+        typer.Option(
+            "--rank",
+            help="Set aside the readings that fail the playability test and rank the "
+            "rest by the score of docs/study.md (Ranking): the mean of Balance, "
+            "Completion, DecisionMoves, LeadChange and 1 - Timeouts.",
+        ),
+    ] = False,
+    max_timeouts: Annotated[
+        float,
+        typer.Option("--max-timeouts", min=0.0, max=1.0, metavar="SHARE",
+                     help="--rank: a reading with more games cut off fails."),
+    ] = 0.2,
+    max_draws: Annotated[
+        float,
+        typer.Option("--max-draws", min=0.0, max=1.0, metavar="SHARE",
+                     help="--rank: a reading with more games drawn fails."),
+    ] = 0.8,
     quiet: QuietOpt = False,
     output: OutputOpt = None,
 ) -> None:
@@ -96,6 +118,7 @@ def study(
     from zrec.errors import ZrecError
     from zrec.research.metrics import DEFAULT, parse_metrics
     from zrec.research.metrics_ci import kinds_for, reading_metrics
+    from zrec.research.ranking import NEEDED, Playability, rank_readings
     from zrec.research.study import study_readings, study_tags
     from zrec.research.study_runs import run_study
     from zrec.rules import find_game
@@ -111,6 +134,8 @@ def study(
     check_option_values(game, tags)
     try:
         names = DEFAULT if metrics == "default" else parse_metrics(metrics)
+        if rank:
+            names = tuple(dict.fromkeys([*names, *NEEDED]))
         rules = find_game(game)
         chosen = study_readings(study_tags(rules, tags), player or ["random"])
         bar = progress_bar(quiet, "study", "game", lambda: games * len(chosen))
@@ -138,6 +163,12 @@ def study(
     ]
     several = len({r.players for r in chosen}) > 1
     labels = [s.reading.label(several) for s in summaries]
+    ranking = ""
+    if rank:
+        places = rank_readings(summaries, measured, Playability(max_timeouts, max_draws))
+        for reading_json, place in zip(data, places, strict=True):
+            reading_json["ranking"] = place.to_json()
+        ranking = ranking_text(labels, [s.reading.players for s in summaries], places)
     if chart is not None:
         from zrec.research.study_chart import study_chart
 
@@ -147,7 +178,7 @@ def study(
         if output_format is StudyFormat.json:
             out.write(json.dumps(data, indent=2) + "\n")
         else:
-            out.write(table(summaries, labels, data))
+            out.write(table(summaries, labels, data) + ranking)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -179,6 +210,27 @@ def _metric(reading: dict[str, float | None] | None) -> str:
     digits = 3 if all(abs(x) < 10 for x in (value, low or 0, high or 0)) else 1
     interval = "" if low is None or high is None else f" [{low:.{digits}f}, {high:.{digits}f}]"
     return f"{value:.{digits}f}{interval}"
+
+
+def ranking_text(
+    labels: Sequence[str], players: Sequence[tuple[str, ...]], places: Sequence[Ranked]
+) -> str:
+    """The ranking below the table: the playable readings best first, then the others
+    with the reason each failed."""
+    rows = sorted(range(len(labels)), key=lambda i: (places[i].rank is None,
+                                                     places[i].rank or 0, i))
+    width = max(len(label) for label in labels)
+    lines = ["", "ranking: the mean of Balance, Completion, DecisionMoves, LeadChange and "
+             "1 - Timeouts"]
+    for i in rows:
+        place, who = places[i], ",".join(players[i])
+        if place.rejected is not None:
+            lines.append(f"   -  {labels[i]:<{width}}  {who}  fails: {place.rejected}")
+        else:
+            shown = "undefined" if place.score is None else f"{place.score:.3f}"
+            number = "-" if place.rank is None else str(place.rank)
+            lines.append(f"{number:>4}  {labels[i]:<{width}}  {who}  {shown}")
+    return "\n".join(lines) + "\n"
 
 
 def table(
