@@ -108,6 +108,13 @@ def study(
         typer.Option("--max-draws", min=0.0, max=1.0, metavar="SHARE",
                      help="--rank: a reading with more games drawn fails."),
     ] = 0.8,
+    report: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--report", metavar="DIR",
+                     help="Also write an offline page of the study to DIR/index.html: the "
+                     "metrics with their intervals, a chart of each, the ranking (with "
+                     "--rank) and the study's chart."),
+    ] = None,
     quiet: QuietOpt = False,
     output: OutputOpt = None,
 ) -> None:
@@ -169,11 +176,16 @@ def study(
         for reading_json, place in zip(data, places, strict=True):
             reading_json["ranking"] = place.to_json()
         ranking = ranking_text(labels, [s.reading.players for s in summaries], places)
-    if chart is not None:
+    if chart is not None or report is not None:
         from zrec.research.study_chart import study_chart
 
-        with write_to(chart) as out:
-            out.write(study_chart(summaries, f"{rules.title}: self-play study", labels))
+        drawn = study_chart(summaries, f"{rules.title}: self-play study", labels)
+        if chart is not None:
+            with write_to(chart) as out:
+                out.write(drawn)
+        if report is not None:
+            _report(report, f"{rules.title}: self-play study", data, labels, drawn,
+                    f"{games} games per reading, seed {seed}, cut off at {max_plies} plies")
     with write_to(output) as out:
         if output_format is StudyFormat.json:
             out.write(json.dumps(data, indent=2) + "\n")
@@ -210,6 +222,20 @@ def _metric(reading: dict[str, float | None] | None) -> str:
     digits = 3 if all(abs(x) < 10 for x in (value, low or 0, high or 0)) else 1
     interval = "" if low is None or high is None else f" [{low:.{digits}f}, {high:.{digits}f}]"
     return f"{value:.{digits}f}{interval}"
+
+
+def _report(folder: str, title: str, data: list[dict[str, Any]], labels: list[str],
+            chart: str, about: str) -> None:
+    from pathlib import Path
+
+    from zrec.research.study_report import report_page
+
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"{folder}: cannot make the folder: {exc.strerror or exc}")
+    with write_to(Path(folder) / "index.html") as out:
+        out.write(report_page(title, data, labels, chart, about))
 
 
 def ranking_text(
