@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from playwright.sync_api import Browser
-from test_serve_browser import browser  # noqa: F401 - the shared fixture
 from typer.testing import CliRunner
 
+from test_serve_browser import browser  # noqa: F401 - the shared fixture
 from zrec.cli import app
 
 runner = CliRunner()
