@@ -153,7 +153,7 @@ def readings_command(
     from zrec.check.readings import file_readings
 
     if fit:
-        from zrec.cli.fit import fit_command
+        from zrec.cli._fit import fit_command
 
         fit_command(files, output_format is Output.json, beta, seed)
         return
