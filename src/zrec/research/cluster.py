@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import logging
 import re
 from collections.abc import Callable, Sequence
+from concurrent.futures import CancelledError
 from typing import Any, TypeVar
 
 from zrec.errors import ZrecError
@@ -54,6 +56,10 @@ def _connect(address: str) -> Any:
         raise ClusterError(
             "--cluster needs Dask's distributed package: pip install 'zrec[cluster]'"
         ) from None
+    # what goes wrong is said in one line (ClusterError), not in Dask's logged tracebacks
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.partition(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL)
     connect: Any = distributed.Client
     try:
         client: Any = connect(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
@@ -115,8 +121,10 @@ def run_on_cluster(
             if tick is not None:
                 tick(task)
         return done
-    except (OSError, TimeoutError) as exc:  # the scheduler went away
-        raise ClusterError(f"--cluster {address}: lost the cluster ({_first_line(exc)})") from None
+    except (OSError, TimeoutError, CancelledError):  # the scheduler went away
+        raise ClusterError(
+            f"--cluster {address}: the scheduler stopped answering while the games were played"
+        ) from None
     finally:
         client.cancel(futures)  # interrupted or failed: the pieces not played are dropped
         client.close()
