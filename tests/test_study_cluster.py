@@ -205,6 +205,40 @@ def test_a_scheduler_without_workers_then_a_worker_without_zrec(
         stop(boss)
 
 
+def test_a_worker_with_another_version_of_zrec(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import distributed
+
+    import zrec
+
+    # a worker whose zrec says it is version 0.0.1: its metadata first on its path
+    other = tmp_path / "other"
+    (other / "zrec-0.0.1.dist-info").mkdir(parents=True)
+    (other / "zrec-0.0.1.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: zrec\nVersion: 0.0.1\n"
+    )
+    path = [other, Path(zrec.__file__).parents[1], Path(distributed.__file__).parents[1]]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(map(str, path)))
+    address, boss = scheduler(tmp_path)
+    worker = start(
+        [sys.executable, "-S", *WORKER[1:], address, "--nthreads", "1", "--no-dashboard"],
+        tmp_path / "worker.log",
+        env,
+    )
+    try:
+        wait_for_workers(address, 1)
+        line = error("--cluster", address)
+        assert line.startswith(f"zrec: --cluster {address}: worker tcp://127.0.0.1:")
+        assert line.endswith(
+            f" has zrec 0.0.1, this machine zrec {zrec.__version__}; the workers need the "
+            "same zrec"
+        )
+    finally:
+        stop(worker)
+        stop(boss)
+
+
 def test_a_study_without_cluster_does_not_import_dask(tmp_path: Path) -> None:
     code = (
         "import sys; from zrec.cli import main\n"
