@@ -172,6 +172,14 @@ def test_a_bad_address_and_jobs_with_a_cluster_are_refused(args: list[str], mess
     assert message in error(*args)
 
 
+def test_without_dask_the_cluster_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    assert error("--cluster", "tcp://127.0.0.1:8786") == (
+        "zrec: --cluster needs Dask's distributed package: install zrec's cluster extra "
+        "(pip install '.[cluster]' in the project's folder)"
+    )
+
+
 def test_a_scheduler_without_workers_then_a_worker_without_zrec(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,7 +5,7 @@ The scheduler and its workers are started with Dask's own commands (``dask sched
 piece of games is one Dask task; the pieces come back in the order they were given, so
 a study run here gives the same numbers, byte for byte, as one run in a single process.
 :mod:`distributed` is imported only when a cluster is asked for: it is an optional
-dependency (``pip install 'zrec[cluster]'``) and slow to import.
+dependency (the ``cluster`` extra: ``pip install '.[cluster]'``) and slow to import.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def _connect(address: str) -> Any:
         import distributed
     except ImportError:
         raise ClusterError(
-            "--cluster needs Dask's distributed package: pip install 'zrec[cluster]'"
+            "--cluster needs Dask's distributed package: install zrec's cluster extra "
+            "(pip install '.[cluster]' in the project's folder)"
         ) from None
     # what goes wrong is said in one line (ClusterError), not in Dask's logged tracebacks
     for name in ["distributed", *logging.root.manager.loggerDict]:
