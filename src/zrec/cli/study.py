@@ -76,7 +76,7 @@ def study(
             "--cluster",
             metavar="tcp://HOST:PORT",
             help="Play the games on the workers of this Dask scheduler (started with "
-            "`dask scheduler`; same numbers as --jobs 1).  Not with --jobs.",
+            "`dask scheduler`; same numbers as --jobs 1).  Not with --jobs above 1.",
         ),
     ] = None,
     output_format: Annotated[
