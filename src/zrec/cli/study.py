@@ -70,6 +70,15 @@ def study(
         int,
         typer.Option("--jobs", "-j", min=1, help="Worker processes (same numbers for any N)."),
     ] = 1,
+    cluster: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--cluster",
+            metavar="tcp://HOST:PORT",
+            help="Play the games on the workers of this Dask scheduler (started with "
+            "`dask scheduler`; same numbers as --jobs 1).  Not with --jobs above 1.",
+        ),
+    ] = None,
     output_format: Annotated[
         StudyFormat,
         typer.Option("--format", help="table: for people; json: one object per reading."),
@@ -132,6 +141,8 @@ def study(
 
     if games < 1:
         fail(f"--games must be at least 1, not {games}")
+    if cluster is not None and jobs > 1:
+        fail("--cluster and --jobs: give one (the cluster's workers play the games)")
     tags: list[tuple[str, str]] = []
     for item in option or []:
         name, sep, value = item.partition("=")
@@ -157,6 +168,7 @@ def study(
                 jobs,
                 bar.update if bar is not None else None,
                 kinds_for(names),
+                cluster=cluster,
             )
         finally:
             if bar is not None:

@@ -68,9 +68,12 @@ def run_study(
     jobs: int = 1,
     tick: Callable[[int], None] | None = None,
     kinds: frozenset[str] = frozenset(),
+    cluster: str | None = None,
 ) -> list[Summary]:
     """The statistics of every reading, in order (``tick`` is told of each piece of
-    games played; ``kinds``: what to record of each game for the metrics).  Raises
+    games played; ``kinds``: what to record of each game for the metrics); with
+    ``cluster``, a Dask scheduler's ``tcp://HOST:PORT``, the pieces are played by its
+    workers (``jobs`` is not used).  Raises
     :class:`~zrec.errors.ZrecError`."""
     check(rules, readings, games, seed, seats)
     tasks: list[Task] = [
@@ -87,7 +90,15 @@ def run_study(
         for reading in readings
         for start in range(0, games, GAMES_PER_PIECE)
     ]
-    if jobs <= 1 or len(tasks) == 1:
+    if cluster is not None:
+        from zrec.research.cluster import run_on_cluster
+
+        def told(task: Task) -> None:
+            if tick is not None:
+                tick(task[4] - task[3])
+
+        done = run_on_cluster(cluster, _work, tasks, told)
+    elif jobs <= 1 or len(tasks) == 1:
         done = []
         for task in tasks:
             done.append(_work(task))
