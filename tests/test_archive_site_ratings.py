@@ -53,8 +53,8 @@ def test_the_site_s_ratings_are_the_command_s(tmp_path: Path) -> None:
     index = Page((site / "index.html").read_text(encoding="utf-8"))
     assert index.nav == [("Ratings", "ratings/index.html")]
     pools = Page((site / "ratings" / "index.html").read_text(encoding="utf-8"))
-    assert pools.tables["events"][1] == [f"{pool['game']} {pool['options']}", "Glicko-2",
-                                         str(len(pool["players"]))]
+    title = f"{pool['game']} {pool['options'].replace(';', '; ')}"  # spaced: it wraps
+    assert pools.tables["events"][1] == [title, "Glicko-2", str(len(pool["players"]))]
     listed = Page((site / "ratings" / "pool-1.html").read_text(encoding="utf-8"))
     rows = listed.tables["standings"][1:]
     assert [(r[0], r[1], r[5]) for r in rows] == [

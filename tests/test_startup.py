@@ -33,6 +33,7 @@ SAMPLE = ROOT / "samples" / "culin-opening.zrec"
 HEAVY = (
     "jsonschema", "psycopg", "tqdm", "zrec.archive",
     "fastapi", "starlette", "uvicorn", "jinja2", "zrec.serve",
+    "distributed", "dask",  # zrec study --cluster alone
 )
 
 #: A game the fast path cannot take (a comment, a variation, a suffix): Lark reads it.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, Found, GameNameOpt, InputArg, app, fail, open_input
+from zrec.cli._app import EXIT_INVALID, Found, GameNameOpt, app, fail, open_input
 from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
@@ -116,7 +116,30 @@ def perft_command(
 
 
 @app.command("readings")
-def readings_command(file: InputArg, output_format: FormatOpt = Output.text) -> None:
+def readings_command(
+    files: Annotated[
+        list[str],
+        typer.Argument(metavar="FILE...", help="A .zrec file, or - for standard input; with "
+                       "--fit, record files or one archive (a SQLite file or "
+                       "postgresql://...)."),
+    ],
+    output_format: FormatOpt = Output.text,
+    fit: Annotated[
+        bool,
+        typer.Option("--fit", help="Rank the readings by how well they explain the "
+                     "records: the share legal under each, and the log-likelihood per "
+                     "move of the legal ones under a softmax over the pieces each move "
+                     "takes (docs/readings.md, Fit)."),
+    ] = False,
+    beta: Annotated[
+        float,
+        typer.Option("--beta", min=0.0, help="--fit: the model's beta (0: every legal move "
+                     "alike; larger: taking more pieces more likely)."),
+    ] = 1.0,
+    seed: Annotated[
+        int, typer.Option("--seed", help="--fit: the seed of the intervals' resamples.")
+    ] = 0,
+) -> None:
     """Replay a record under every combination of its game's rule options.
 
     For each game of FILE: every combination of the values of its game's options (a
@@ -129,6 +152,14 @@ def readings_command(file: InputArg, output_format: FormatOpt = Output.text) -> 
     """
     from zrec.check.readings import file_readings
 
+    if fit:
+        from zrec.cli._fit import fit_command
+
+        fit_command(files, output_format is Output.json, beta, seed)
+        return
+    if len(files) != 1:
+        fail("give one FILE (--fit reads several)")
+    file = files[0]
     name = display_name(file)
     found = Found()
     try:

@@ -21,6 +21,9 @@ from zrec.cli._app import (
 from zrec.cli._readings import check_option_values
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from zrec.research.ranking import Ranked
     from zrec.research.study import Summary
 
 
@@ -69,6 +72,15 @@ def study(
         int,
         typer.Option("--jobs", "-j", min=1, help="Worker processes (same numbers for any N)."),
     ] = 1,
+    cluster: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--cluster",
+            metavar="tcp://HOST:PORT",
+            help="Play the games on the workers of this Dask scheduler (started with "
+            "`dask scheduler`; same numbers as --jobs 1).  Not with --jobs above 1.",
+        ),
+    ] = None,
     output_format: Annotated[
         StudyFormat,
         typer.Option("--format", help="table: for people; json: one object per reading."),
@@ -76,6 +88,43 @@ def study(
     chart: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--chart", metavar="FILE.svg", help="Also draw an SVG chart here."),
+    ] = None,
+    metrics: Annotated[
+        str,
+        typer.Option(
+            "--metrics",
+            metavar="all|none|NAME,...",
+            help="Ludii's plausibility metrics, each with a 95% bootstrap interval "
+            "(docs/study.md, Metrics): all, none or names joined by commas.  Default: "
+            "DurationTurns,Completion,Drawishness,Timeouts,AdvantageP1,Balance (no extra "
+            "work per ply).",
+        ),
+    ] = "default",
+    rank: Annotated[
+        bool,
+        typer.Option(
+            "--rank",
+            help="Set aside the readings that fail the playability test and rank the "
+            "rest by the score of docs/study.md (Ranking): the mean of Balance, "
+            "Completion, DecisionMoves, LeadChange and 1 - Timeouts.",
+        ),
+    ] = False,
+    max_timeouts: Annotated[
+        float,
+        typer.Option("--max-timeouts", min=0.0, max=1.0, metavar="SHARE",
+                     help="--rank: a reading with more games cut off fails."),
+    ] = 0.2,
+    max_draws: Annotated[
+        float,
+        typer.Option("--max-draws", min=0.0, max=1.0, metavar="SHARE",
+                     help="--rank: a reading with more games drawn fails."),
+    ] = 0.8,
+    report: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--report", metavar="DIR",
+                     help="Also write an offline page of the study to DIR/index.html: the "
+                     "metrics with their intervals, a chart of each, the ranking (with "
+                     "--rank) and the study's chart."),
     ] = None,
     quiet: QuietOpt = False,
     output: OutputOpt = None,
@@ -85,12 +134,17 @@ def study(
     Compares game length, decisive/drawn/unfinished shares, the first player's score,
     pieces taken and how games end.  See docs/study.md."""
     from zrec.errors import ZrecError
+    from zrec.research.metrics import DEFAULT, parse_metrics
+    from zrec.research.metrics_ci import kinds_for, reading_metrics
+    from zrec.research.ranking import NEEDED, Playability, rank_readings
     from zrec.research.study import study_readings, study_tags
     from zrec.research.study_runs import run_study
     from zrec.rules import find_game
 
     if games < 1:
         fail(f"--games must be at least 1, not {games}")
+    if cluster is not None and jobs > 1:
+        fail("--cluster and --jobs: give one (the cluster's workers play the games)")
     tags: list[tuple[str, str]] = []
     for item in option or []:
         name, sep, value = item.partition("=")
@@ -99,6 +153,9 @@ def study(
         tags.append((name.strip(), value))
     check_option_values(game, tags)
     try:
+        names = DEFAULT if metrics == "default" else parse_metrics(metrics)
+        if rank:
+            names = tuple(dict.fromkeys([*names, *NEEDED]))
         rules = find_game(game)
         chosen = study_readings(study_tags(rules, tags), player or ["random"])
         bar = progress_bar(quiet, "study", "game", lambda: games * len(chosen))
@@ -112,24 +169,42 @@ def study(
                 seats,
                 jobs,
                 bar.update if bar is not None else None,
+                kinds_for(names),
+                cluster=cluster,
             )
         finally:
             if bar is not None:
                 bar.close()
     except ZrecError as exc:
         fail(str(exc))
+    measured = [reading_metrics(s, names) for s in summaries]
+    data = [
+        {**s.to_json(), "metrics": {k: v.to_json() for k, v in m.items()}}
+        for s, m in zip(summaries, measured, strict=True)
+    ]
     several = len({r.players for r in chosen}) > 1
     labels = [s.reading.label(several) for s in summaries]
-    if chart is not None:
+    ranking = ""
+    if rank:
+        places = rank_readings(summaries, measured, Playability(max_timeouts, max_draws))
+        for reading_json, place in zip(data, places, strict=True):
+            reading_json["ranking"] = place.to_json()
+        ranking = ranking_text(labels, [s.reading.players for s in summaries], places)
+    if chart is not None or report is not None:
         from zrec.research.study_chart import study_chart
 
-        with write_to(chart) as out:
-            out.write(study_chart(summaries, f"{rules.title}: self-play study", labels))
+        drawn = study_chart(summaries, f"{rules.title}: self-play study", labels)
+        if chart is not None:
+            with write_to(chart) as out:
+                out.write(drawn)
+        if report is not None:
+            _report(report, f"{rules.title}: self-play study", data, labels, drawn,
+                    f"{games} games per reading, seed {seed}, cut off at {max_plies} plies")
     with write_to(output) as out:
         if output_format is StudyFormat.json:
-            out.write(json.dumps([s.to_json() for s in summaries], indent=2) + "\n")
+            out.write(json.dumps(data, indent=2) + "\n")
         else:
-            out.write(table(summaries, labels))
+            out.write(table(summaries, labels, data) + ranking)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -153,10 +228,58 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def table(summaries: list[Summary], labels: list[str]) -> str:
+def _metric(reading: dict[str, float | None] | None) -> str:
+    """``0.412 [0.398, 0.427]``; ``-`` for a metric undefined or not measured."""
+    if reading is None or reading["value"] is None:
+        return "-"
+    value, low, high = reading["value"], reading["low"], reading["high"]
+    digits = 3 if all(abs(x) < 10 for x in (value, low or 0, high or 0)) else 1
+    interval = "" if low is None or high is None else f" [{low:.{digits}f}, {high:.{digits}f}]"
+    return f"{value:.{digits}f}{interval}"
+
+
+def _report(folder: str, title: str, data: list[dict[str, Any]], labels: list[str],
+            chart: str, about: str) -> None:
+    from pathlib import Path
+
+    from zrec.research.study_report import report_page
+
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"{folder}: cannot make the folder: {exc.strerror or exc}")
+    with write_to(Path(folder) / "index.html") as out:
+        out.write(report_page(title, data, labels, chart, about))
+
+
+def ranking_text(
+    labels: Sequence[str], players: Sequence[tuple[str, ...]], places: Sequence[Ranked]
+) -> str:
+    """The ranking below the table: the playable readings best first, then the others
+    with the reason each failed."""
+    rows = sorted(range(len(labels)), key=lambda i: (places[i].rank is None,
+                                                     places[i].rank or 0, i))
+    width = max(len(label) for label in labels)
+    lines = ["", "ranking: the mean of Balance, Completion, DecisionMoves, LeadChange and "
+             "1 - Timeouts"]
+    for i in rows:
+        place, who = places[i], ",".join(players[i])
+        if place.rejected is not None:
+            lines.append(f"   -  {labels[i]:<{width}}  {who}  fails: {place.rejected}")
+        else:
+            shown = "undefined" if place.score is None else f"{place.score:.3f}"
+            number = "-" if place.rank is None else str(place.rank)
+            lines.append(f"{number:>4}  {labels[i]:<{width}}  {who}  {shown}")
+    return "\n".join(lines) + "\n"
+
+
+def table(
+    summaries: list[Summary], labels: list[str], data: list[dict[str, Any]] | None = None
+) -> str:
     """The statistics, one column per reading: headed by its label, or, where a label
-    is longer than :data:`LABEL_WIDTH`, by its number, the labels listed above."""
-    data = [s.to_json() for s in summaries]
+    is longer than :data:`LABEL_WIDTH`, by its number, the labels listed above; then
+    the metrics in ``data`` (the JSON objects), with their intervals."""
+    data = data or [s.to_json() for s in summaries]
     key = ""
     heads = list(labels)
     if max(len(label) for label in labels) > LABEL_WIDTH:
@@ -197,6 +320,8 @@ def table(summaries: list[Summary], labels: list[str]) -> str:
     codes = sorted({code for d in data for code in d["terminations"]})
     for code in codes:
         row(f"ends: {code}", [str(d["terminations"].get(code, 0)) for d in data])
+    for name in dict.fromkeys(n for d in data for n in d.get("metrics", {})):
+        row(name, [_metric(d["metrics"].get(name)) for d in data])
     width = max(len(name) for name, _ in rows)
     columns = [max(len(values[i]) for _, values in rows) for i in range(len(labels))]
     lines = []

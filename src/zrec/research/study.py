@@ -38,6 +38,7 @@ from typing import Any
 
 from zrec.errors import ZrecError
 from zrec.play.replay import Replay, prepare_rules
+from zrec.research.metrics_trace import Recorder, Trace
 from zrec.research.players import SEARCHERS, make_player, player_spec
 from zrec.rules.base import REMOVED, Event, GameRules, check_options
 
@@ -188,12 +189,14 @@ def game_rng(seed: int, index: int) -> random.Random:
 class GameResult:
     """One game played: its plies, how it ended (an outcome's termination code, or
     :data:`MAX_PLIES` / :data:`STALLED`), the score per seat (``None``: unfinished) and
-    the pieces each seat took."""
+    the pieces each seat took; ``trace``: what a :class:`~zrec.research.metrics_trace.
+    Recorder` kept of it, for the metrics that ask."""
 
     plies: int
     termination: str
     scores: tuple[Fraction, ...] | None
     captures: tuple[int, ...]
+    trace: Trace | None = None
 
 
 def seat_players(engine: Any, players: Sequence[str]) -> tuple[MoveChooser, ...]:
@@ -216,25 +219,39 @@ def _chooser(engine: Any, name: str) -> MoveChooser:
 
 
 def play_game(
-    replay: Replay, players: Sequence[MoveChooser], rng: random.Random, max_plies: int
+    replay: Replay,
+    players: Sequence[MoveChooser],
+    rng: random.Random,
+    max_plies: int,
+    recorder: Recorder | None = None,
 ) -> GameResult:
-    """One game from the replay's start, each seat played by its player."""
+    """One game from the replay's start, each seat played by its player (told to the
+    ``recorder``, if any)."""
     engine = replay.engine
     pos = replay.start
     plies = 0
     captures = [0] * len(engine.seats)
+
+    def result(termination: str, scores: tuple[Fraction, ...] | None) -> GameResult:
+        trace = recorder.done(engine, pos) if recorder is not None else None
+        return GameResult(plies, termination, scores, tuple(captures), trace)
+
     while True:
         outcome = engine.outcome(pos)
         if outcome is not None:
-            return GameResult(plies, outcome.termination, outcome.scores, tuple(captures))
+            return result(outcome.termination, outcome.scores)
         if plies >= max_plies:
-            return GameResult(plies, MAX_PLIES, None, tuple(captures))
+            return result(MAX_PLIES, None)
         number = engine.move_number(pos)
         chance = engine.chance(pos)
         roll = chance.roll(rng) if chance is not None else None
+        if recorder is not None:
+            recorder.seen(engine, pos, roll)
         move = players[number.seat](engine, pos, roll, rng)
         if move is None:
-            return GameResult(plies, STALLED, None, tuple(captures))
+            return result(STALLED, None)
+        if recorder is not None:
+            recorder.moved(engine, pos, move)
         pos, events = engine.apply(pos, move)
         if events:
             captures[number.seat] += removed(events)
@@ -258,8 +275,10 @@ def play_games(
     stop: int,
     max_plies: int,
     seats: int | None = None,
+    kinds: frozenset[str] = frozenset(),
 ) -> list[GameResult]:
-    """Games ``start`` to ``stop - 1`` of a reading."""
+    """Games ``start`` to ``stop - 1`` of a reading (recording ``kinds``, for the
+    metrics: :mod:`zrec.research.metrics_trace`)."""
     out: list[GameResult] = []
     last: tuple[dict[str, str], Replay, tuple[MoveChooser, ...]] | None = None
     for index in range(start, stop):
@@ -268,7 +287,8 @@ def play_games(
         if last is None or last[0] != drawn:  # most games draw no tags: one engine
             replay = prepare_rules(rules, {**drawn, **dict(reading.tags)})
             last = (drawn, replay, seat_players(replay.engine, reading.players))
-        out.append(play_game(last[1], last[2], rng, max_plies))
+        recorder = Recorder(kinds) if kinds else None
+        out.append(play_game(last[1], last[2], rng, max_plies, recorder))
     return out
 
 

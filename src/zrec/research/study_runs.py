@@ -35,8 +35,9 @@ __all__ = ["GAMES_PER_PIECE", "check", "run_study"]
 GAMES_PER_PIECE = 100
 
 #: what a worker needs to play a piece: the game's name, the reading, the seed, the
-#: first game and the one after the last, the cap of plies and the seats
-Task = tuple[str, Reading, int, int, int, int, "int | None"]
+#: first game and the one after the last, the cap of plies, the seats and the kinds of
+#: record the metrics need (:mod:`zrec.research.metrics_trace`)
+Task = tuple[str, Reading, int, int, int, int, "int | None", frozenset[str]]
 
 
 def check(
@@ -53,8 +54,8 @@ def check(
 
 
 def _work(task: Task) -> list[GameResult]:
-    name, reading, seed, start, stop, max_plies, seats = task
-    return play_games(find_game(name), reading, seed, start, stop, max_plies, seats)
+    name, reading, seed, start, stop, max_plies, seats, kinds = task
+    return play_games(find_game(name), reading, seed, start, stop, max_plies, seats, kinds)
 
 
 def run_study(
@@ -66,16 +67,38 @@ def run_study(
     seats: int | None = None,
     jobs: int = 1,
     tick: Callable[[int], None] | None = None,
+    kinds: frozenset[str] = frozenset(),
+    cluster: str | None = None,
 ) -> list[Summary]:
     """The statistics of every reading, in order (``tick`` is told of each piece of
-    games played).  Raises :class:`~zrec.errors.ZrecError`."""
+    games played; ``kinds``: what to record of each game for the metrics); with
+    ``cluster``, a Dask scheduler's ``tcp://HOST:PORT``, the pieces are played by its
+    workers (``jobs`` is not used).  Raises
+    :class:`~zrec.errors.ZrecError`."""
     check(rules, readings, games, seed, seats)
     tasks: list[Task] = [
-        (rules.name, reading, seed, start, min(start + GAMES_PER_PIECE, games), max_plies, seats)
+        (
+            rules.name,
+            reading,
+            seed,
+            start,
+            min(start + GAMES_PER_PIECE, games),
+            max_plies,
+            seats,
+            kinds,
+        )
         for reading in readings
         for start in range(0, games, GAMES_PER_PIECE)
     ]
-    if jobs <= 1 or len(tasks) == 1:
+    if cluster is not None:
+        from zrec.research.cluster import run_on_cluster
+
+        def told(task: Task) -> None:
+            if tick is not None:
+                tick(task[4] - task[3])
+
+        done = run_on_cluster(cluster, _work, tasks, told)
+    elif jobs <= 1 or len(tasks) == 1:
         done = []
         for task in tasks:
             done.append(_work(task))

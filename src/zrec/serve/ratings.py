@@ -55,7 +55,7 @@ def all_pools(archive: Archive) -> list[Pool]:
 
 def _title(pool: Pool) -> str:
     system = "Glicko-2" if pool.system == GLICKO2 else "Plackett-Luce, rating μ − 3σ"
-    return f"{pool.game} {pool.options} ({system})"
+    return f"{pool.game} {pool.options.replace(';', '; ')} ({system})"
 
 
 @router.get("/ratings", response_class=HTMLResponse)

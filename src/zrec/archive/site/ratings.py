@@ -32,7 +32,8 @@ def _system(pool: Pool) -> str:
 
 
 def _title(pool: Pool) -> str:
-    return f"{pool.game} {pool.options}"
+    """The pool's game and options, the options spaced so that a page can wrap them."""
+    return f"{pool.game} {pool.options.replace(';', '; ')}"
 
 
 def _pool_href(k: int, part: int = 1) -> str:

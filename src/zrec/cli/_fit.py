@@ -1,0 +1,93 @@
+"""``zrec readings --fit``: rank the readings of the rules by how well they explain the
+games recorded in files or an archive (the measures are :mod:`zrec.research.fit`'s)."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from zrec.cli._app import Found, fail, open_input
+from zrec.cli._inputs import display_name, records_of
+from zrec.errors import ZrecError
+
+if TYPE_CHECKING:
+    from zrec.notation.model import Game
+    from zrec.research.fit import ReadingFit
+
+__all__ = ["fit_command", "is_archive"]
+
+
+def is_archive(source: str) -> bool:
+    """A PostgreSQL address, or a file that is a SQLite database."""
+    if source.startswith(("postgresql://", "postgres://")):
+        return True
+    path = Path(source)
+    try:
+        with path.open("rb") as handle:
+            return handle.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def _archive_games(db: str) -> Iterator[Game]:
+    from zrec.cli._archive_open import opened
+    from zrec.notation.reader import read_records
+
+    with opened(db, write=False) as archive:
+        for gid in list(archive.all_ids()):
+            text = archive.text_of(gid)
+            if text is None:
+                continue
+            for record in read_records(io.BytesIO(text.encode("utf-8")), f"game #{gid}"):
+                if record.game is not None:
+                    yield record.game
+
+
+def _file_games(files: Sequence[str], found: Found) -> Iterator[Game]:
+    for file in files:
+        name = display_name(file)
+        with open_input(file) as stream:
+            for record in found.of(records_of(stream, file, name), file):
+                if record.game is not None:
+                    yield record.game
+
+
+def _table(fits: Sequence[ReadingFit], beta: float) -> str:
+    lines = [f"player model: softmax over the pieces each legal move takes, beta = {beta:g}"]
+    for game in dict.fromkeys(f.game for f in fits):
+        mine = sorted((f for f in fits if f.game == game), key=lambda f: f.rank)
+        lines += ["", f"{game}: {len(mine[0].legal)} records",
+                  "rank  legal  share [95%]           log-lik/move [95%]        reading"]
+        for f in mine:
+            share = f"{f.share[0]:.3f} [{f.share[1]:.3f}, {f.share[2]:.3f}]"
+            per = ("-" if f.per_move is None else
+                   f"{f.per_move[0]:.3f} [{f.per_move[1]:.3f}, {f.per_move[2]:.3f}]")
+            reading = " ".join(f"{k}={v}" for k, v in f.options.items()) or "(no options)"
+            lines.append(f"{f.rank:>4}  {sum(f.legal):>5}  {share:<20}  {per:<24}  {reading}")
+    return "\n".join(lines) + "\n"
+
+
+def fit_command(sources: Sequence[str], as_json: bool, beta: float, seed: int) -> None:
+    """Print the fit of every reading to the records of ``sources``."""
+    from zrec.research.fit import fit_records
+
+    found = Found()
+    archives = [s for s in sources if is_archive(s)]
+    if archives and len(sources) > 1:
+        fail("--fit reads one archive, or record files: not both, not two archives")
+    try:
+        games = _archive_games(archives[0]) if archives else _file_games(sources, found)
+        fits = fit_records(games, beta, seed)
+    except ZrecError as exc:
+        fail(str(exc))
+    if not fits:
+        fail("no record of a game zrec knows to fit the readings to")
+    if as_json:
+        typer.echo(json.dumps([f.to_json() for f in fits], ensure_ascii=False, indent=2))
+    else:
+        typer.echo(_table(fits, beta), nl=False)

@@ -1,0 +1,151 @@
+"""How well each reading of the rules explains the games actually recorded
+(``zrec readings --fit``).
+
+A reading that makes a recorded game illegal cannot be the rules its players kept,
+so the first measure is the **share of the records legal** under each reading
+(:func:`zrec.check.readings.game_readings` replays each record under every
+combination of its game's options).  Among readings that leave the records legal, the
+second is how likely the recorded moves are under a stated **player model**: a
+softmax over the pieces each legal move takes,
+
+    P(move) = exp(β · taken(move)) / Σ over the legal moves m' of exp(β · taken(m')),
+
+so β = 0 is a player choosing uniformly and a large β one who always takes the most
+(the ``greedy`` player of ``zrec study``).  A record's log-likelihood is the sum of
+log P over the moves of its main line; a reading's is the sum over its legal records,
+given **per move** (the total over the moves counted) so that readings compare on the
+same footing.  A turn with dice has no likelihood here (the model would need the
+dice's chances): its game is counted for legality alone.
+
+Each share and each per-move log-likelihood has a 95% interval, from 200 resamples of
+the records (percentiles 2.5 and 97.5; seeded, so the same for every run).  Readings
+are ranked by share, then by log-likelihood per move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zrec.check.readings import game_readings
+from zrec.notation.model import Game
+from zrec.play.overrides import with_tags
+from zrec.play.replay import GameSetupError, prepare
+from zrec.play.walk import positions
+from zrec.research.study import removed
+
+__all__ = ["RESAMPLES", "ReadingFit", "fit_records", "move_loglik"]
+
+#: resamples of the records for each interval
+RESAMPLES = 200
+
+
+def move_loglik(game: Game, options: dict[str, str], beta: float) -> tuple[float, int] | None:
+    """The log-likelihood of the record's main-line moves under ``options`` and the
+    model, and the moves counted; ``None`` for a game with dice or one that cannot be
+    replayed."""
+    try:
+        replay = prepare(with_tags(game, options))
+    except GameSetupError:
+        return None
+    engine = replay.engine
+    total, moves = 0.0, 0
+    for step in positions(replay, game.line):
+        if step.error is not None or engine.chance(step.before) is not None:
+            return None
+        weights = [beta * removed(engine.apply(step.before, m)[1])
+                   for m in engine.legal_moves(step.before)]
+        top = max(weights, default=0.0)
+        norm = top + math.log(sum(math.exp(w - top) for w in weights)) if weights else 0.0
+        total += beta * removed(step.events) - norm
+        moves += 1
+    return total, moves
+
+
+@dataclass(slots=True)
+class ReadingFit:
+    """One reading of one game over the records: how many are legal, and the
+    log-likelihood of the legal ones (``loglik[i]``, ``moves[i]``: record by record,
+    ``None`` where the model does not apply)."""
+
+    game: str
+    options: dict[str, str]
+    legal: list[bool] = field(default_factory=list)
+    loglik: list[tuple[float, int] | None] = field(default_factory=list)
+    share: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    per_move: tuple[float, float, float] | None = None
+    rank: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        def rounded(v: tuple[float, float, float] | None) -> dict[str, float] | None:
+            return None if v is None else dict(zip(("value", "low", "high"),
+                                                   (round(x, 4) for x in v), strict=True))
+        counted = [x for x in self.loglik if x is not None]
+        return {
+            "game": self.game, "options": dict(self.options), "rank": self.rank,
+            "records": len(self.legal), "legal": sum(self.legal),
+            "share_legal": rounded(self.share),
+            "moves": sum(n for _, n in counted),
+            "loglik": round(float(sum(v for v, _ in counted)), 4),
+            "loglik_per_move": rounded(self.per_move),
+        }
+
+
+def _share(picks: Sequence[int], legal: Sequence[bool]) -> float:
+    return sum(legal[i] for i in picks) / len(picks)
+
+
+def _per_move(picks: Sequence[int], ll: Sequence[tuple[float, int] | None]) -> float | None:
+    total, moves = 0.0, 0
+    for i in picks:
+        found = ll[i]
+        if found is not None:
+            total, moves = total + found[0], moves + found[1]
+    return total / moves if moves else None
+
+
+def _interval(value: float, samples: list[float]) -> tuple[float, float, float]:
+    samples.sort()
+    low = samples[int(0.025 * (len(samples) - 1))]
+    high = samples[math.ceil(0.975 * (len(samples) - 1))]
+    return value, min(low, value), max(high, value)
+
+
+def _measure(fit: ReadingFit, seed: int) -> None:
+    n = len(fit.legal)
+    rng = random.Random(f"zrec-fit/{seed}/{fit.game}")
+    draws = [[rng.randrange(n) for _ in range(n)] for _ in range(RESAMPLES)]
+    whole = list(range(n))
+    fit.share = _interval(_share(whole, fit.legal), [_share(d, fit.legal) for d in draws])
+    value = _per_move(whole, fit.loglik)
+    if value is not None:
+        found = [v for d in draws if (v := _per_move(d, fit.loglik)) is not None]
+        fit.per_move = _interval(value, found)
+
+
+def fit_records(games: Iterable[Game], beta: float = 1.0, seed: int = 0) -> list[ReadingFit]:
+    """Every reading of every game the records play, over those records, ranked
+    within each game (records of a game zrec does not know are left out)."""
+    fits: dict[tuple[str, tuple[tuple[str, str], ...]], ReadingFit] = {}
+    for game in games:
+        found = game_readings(game)
+        if found.problem is not None or not found.name:
+            continue
+        for reading in found.readings:
+            key = (found.name, tuple(reading.options.items()))
+            fit = fits.setdefault(key, ReadingFit(found.name, dict(reading.options)))
+            fit.legal.append(reading.legal)
+            fit.loglik.append(move_loglik(game, reading.options, beta) if reading.legal
+                              else None)
+    out = list(fits.values())
+    for fit in out:
+        _measure(fit, seed)
+    for name in dict.fromkeys(f.game for f in out):
+        mine = [f for f in out if f.game == name]
+        ordered = sorted(mine, key=lambda f: (-f.share[0], -(f.per_move or (-math.inf,))[0]))
+        for place, fit in enumerate(ordered, 1):
+            fit.rank = place
+    return out

@@ -1,0 +1,60 @@
+"""``zrec study --report DIR``: one offline page, looked at in Chromium: the metrics'
+table with their intervals (the same numbers as ``--format json``), one chart per
+metric with a row per reading, the ranking, the study's chart, and no script."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.sync_api import Browser
+from typer.testing import CliRunner
+
+from test_serve_browser import browser  # noqa: F401 - the shared fixture
+from zrec.cli import app
+
+runner = CliRunner()
+STUDY = ["study", "--game", "mosona", "-O", "Jumps=line", "-O", "Jumps=bent", "--games",
+         "60", "--seed", "5", "--metrics", "DurationTurns,Balance,BranchingFactor",
+         "--rank", "-q"]
+
+
+def test_the_report_shows_the_study_s_numbers(tmp_path: Path, browser: Browser) -> None:  # noqa: F811
+    folder = tmp_path / "report"
+    made = runner.invoke(app, [*STUDY, "--report", str(folder), "--format", "json"])
+    assert made.exit_code == 0, made.stderr
+    data = json.loads(made.stdout)
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto((folder / "index.html").as_uri())
+    assert page.title() == "Awithlaknannai Mosona: self-play study"
+    assert page.locator("script").count() == 0
+    rows = page.locator("table").first.locator("tr")
+    assert rows.nth(0).inner_text().split("\t") == ["Metric", "Jumps=line", "Jumps=bent"]
+    shown = {r.split("\t")[0]: r.split("\t")[1:]
+             for r in (rows.nth(i).inner_text() for i in range(1, rows.count()))}
+    assert list(shown) == list(data[0]["metrics"])
+    for i, reading in enumerate(data):
+        found = reading["metrics"]["Balance"]
+        assert shown["Balance"][i] == (
+            f"{found['value']:.3f} [{found['low']:.3f}, {found['high']:.3f}]")
+    charts = page.locator(".chart")
+    assert charts.count() == len(shown)
+    assert charts.nth(0).locator("circle").count() == 2  # a dot per reading
+    ranked = page.locator("table").nth(1).locator("tr")
+    best = min(data, key=lambda r: r["ranking"]["rank"])
+    assert ranked.nth(1).inner_text().split("\t") == [
+        "1", f"Jumps={best['options']['Jumps']}", f"score {best['ranking']['score']:.3f}"]
+    assert page.locator("svg").count() == len(shown) + 1  # and the study's chart
+    page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
+def test_a_report_folder_that_cannot_be_made_is_refused(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    result = runner.invoke(app, [*STUDY, "--report", str(blocker / "sub")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"zrec: {blocker / 'sub'}: cannot make the folder")
