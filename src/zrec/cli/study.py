@@ -55,11 +55,13 @@ def study(
         Optional[list[str]],  # noqa: UP045
         typer.Option(
             "--player",
-            metavar="random|greedy",
+            metavar="NAME[:budget]",
             help="random: the engine's random move (as zrec random plays); greedy: a move "
-            "that takes the most pieces, else a random one.  One name for every seat, or "
-            "one per seat joined by commas (greedy,random); given several times, each "
-            "reading is played by each player set in turn.  Default: random.",
+            "that takes the most pieces, else a random one; mcts[:playouts]: Monte Carlo "
+            "tree search, playouts per move (default 200); alphabeta[:depth]: material "
+            "search, moves ahead (default 3; two seats, no dice).  One name for every "
+            "seat, or one per seat joined by commas (mcts:50,random); given several "
+            "times, each reading is played by each player set in turn.  Default: random.",
         ),
     ] = None,
     max_plies: Annotated[

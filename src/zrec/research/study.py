@@ -6,7 +6,9 @@ from the tags as a command line gives them: a tag given with several values make
 reading per value, and several such tags make every combination of their values (the
 first tag named varies slowest), each combination once per player set.
 
-Two players, both drawing only on the random generator they are given:
+Two players here, both drawing only on the random generator they are given (the search
+players ``mcts`` and ``alphabeta``, named with a budget, are in
+:mod:`zrec.research.players`):
 
 - ``random``: the engine's own self-play move (:meth:`~zrec.rules.base.Engine.
   sample_move`, as ``zrec random`` plays): uniform among the legal moves, or leaning
@@ -37,6 +39,7 @@ from typing import Any
 from zrec.errors import ZrecError
 from zrec.play.replay import Replay, prepare_rules
 from zrec.research.metrics_trace import Recorder, Trace
+from zrec.research.players import SEARCHERS, make_player, player_spec
 from zrec.rules.base import REMOVED, Event, GameRules, check_options
 
 __all__ = [
@@ -102,6 +105,8 @@ def greedy_move(engine: Any, pos: Any, roll: Sequence[int] | None, rng: random.R
 
 #: The players by name, in the order ``--help`` lists them.
 PLAYERS: dict[str, MoveChooser] = {"random": random_move, "greedy": greedy_move}
+#: Every player's name as ``--player`` takes it (search players with a budget).
+PLAYER_NAMES = (*PLAYERS, *(f"{name}[:{s.unit}]" for name, s in SEARCHERS.items()))
 
 
 @dataclass(frozen=True)
@@ -123,10 +128,11 @@ def parse_players(spec: str) -> tuple[str, ...]:
     """``random``, ``greedy`` or one name per seat joined by commas; raises
     :class:`StudyError`."""
     names = tuple(name.strip().lower() for name in spec.split(","))
+    names = tuple(player_spec(name) or name for name in names)  # mcts -> mcts:200
     for name in names:
-        if name not in PLAYERS:
+        if name not in PLAYERS and name.partition(":")[0] not in SEARCHERS:
             raise StudyError(
-                f"--player takes {' or '.join(PLAYERS)} (or one per seat, "
+                f"--player takes {' or '.join(PLAYER_NAMES)} (or one per seat, "
                 f"joined by commas), not {spec!r}"
             )
     return names
@@ -197,13 +203,19 @@ def seat_players(engine: Any, players: Sequence[str]) -> tuple[MoveChooser, ...]
     """The player of each seat of ``engine``; raises :class:`StudyError`."""
     seats = engine.seats
     if len(players) == 1:
-        return (PLAYERS[players[0]],) * len(seats)
+        return (_chooser(engine, players[0]),) * len(seats)
     if len(players) != len(seats):
         raise StudyError(
             f"--player {','.join(players)} names {len(players)} players, but the game "
             f"has {len(seats)} seats ({', '.join(seats)})"
         )
-    return tuple(PLAYERS[name] for name in players)
+    return tuple(_chooser(engine, name) for name in players)
+
+
+def _chooser(engine: Any, name: str) -> MoveChooser:
+    """``random`` and ``greedy`` from :data:`PLAYERS`; a search player (``mcts:200``)
+    made for the engine (:mod:`zrec.research.players`)."""
+    return PLAYERS[name] if name in PLAYERS else make_player(engine, engine.start(), name)
 
 
 def play_game(

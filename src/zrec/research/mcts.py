@@ -1,0 +1,194 @@
+"""The ``mcts`` player: Monte Carlo tree search (UCT) with random playouts.
+
+Each move the player grows a search tree from the position by ``playouts`` playouts
+(its budget, :data:`DEFAULT_PLAYOUTS` unless given).  One playout walks down the tree,
+at each decision choosing the move with the best UCT value for the seat to move (its
+mean score plus ``C·sqrt(ln n / n_i)``, ``C`` = :data:`EXPLORATION`; a move never tried
+first, in an order drawn from the generator), adds one new position, plays from there
+to the end with the engine's random move (:meth:`~zrec.rules.base.Engine.sample_move`)
+and credits every seat with its score in every position on the way down.  Each seat
+maximises its own score, so any number of seats is played (shepherds and wolves
+alike).
+
+Dice are chance nodes: below a move, the roll of the next turn is drawn from the
+generator on every visit, and each roll drawn has its own subtree (sampled, not
+enumerated).  Where a turn rolls dice and the engine's list of legal moves is not every
+form of the turn (a shepherds' turn is built step by step), the candidates are the
+listed moves and up to :data:`WIDEN` random moves more (distinct positions only).
+
+A playout still going after :data:`PLAYOUT_MOVES` moves scores every seat alike (an
+equal share).  The move played is the one tried most often (ties: the better mean
+score for the mover, then the first in the tree's order).  Everything draws only on
+the generator given, the study's generator of the game, so the same seed gives the
+same moves; no clock is read.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["DEFAULT_PLAYOUTS", "EXPLORATION", "PLAYOUT_MOVES", "WIDEN", "mcts_move"]
+
+#: playouts per move when the budget is not given (``--player mcts``)
+DEFAULT_PLAYOUTS = 200
+#: the UCT exploration constant (scores are shares in [0, 1])
+EXPLORATION = math.sqrt(2)
+#: a playout is cut off (an equal share to every seat) after this many moves
+PLAYOUT_MOVES = 400
+#: random moves added to the listed ones where a turn rolls dice
+WIDEN = 4
+
+
+class _Node:
+    """A position in the tree: the seat to move, visits, the total score per seat, and
+    one :class:`_Branch` per roll met (``None``: a turn without dice)."""
+
+    __slots__ = ("branches", "over", "pos", "seat", "totals", "visits")
+
+    def __init__(self, engine: Any, pos: Any, seats: int) -> None:
+        self.pos = pos
+        outcome = engine.outcome(pos)
+        self.over: tuple[float, ...] | None = (
+            tuple(float(s) for s in outcome.scores) if outcome is not None else None
+        )
+        self.seat: int = engine.move_number(pos).seat
+        self.visits = 0
+        self.totals = [0.0] * seats
+        self.branches: dict[tuple[int, ...] | None, _Branch] = {}
+
+
+class _Branch:
+    """The moves of one position under one roll: the candidates, their children (made
+    when first tried), the untried ones in the order they will be tried."""
+
+    __slots__ = ("children", "moves", "untried", "visits")
+
+    def __init__(self, moves: list[Any], rng: random.Random) -> None:
+        self.moves = moves
+        self.children: list[_Node | None] = [None] * len(moves)
+        self.untried = list(range(len(moves)))
+        rng.shuffle(self.untried)
+        self.untried.reverse()  # popped from the end: the shuffled order
+        self.visits = 0
+
+
+def _candidates(
+    engine: Any, pos: Any, roll: Sequence[int] | None, rng: random.Random
+) -> list[Any]:
+    moves = list(engine.legal_moves(pos, roll))
+    if roll is None:
+        return moves
+    seen = {engine.key(engine.apply(pos, m)[0]) for m in moves}
+    for _ in range(WIDEN):
+        move = engine.sample_move(pos, roll, rng)
+        if move is None:
+            break
+        key = engine.key(engine.apply(pos, move)[0])
+        if key not in seen:
+            seen.add(key)
+            moves.append(move)
+    return moves
+
+
+def _roll(engine: Any, pos: Any, rng: random.Random) -> tuple[int, ...] | None:
+    chance = engine.chance(pos)
+    return chance.roll(rng) if chance is not None else None
+
+
+def playout(engine: Any, pos: Any, seats: int, rng: random.Random) -> tuple[float, ...]:
+    """The score per seat of one random game from ``pos`` (an equal share when it is
+    cut off at :data:`PLAYOUT_MOVES` moves or a seat has no move)."""
+    for _ in range(PLAYOUT_MOVES):
+        outcome = engine.outcome(pos)
+        if outcome is not None:
+            return tuple(float(s) for s in outcome.scores)
+        move = engine.sample_move(pos, _roll(engine, pos, rng), rng)
+        if move is None:
+            break
+        pos = engine.apply(pos, move)[0]
+    outcome = engine.outcome(pos)
+    if outcome is not None:
+        return tuple(float(s) for s in outcome.scores)
+    return (1.0 / seats,) * seats
+
+
+def _select(node: _Node, branch: _Branch) -> int:
+    """The child of the branch with the best UCT value for the seat to move."""
+    log_n = math.log(branch.visits)
+    best, best_value = 0, -math.inf
+    for i, child in enumerate(branch.children):
+        assert child is not None
+        value = child.totals[node.seat] / child.visits + EXPLORATION * math.sqrt(
+            log_n / child.visits
+        )
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+def _iterate(engine: Any, root: _Node, roll: Sequence[int] | None, rng: random.Random) -> None:
+    """One playout: down the tree, one new position, a random game, the scores back."""
+    seats = len(root.totals)
+    path = [root]
+    passed: list[_Branch] = []
+    node, key = root, None if roll is None else tuple(roll)
+    scores: tuple[float, ...] | None = None
+    while node.over is None:
+        branch = node.branches.get(key)
+        if branch is None:
+            branch = node.branches[key] = _Branch(_candidates(engine, node.pos, key, rng), rng)
+        if not branch.moves:
+            scores = (1.0 / seats,) * seats
+            break
+        passed.append(branch)
+        if branch.untried:
+            i = branch.untried.pop()
+            child = _Node(engine, engine.apply(node.pos, branch.moves[i])[0], seats)
+            branch.children[i] = child
+            path.append(child)
+            scores = (
+                child.over if child.over is not None else playout(engine, child.pos, seats, rng)
+            )
+            break
+        picked = branch.children[_select(node, branch)]
+        assert picked is not None
+        node = picked
+        path.append(node)
+        key = _roll(engine, node.pos, rng)
+    if scores is None:
+        scores = node.over if node.over is not None else (1.0 / seats,) * seats
+    for branch in passed:
+        branch.visits += 1
+    for visited in path:
+        visited.visits += 1
+        for s in range(seats):
+            visited.totals[s] += scores[s]
+
+
+def mcts_move(
+    engine: Any,
+    pos: Any,
+    roll: Sequence[int] | None,
+    rng: random.Random,
+    playouts: int = DEFAULT_PLAYOUTS,
+) -> Any:
+    """The move UCT chooses after ``playouts`` playouts (``None``: no legal move)."""
+    seats = len(engine.seats)
+    root = _Node(engine, pos, seats)
+    key = None if roll is None else tuple(roll)
+    branch = root.branches[key] = _Branch(_candidates(engine, pos, key, rng), rng)
+    if len(branch.moves) <= 1:
+        return branch.moves[0] if branch.moves else None
+    for _ in range(playouts):
+        _iterate(engine, root, roll, rng)
+    best, best_rank = 0, (-1, -math.inf)
+    for i, child in enumerate(branch.children):
+        if child is None:
+            continue
+        rank = (child.visits, child.totals[root.seat] / child.visits)
+        if rank > best_rank:
+            best, best_rank = i, rank
+    return branch.moves[best]
