@@ -77,8 +77,9 @@ def study(
         typer.Option(
             "--cluster",
             metavar="tcp://HOST:PORT",
-            help="Play the games on the workers of this Dask scheduler (started with "
-            "`dask scheduler`; same numbers as --jobs 1).  Not with --jobs above 1.",
+            help="Play the games on the workers of this Dask scheduler (started with the "
+            "command dask scheduler), with the same numbers as --jobs 1; not with --jobs "
+            "above 1.",
         ),
     ] = None,
     output_format: Annotated[
