@@ -230,3 +230,13 @@ def test_search_games_do_not_depend_on_how_the_games_are_cut_in_pieces() -> None
         == whole
     )
     assert len({r.plies for r in whole}) > 1  # four different games
+
+
+def test_a_budget_is_written_in_ascii_digits() -> None:
+    from typer.testing import CliRunner
+
+    from zrec.cli import app
+
+    result = CliRunner().invoke(app, ["study", "--game", "mosona", "--games", "2",
+                                      "--player", "mcts:²", "-q"])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr

@@ -89,3 +89,16 @@ def test_inputs_it_cannot_take_are_refused(tmp_path: Path) -> None:
     result = runner.invoke(app, ["readings", "--fit", db, str(CULIN)])
     assert result.exit_code == 2
     assert "--fit reads one archive, or record files: not both" in result.stderr
+
+
+def test_records_left_out_are_named_and_beta_is_bounded(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.zrec"
+    bad.write_text(CULIN.read_text(encoding="utf-8") + '\n[Game "nosuchgame"]\n\n1-0\n',
+                   encoding="utf-8")
+    result = runner.invoke(app, ["readings", "--fit", str(bad)])
+    assert result.exit_code == 0
+    assert 'zrec: warning: left out: record 2: [Game "nosuchgame"] names no game' in (
+        result.stderr)
+    assert "mosona: 1 record\n" in result.stdout
+    result = runner.invoke(app, ["readings", "--fit", "--beta", "1000", str(CULIN)])
+    assert result.exit_code == 2

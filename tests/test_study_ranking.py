@@ -78,3 +78,12 @@ def test_a_forced_first_move_fails() -> None:
     assert forced_first(one)
     assert why_unplayable(one, measured, Playability()) == (
         "the first move is forced (one legal move) in every game")
+
+
+def test_a_game_whose_first_turn_throws_dice_is_not_judged_on_its_first_move() -> None:
+    # Awethi's first turn is the herd's one move after the throw: no choice, and no fault
+    result = runner.invoke(app, ["study", "--game", "awethi", "--games", "4", "--seats", "1",
+                                 "--rank", "--format", "json", "-q"])
+    assert result.exit_code == 0, result.stderr
+    (reading,) = json.loads(result.stdout)
+    assert reading["ranking"]["rejected"] is None and reading["ranking"]["rank"] == 1

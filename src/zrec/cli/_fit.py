@@ -48,20 +48,27 @@ def _archive_games(db: str) -> Iterator[Game]:
                     yield record.game
 
 
-def _file_games(files: Sequence[str], found: Found) -> Iterator[Game]:
+def _file_games(files: Sequence[str], found: Found, left_out: list[str]) -> Iterator[Game]:
+    from zrec.notation.reader import Record
+
     for file in files:
         name = display_name(file)
         with open_input(file) as stream:
             for record in found.of(records_of(stream, file, name), file):
                 if record.game is not None:
                     yield record.game
+                elif isinstance(record, Record) and record.problem is not None:
+                    left_out.append(f"{name}: {record.problem.format()}")
+                else:
+                    left_out.append(f"{name}, game {record.number}: cannot be read")
 
 
 def _table(fits: Sequence[ReadingFit], beta: float) -> str:
     lines = [f"player model: softmax over the pieces each legal move takes, beta = {beta:g}"]
     for game in dict.fromkeys(f.game for f in fits):
         mine = sorted((f for f in fits if f.game == game), key=lambda f: f.rank)
-        lines += ["", f"{game}: {len(mine[0].legal)} records",
+        count = len(mine[0].legal)
+        lines += ["", f"{game}: {count} record{'s' if count != 1 else ''}",
                   "rank  legal  share [95%]           log-lik/move [95%]        reading"]
         for f in mine:
             share = f"{f.share[0]:.3f} [{f.share[1]:.3f}, {f.share[2]:.3f}]"
@@ -80,11 +87,15 @@ def fit_command(sources: Sequence[str], as_json: bool, beta: float, seed: int) -
     archives = [s for s in sources if is_archive(s)]
     if archives and len(sources) > 1:
         fail("--fit reads one archive, or record files: not both, not two archives")
+    left_out: list[str] = []
     try:
-        games = _archive_games(archives[0]) if archives else _file_games(sources, found)
-        fits = fit_records(games, beta, seed)
+        games = (_archive_games(archives[0]) if archives
+                 else _file_games(sources, found, left_out))
+        fits = fit_records(games, beta, seed, left_out)
     except ZrecError as exc:
         fail(str(exc))
+    for reason in left_out:
+        typer.echo(f"zrec: warning: left out: {reason}", err=True)
     if not fits:
         fail("no record of a game zrec knows to fit the readings to")
     if as_json:

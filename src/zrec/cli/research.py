@@ -133,8 +133,9 @@ def readings_command(
     ] = False,
     beta: Annotated[
         float,
-        typer.Option("--beta", min=0.0, help="--fit: the model's beta (0: every legal move "
-                     "alike; larger: taking more pieces more likely)."),
+        typer.Option("--beta", min=0.0, max=100.0,
+                     help="--fit: the model's beta, 0 to 100 (0: every legal move alike; "
+                     "larger: taking more pieces more likely)."),
     ] = 1.0,
     seed: Annotated[
         int, typer.Option("--seed", help="--fit: the seed of the intervals' resamples.")

@@ -153,6 +153,8 @@ def study(
             fail(f"--option takes Tag=value, not {item!r}")
         tags.append((name.strip(), value))
     check_option_values(game, tags)
+    if report is not None:
+        _folder(report)  # before the games are played, not after
     try:
         names = DEFAULT if metrics == "default" else parse_metrics(metrics)
         if rank:
@@ -239,16 +241,21 @@ def _metric(reading: dict[str, float | None] | None) -> str:
     return f"{value:.{digits}f}{interval}"
 
 
+def _folder(folder: str) -> None:
+    from pathlib import Path
+
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"{folder}: cannot make the folder: {exc.strerror or exc}")
+
+
 def _report(folder: str, title: str, data: list[dict[str, Any]], labels: list[str],
             chart: str, about: str) -> None:
     from pathlib import Path
 
     from zrec.research.study_report import report_page
 
-    try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"{folder}: cannot make the folder: {exc.strerror or exc}")
     with write_to(Path(folder) / "index.html") as out:
         out.write(report_page(title, data, labels, chart, about))
 

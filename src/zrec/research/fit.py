@@ -126,13 +126,19 @@ def _measure(fit: ReadingFit, seed: int) -> None:
         fit.per_move = _interval(value, found)
 
 
-def fit_records(games: Iterable[Game], beta: float = 1.0, seed: int = 0) -> list[ReadingFit]:
+def fit_records(
+    games: Iterable[Game], beta: float = 1.0, seed: int = 0,
+    left_out: list[str] | None = None,
+) -> list[ReadingFit]:
     """Every reading of every game the records play, over those records, ranked
-    within each game (records of a game zrec does not know are left out)."""
+    within each game; a record that cannot be replayed at all (a game zrec does not
+    know, a bad option) is left out, its reason added to ``left_out``."""
     fits: dict[tuple[str, tuple[tuple[str, str], ...]], ReadingFit] = {}
-    for game in games:
-        found = game_readings(game)
+    for number, game in enumerate(games, 1):
+        found = game_readings(game, number)
         if found.problem is not None or not found.name:
+            if left_out is not None:
+                left_out.append(f"record {number}: {found.problem or 'not replayed'}")
             continue
         for reading in found.readings:
             key = (found.name, tuple(reading.options.items()))

@@ -58,7 +58,7 @@ def player_spec(text: str) -> str | None:
     if not sep:
         return f"{name.strip()}:{searcher.default}"
     budget = budget.strip()
-    if not budget.isdigit() or int(budget) < 1:
+    if not (budget.isascii() and budget.isdigit()) or int(budget) < 1:
         raise PlayerError(
             f"--player {text.strip()}: the budget of {name.strip()} ({searcher.unit}) is a "
             f"whole number at least 1, not {budget!r}"

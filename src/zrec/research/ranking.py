@@ -60,16 +60,23 @@ def _value(metrics: Mapping[str, Reading], name: str) -> float | None:
 
 
 def _balance(metrics: Mapping[str, Reading]) -> float | None:
-    whole = _value(metrics, "Balance")
-    if whole is not None:
-        return whole
+    """Balance; with more than two seats, the mean of the seats' balances."""
     seats = [m.value for n, m in metrics.items()
              if n.startswith("Balance:") and m.value is not None]
-    return sum(seats) / len(seats) if seats else None
+    return sum(seats) / len(seats) if seats else _value(metrics, "Balance")
 
 
 def forced_first(summary: Summary) -> bool:
-    """Every game's first position had one legal move (games with a trace)."""
+    """Every game's first position had one legal move (games with a trace).  A game
+    whose first turn throws dice is not judged: its first move follows the throw, not
+    a choice (the herd's opening move of a game with dice, say)."""
+    from zrec.research.study import game_rng, prepare_reading
+    from zrec.rules import find_game
+
+    replay = prepare_reading(find_game(summary.game), summary.reading,
+                             game_rng(summary.seed, 0), len(summary.seats))
+    if replay.engine.chance(replay.start) is not None:
+        return False
     firsts = [r.trace.legal[0] for r in summary.results if r.trace is not None and r.trace.legal]
     return bool(firsts) and all(n == 1 for n in firsts)
 
