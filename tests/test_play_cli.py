@@ -52,7 +52,7 @@ def test_a_whole_game_is_saved_with_o_and_validates(tmp_path: Path) -> None:
             listed.append(text.removeprefix("Legal moves: ").split(", ")[0])
 
     record = play_against(find_game("mosona"), {"Jumps": "bent"}, "mcts:5", 0, 3, ask, tell)
-    assert (record.result, len(record.line.moves)) == ("0-1", 24)  # mcts:5 wins as Black
+    assert (record.result, len(record.line.moves)) == ("0-1", 30)  # mcts:5 wins as Black
 
     # the same through the command: a file written with -o, then read back
     out = tmp_path / "game.zrec"

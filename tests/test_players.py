@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from zrec.cli import app
 from zrec.research.alphabeta import WIN, alphabeta_move, scored
-from zrec.research.mcts import mcts_move
+from zrec.research.mcts import evaluation, mcts_move, playout
 from zrec.research.players import PlayerError, player_spec
 from zrec.research.study import (
     Reading,
@@ -139,12 +139,30 @@ def test_mcts_with_a_seed_plays_the_same_moves_twice() -> None:
     assert mcts_line(4, 30, 12) != first  # the seed matters
 
 
-def test_mcts_beats_random_in_most_short_mosona_games() -> None:
+@pytest.mark.parametrize(
+    ("player", "wins"),
+    [("mcts:10", (18, 20)), ("mcts:10:400", (16, 17))],
+)
+def test_mcts_beats_random_in_most_short_mosona_games(player: str, wins: tuple[int, int]) -> None:
+    # playouts cut at 20 moves and scored by material win more than whole random games
     rules = find_game("mosona")
-    for players, seat, wins in ((("mcts:10", "random"), 0, 16), (("random", "mcts:10"), 1, 17)):
+    for players, seat in (((player, "random"), 0), (("random", player), 1)):
         results = play_games(rules, Reading((("Jumps", "bent"),), players), 7, 0, 20, 300)
         assert len(results) == 20
-        assert sum(1 for r in results if r.scores is not None and r.scores[seat] == 1) == wins
+        won = sum(1 for r in results if r.scores is not None and r.scores[seat] == 1)
+        assert won == wins[seat]
+
+
+def test_a_playout_cut_off_scores_each_seat_by_its_share_of_the_pieces() -> None:
+    rules = find_game("mosona")
+    engine = prepare_reading(rules, Reading((("Jumps", "bent"),)), game_rng(1, 0), None).engine
+    pos = engine.start()
+    assert playout(engine, pos, 2, random.Random(1), 0) == (0.5, 0.5)  # 12 pieces each
+    assert evaluation((9, 3)) == (0.75, 0.25)
+    assert evaluation((0, 0, 0)) == (1 / 3, 1 / 3, 1 / 3)
+    # a playout long enough to end the game gives the game's own scores
+    scores = playout(engine, pos, 2, random.Random(1), 1000)
+    assert sorted(scores) == [0.0, 1.0]
 
 
 # -- --player NAME[:budget] ------------------------------------------------------------------
@@ -156,6 +174,11 @@ def test_player_names_take_a_budget_and_default_one() -> None:
     assert parse_players("alphabeta") == ("alphabeta:3",)
     assert parse_players("alphabeta: 2 ,greedy") == ("alphabeta:2", "greedy")
     assert player_spec("random") is None
+    assert parse_players("mcts:16:4,mcts:16:20,mcts:8:0") == ("mcts:16:4", "mcts:16", "mcts:8:0")
+    with pytest.raises(PlayerError, match=r"second number of mcts \(moves a playout\) is a whole"):
+        parse_players("mcts:16:x")
+    with pytest.raises(PlayerError, match="alphabeta takes one number, its depth"):
+        parse_players("alphabeta:2:3")
     with pytest.raises(PlayerError, match=r"budget of mcts \(playouts\) is a whole number"):
         parse_players("mcts:0")
     with pytest.raises(StudyError, match="--player takes random or greedy or mcts"):
@@ -169,7 +192,7 @@ def test_player_names_take_a_budget_and_default_one() -> None:
          "at least 1, not 'x'\n"),
         ("alphabeta:-1", "zrec: --player alphabeta:-1: the budget of alphabeta (depth) is a "
          "whole number at least 1, not '-1'\n"),
-        ("minimax:2", "zrec: --player takes random or greedy or mcts[:playouts] or "
+        ("minimax:2", "zrec: --player takes random or greedy or mcts[:playouts[:moves]] or "
          "alphabeta[:depth] (or one per seat, joined by commas), not 'minimax:2'\n"),
     ],
 )  # fmt: skip
@@ -217,7 +240,7 @@ def test_a_three_seat_awethi_game_with_mcts_plays_to_the_end_legally() -> None:
         pos = after
     outcome = engine.outcome(pos)
     assert outcome is not None and outcome.termination == "herd-gone"
-    assert (plies, searched, outcome.result) == (123, 46, "0-1/2-1/2")  # this seed's game
+    assert (plies, searched, outcome.result) == (244, 104, "0-0-1")  # this seed's game
 
 
 def test_search_games_do_not_depend_on_how_the_games_are_cut_in_pieces() -> None:

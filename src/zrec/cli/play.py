@@ -18,9 +18,9 @@ def play_command(
         typer.Option(
             "--player",
             metavar="NAME[:budget]",
-            help="The opponent at every other seat: random, greedy, mcts[:playouts] "
-            "(default 200) or alphabeta[:depth] (default 3; two seats, no dice), as "
-            "zrec study takes them.",
+            help="The opponent at every other seat: random, greedy, "
+            "mcts[:playouts[:moves]] (default 200 playouts of 20 moves) or "
+            "alphabeta[:depth] (default 3; two seats, no dice), as zrec study takes them.",
         ),
     ] = "mcts",
     seat: Annotated[

@@ -57,8 +57,9 @@ def study(
             "--player",
             metavar="NAME[:budget]",
             help="random: the engine's random move (as zrec random plays); greedy: a move "
-            "that takes the most pieces, else a random one; mcts[:playouts]: Monte Carlo "
-            "tree search, playouts per move (default 200); alphabeta[:depth]: material "
+            "that takes the most pieces, else a random one; mcts[:playouts[:moves]]: Monte "
+            "Carlo tree search, playouts per move (default 200), each of at most so many "
+            "moves (default 20) then scored by material; alphabeta[:depth]: material "
             "search, moves ahead (default 3; two seats, no dice).  One name for every "
             "seat, or one per seat joined by commas (mcts:50,random); given several "
             "times, each reading is played by each player set in turn.  Default: random.",

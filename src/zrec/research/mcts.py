@@ -16,8 +16,12 @@ enumerated).  Where a turn rolls dice and the engine's list of legal moves is no
 form of the turn (a shepherds' turn is built step by step), the candidates are the
 listed moves and up to :data:`WIDEN` random moves more (distinct positions only).
 
-A playout still going after :data:`PLAYOUT_MOVES` moves scores every seat alike (an
-equal share).  The move played is the one tried most often (ties: the better mean
+A playout is a random game of at most ``moves`` moves (the budget's second number,
+:data:`PLAYOUT_MOVES` unless given); one still going then scores each seat by the
+material evaluation (:func:`evaluation`: its share of the pieces on the board), the
+evaluation the evaluation-based metrics and ``alphabeta`` use.  Cutting playouts short
+is what makes the player affordable: whole random games of Kolowis run to hundreds of
+moves in a locked position.  The move played is the one tried most often (ties: the better mean
 score for the mover, then the first in the tree's order).  Everything draws only on
 the generator given, the study's generator of the game, so the same seed gives the
 same moves; no clock is read.
@@ -30,14 +34,22 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["DEFAULT_PLAYOUTS", "EXPLORATION", "PLAYOUT_MOVES", "WIDEN", "mcts_move"]
+__all__ = [
+    "DEFAULT_PLAYOUTS",
+    "EXPLORATION",
+    "PLAYOUT_MOVES",
+    "WIDEN",
+    "evaluation",
+    "mcts_move",
+    "playout",
+]
 
 #: playouts per move when the budget is not given (``--player mcts``)
 DEFAULT_PLAYOUTS = 200
 #: the UCT exploration constant (scores are shares in [0, 1])
 EXPLORATION = math.sqrt(2)
-#: a playout is cut off (an equal share to every seat) after this many moves
-PLAYOUT_MOVES = 400
+#: a playout is cut off (and scored by material) after this many moves, unless given
+PLAYOUT_MOVES = 20
 #: random moves added to the listed ones where a turn rolls dice
 WIDEN = 4
 
@@ -98,21 +110,33 @@ def _roll(engine: Any, pos: Any, rng: random.Random) -> tuple[int, ...] | None:
     return chance.roll(rng) if chance is not None else None
 
 
-def playout(engine: Any, pos: Any, seats: int, rng: random.Random) -> tuple[float, ...]:
-    """The score per seat of one random game from ``pos`` (an equal share when it is
-    cut off at :data:`PLAYOUT_MOVES` moves or a seat has no move)."""
-    for _ in range(PLAYOUT_MOVES):
+def evaluation(material: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's share of the pieces on the board (an equal share each when the board
+    is empty): the score of a playout cut off before the game ended."""
+    total = sum(material)
+    if not total:
+        return (1.0 / len(material),) * len(material)
+    return tuple(m / total for m in material)
+
+
+def playout(
+    engine: Any, pos: Any, seats: int, rng: random.Random, moves: int = PLAYOUT_MOVES
+) -> tuple[float, ...]:
+    """The score per seat of one random game of at most ``moves`` moves from ``pos``:
+    the game's own scores when it ends, else the material :func:`evaluation` (an equal
+    share where a seat has no move)."""
+    for _ in range(moves):
         outcome = engine.outcome(pos)
         if outcome is not None:
             return tuple(float(s) for s in outcome.scores)
         move = engine.sample_move(pos, _roll(engine, pos, rng), rng)
         if move is None:
-            break
+            return (1.0 / seats,) * seats
         pos = engine.apply(pos, move)[0]
     outcome = engine.outcome(pos)
     if outcome is not None:
         return tuple(float(s) for s in outcome.scores)
-    return (1.0 / seats,) * seats
+    return evaluation(engine.material(pos))
 
 
 def _select(node: _Node, branch: _Branch) -> int:
@@ -129,7 +153,9 @@ def _select(node: _Node, branch: _Branch) -> int:
     return best
 
 
-def _iterate(engine: Any, root: _Node, roll: Sequence[int] | None, rng: random.Random) -> None:
+def _iterate(
+    engine: Any, root: _Node, roll: Sequence[int] | None, rng: random.Random, moves: int
+) -> None:
     """One playout: down the tree, one new position, a random game, the scores back."""
     seats = len(root.totals)
     path = [root]
@@ -150,7 +176,9 @@ def _iterate(engine: Any, root: _Node, roll: Sequence[int] | None, rng: random.R
             branch.children[i] = child
             path.append(child)
             scores = (
-                child.over if child.over is not None else playout(engine, child.pos, seats, rng)
+                child.over
+                if child.over is not None
+                else playout(engine, child.pos, seats, rng, moves)
             )
             break
         picked = branch.children[_select(node, branch)]
@@ -174,8 +202,10 @@ def mcts_move(
     roll: Sequence[int] | None,
     rng: random.Random,
     playouts: int = DEFAULT_PLAYOUTS,
+    moves: int = PLAYOUT_MOVES,
 ) -> Any:
-    """The move UCT chooses after ``playouts`` playouts (``None``: no legal move)."""
+    """The move UCT chooses after ``playouts`` playouts of at most ``moves`` moves each
+    (``None``: no legal move)."""
     seats = len(engine.seats)
     root = _Node(engine, pos, seats)
     key = None if roll is None else tuple(roll)
@@ -183,7 +213,7 @@ def mcts_move(
     if len(branch.moves) <= 1:
         return branch.moves[0] if branch.moves else None
     for _ in range(playouts):
-        _iterate(engine, root, roll, rng)
+        _iterate(engine, root, roll, rng, moves)
     best, best_rank = 0, (-1, -math.inf)
     for i, child in enumerate(branch.children):
         if child is None:

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from zrec.research.mcts import evaluation as evaluations
 from zrec.research.metrics_trace import Trace
 from zrec.research.study import GameResult, StudyError
 
@@ -102,15 +103,6 @@ def _trace(r: GameResult) -> Trace:
     if r.trace is None:
         raise StudyError("this metric needs games played with a record of their moves")
     return r.trace
-
-
-def evaluations(material: Sequence[int]) -> tuple[float, ...]:
-    """The material evaluation of a position: each seat's share of the pieces on the
-    board (an equal share each when the board is empty)."""
-    total = sum(material)
-    if not total:
-        return tuple(1 / len(material) for _ in material)
-    return tuple(m / total for m in material)
 
 
 def _mean(values: Sequence[float]) -> float:

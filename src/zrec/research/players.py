@@ -1,11 +1,13 @@
 """The search players of a study, by name with a budget: ``mcts:200``, ``alphabeta:3``.
 
 :data:`SEARCHERS` lists them: each takes a budget (a whole number at least 1; its
-default when only the name is given) and is made for one engine by :func:`make_player`,
-which refuses a game the player cannot play.  :func:`player_spec` reads a name as
-``--player`` gives it and spells it with its budget, so that ``mcts`` and ``mcts:200``
-are one player.  ``random`` and ``greedy`` (no budget) stay in
-:mod:`zrec.research.study`.
+default when only the name is given), ``mcts`` a second number after another colon
+(``mcts:16:4``: 16 playouts of at most 4 moves; 0 moves scores the new position at
+once), and is made for one engine by :func:`make_player`, which refuses a game the
+player cannot play.  :func:`player_spec` reads a name as ``--player`` gives it and
+spells it with its budget (the second number only where it is not its default), so
+that ``mcts``, ``mcts:200`` and ``mcts:200:20`` are one player.  ``random`` and
+``greedy`` (no budget) stay in :mod:`zrec.research.study`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 from zrec.errors import ZrecError
 from zrec.research.alphabeta import DEFAULT_DEPTH, alphabeta_move, refusal
-from zrec.research.mcts import DEFAULT_PLAYOUTS, mcts_move
+from zrec.research.mcts import DEFAULT_PLAYOUTS, PLAYOUT_MOVES, mcts_move
 
 __all__ = ["SEARCHERS", "PlayerError", "Searcher", "make_player", "player_spec"]
 
@@ -38,52 +40,74 @@ class Searcher:
     default: int
     unit: str
     refuse: Callable[[Any, Any], str | None] | None = None
+    #: the default and unit of a second number (``None``: the player takes one)
+    second: tuple[int, str] | None = None
 
 
 #: The search players by name, in the order ``--help`` lists them.
 SEARCHERS: dict[str, Searcher] = {
-    "mcts": Searcher(mcts_move, DEFAULT_PLAYOUTS, "playouts"),
+    "mcts": Searcher(
+        mcts_move, DEFAULT_PLAYOUTS, "playouts", second=(PLAYOUT_MOVES, "moves a playout")
+    ),
     "alphabeta": Searcher(alphabeta_move, DEFAULT_DEPTH, "depth", refusal),
 }
 
 
 def player_spec(text: str) -> str | None:
     """``mcts:50`` for ``mcts:50`` or ``MCTS:50``, ``mcts:200`` for ``mcts`` (its
-    default), ``None`` for a name that is no search player.  Raises
-    :class:`PlayerError` for a budget that is not a whole number at least 1."""
-    name, sep, budget = text.strip().lower().partition(":")
-    searcher = SEARCHERS.get(name.strip())
+    default), ``mcts:16:4`` for ``mcts:16:4``, ``mcts:16`` for ``mcts:16:20`` (the
+    default second number), ``None`` for a name that is no search player.  Raises
+    :class:`PlayerError` for a budget that is not a whole number at least 1 (the
+    second, at least 0)."""
+    name, sep, rest = text.strip().lower().partition(":")
+    name = name.strip()
+    searcher = SEARCHERS.get(name)
     if searcher is None:
         return None
     if not sep:
-        return f"{name.strip()}:{searcher.default}"
-    budget = budget.strip()
-    if not (budget.isascii() and budget.isdigit()) or int(budget) < 1:
+        return f"{name}:{searcher.default}"
+    budget, sep2, extra = rest.partition(":")
+    first = _number(text, budget, searcher.unit, name, 1)
+    if not sep2:
+        return f"{name}:{first}"
+    if searcher.second is None:
         raise PlayerError(
-            f"--player {text.strip()}: the budget of {name.strip()} ({searcher.unit}) is a "
-            f"whole number at least 1, not {budget!r}"
+            f"--player {text.strip()}: {name} takes one number, its {searcher.unit}"
         )
-    return f"{name.strip()}:{int(budget)}"
+    default, unit = searcher.second
+    second = _number(text, extra, unit, name, 0)
+    return f"{name}:{first}" if second == default else f"{name}:{first}:{second}"
+
+
+def _number(text: str, digits: str, unit: str, name: str, least: int) -> int:
+    digits = digits.strip()
+    if not (digits.isascii() and digits.isdigit()) or int(digits) < least:
+        which = "budget" if least else "second number"
+        raise PlayerError(
+            f"--player {text.strip()}: the {which} of {name} ({unit}) is a "
+            f"whole number at least {least}, not {digits!r}"
+        )
+    return int(digits)
 
 
 def make_player(engine: Any, start: Any, spec: str) -> MoveChooser:
     """The move function of a search player spelt as :func:`player_spec` spells it,
     for ``engine`` (whose games start from ``start``).  Raises :class:`PlayerError`."""
-    name, _, budget = spec.partition(":")
+    name, *numbers = spec.split(":")
     searcher = SEARCHERS[name]
     if searcher.refuse is not None:
         why = searcher.refuse(engine, start)
         if why is not None:
             raise PlayerError(why)
-    return functools.partial(_play, searcher.move, int(budget))
+    return functools.partial(_play, searcher.move, tuple(int(n) for n in numbers))
 
 
 def _play(
     move: Callable[..., Any],
-    budget: int,
+    budget: tuple[int, ...],
     engine: Any,
     pos: Any,
     roll: Sequence[int] | None,
     rng: random.Random,
 ) -> Any:
-    return move(engine, pos, roll, rng, budget)
+    return move(engine, pos, roll, rng, *budget)
