@@ -18,6 +18,7 @@ from zrec.moves import Turn
 from zrec.rules.awethi import end
 from zrec.rules.awethi import view as show
 from zrec.rules.awethi.board import INDEX, KIND_LETTERS, LAIR, NAME, AwethiMap, parse_herd
+from zrec.rules.awethi.building import build_shepherds, sample_shepherds
 from zrec.rules.awethi.clicks import shepherds_choices, shepherds_clicks
 from zrec.rules.awethi.paths import play_shepherds
 from zrec.rules.awethi.position import (
@@ -35,8 +36,6 @@ from zrec.rules.awethi.position import (
 from zrec.rules.awethi.shepherds import (
     apply_shepherds,
     board_after,
-    build_shepherds,
-    sample_shepherds,
     spell_shepherds,
 )
 from zrec.rules.awethi.turns import (

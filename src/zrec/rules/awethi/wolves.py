@@ -298,24 +298,29 @@ def wolf_moves(t: Table, pos: AwethiPosition, dice: tuple[int, int]) -> Iterator
         alive[n] = set(ends)
         for k in range(n - 1, -1, -1):
             alive[k] = {s for s in found[k] if any(b in alive[k + 1] for b in ORTH_NEIGHBOURS[s])}
-        path = [start]
-
-        def extend(
-            k: int, alive: list[set[int]] = alive, path: list[int] = path
-        ) -> Iterator[tuple[int, ...]]:
-            if k == n:
-                yield tuple(path)
-                return
-            for b in ORTH_NEIGHBOURS[path[-1]]:
-                if b in alive[k + 1]:
-                    path.append(b)
-                    yield from extend(k + 1)
-                    path.pop()
-
-        for p in extend(0):
-            yield WolfMove(dice, p, p[-1] in board.animals)
+        paths: list[tuple[int, ...]] = []
+        _paths(alive, n, [start], paths)
+        eats = board.animals
+        for p in paths:
+            yield WolfMove(dice, p, p[-1] in eats)
     if not some:
         yield WolfMove(dice)
+
+
+def _paths(alive: list[set[int]], n: int, path: list[int], out: list[tuple[int, ...]]) -> None:
+    """Append to ``out`` every path on from ``path`` through the layers ``alive`` to
+    step ``n``, neighbours in their fixed order (a plain recursion: the wolves' turns
+    list thousands of paths, and nested generators cost twice as much)."""
+    k = len(path) - 1
+    if k == n:
+        out.append(tuple(path))
+        return
+    layer = alive[k + 1]
+    for b in ORTH_NEIGHBOURS[path[-1]]:
+        if b in layer:
+            path.append(b)
+            _paths(alive, n, path, out)
+            path.pop()
 
 
 def sample_wolf(
