@@ -20,6 +20,7 @@ from zrec.notation.model import Game
 from zrec.notation.reader import read_records
 from zrec.play.replay import prepare
 from zrec.play.walk import positions
+from zrec.research import fit
 from zrec.research.fit import FitError, model_spec, move_loglik
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,7 +110,9 @@ def test_the_command_prints_it(tiny: tuple[Game, Path]) -> None:
                                    "3 of the legal moves, beta = 1\n")  # 3 unless given
 
 
-def test_games_the_search_cannot_judge_are_refused(tiny: tuple[Game, Path]) -> None:
+def test_games_the_search_cannot_judge_are_refused(
+    tiny: tuple[Game, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     _, path = tiny
     awethi = str(ROOT / "samples" / "awethi.zrec")
     result = runner.invoke(app, ["readings", "--fit", str(path), awethi, "--model",
@@ -117,6 +120,11 @@ def test_games_the_search_cannot_judge_are_refused(tiny: tuple[Game, Path]) -> N
     assert result.exit_code == 2
     assert result.stderr == ("zrec: --model alphabeta:2: record 2 (awethi): alphabeta plays "
                              "two-seat games only; this Awéthi game has 3 seats\n")
+    # the same from a worker process (the record is in the second piece of one record)
+    monkeypatch.setattr(fit, "RECORDS_PER_PIECE", 1)
+    two = runner.invoke(app, ["readings", "--fit", str(path), awethi, "--model",
+                              "alphabeta:2", "--jobs", "2"])
+    assert (two.exit_code, two.stderr) == (2, result.stderr)
     # the greedy model fits it for legality alone
     assert runner.invoke(app, ["readings", "--fit", str(path), awethi]).exit_code == 0
 
