@@ -8,6 +8,9 @@ The PostgreSQL server is named by ``ZREC_TEST_PG`` (a ``postgresql://`` URL of a
 that may create databases).  ``scripts/test`` starts a throwaway server with
 ``scripts/pg`` and sets it; without it the PostgreSQL tests skip, except on CI
 (``CI=true``), where they fail, so that they cannot go missing unnoticed.
+
+``two_workers`` is a Dask cluster of two workers on this machine, one for the whole run,
+for the tests of ``--cluster``.
 """
 
 from __future__ import annotations
@@ -67,3 +70,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     else:
         url: str = request.getfixturevalue("pg_url")
         yield url
+
+
+@pytest.fixture(scope="session")
+def two_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a Dask scheduler with two worker processes of one thread each
+    (tests/dask_cluster.py), for the tests of ``--cluster``."""
+    from dask_cluster import two_workers as cluster
+
+    with cluster(tmp_path_factory.mktemp("cluster")) as address:
+        yield address

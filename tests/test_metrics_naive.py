@@ -1,7 +1,7 @@
 """The random player's DurationTurns, Drawishness, Completion and BranchingFactor from
-``zrec study`` against an independent count: random games played here with a
-deliberately naive move generator for Mosona and Kolowis, written from docs/rules.md as
-the perft test does (tests/rules/test_serpent_perft.py), with its own random generator and
+``zrec study`` against an independent count: random games played here with the
+deliberately naive move generator for Mosona and Kolowis that the perft test uses
+(tests/naive_serpent.py, written from docs/rules.md), with its own random generator and
 its own normal-approximation intervals.  The two estimates must agree within their intervals
 (the intervals overlap)."""
 
@@ -12,85 +12,16 @@ import random
 
 import pytest
 
+from naive_serpent import Naive
 from zrec.research.metrics_ci import reading_metrics
 from zrec.research.study import study_readings
 from zrec.research.study_runs import run_study
 from zrec.rules import find_game
 
-Board = dict[str, str]  # point -> "W", "B" or "" (empty)
 
-
-class Naive:
-    """Mosona (``n`` 8) or Kolowis (16) on the lined board with straight jumps, in the
-    plainest form."""
-
-    def __init__(self, n: int) -> None:
-        a = [f"a{i}" for i in range(1, n + 1)]
-        b = [f"b{i}" for i in range(1, n + 2)]
-        c = [f"c{i}" for i in range(1, n + 1)]
-        self.n = n
-        xy = {p: (2 * i, 0) for i, p in enumerate(b)}
-        xy |= {p: (2 * i + 1, -1) for i, p in enumerate(a)}
-        xy |= {p: (2 * i + 1, 1) for i, p in enumerate(c)}
-        self.points = list(xy)
-        lines = [(b[i], b[i + 1]) for i in range(n)]
-        for i in range(n):
-            lines += [(a[i], b[i]), (a[i], b[i + 1]), (c[i], b[i]), (c[i], b[i + 1])]
-        lines += [(a[i], a[i + 1]) for i in range(n - 1)]
-        lines += [(c[i], c[i + 1]) for i in range(n - 1)]
-        self.nbrs: dict[str, set[str]] = {p: set() for p in xy}
-        for x, y in lines:
-            self.nbrs[x].add(y)
-            self.nbrs[y].add(x)
-        jumps = set()
-        for q in xy:
-            for p in self.nbrs[q]:
-                for r in self.nbrs[q]:
-                    (px, py), (qx, qy), (rx, ry) = xy[p], xy[q], xy[r]
-                    if r != p and (qx - px, qy - py) == (rx - qx, ry - qy):
-                        jumps.add((p, q, r))
-        for p, q, r in [(a[0], b[0], c[0]), (a[-1], b[-1], c[-1])]:
-            jumps |= {(p, q, r), (r, q, p)}
-        self.jumps = sorted(jumps)
-
-    def start(self) -> Board:
-        n = self.n
-        board = {p: "" for p in self.points}
-        for i in range(1, n + 1):
-            board[f"a{i}"], board[f"c{i}"] = "W", "B"
-        for i in range(1, n // 2 + 1):
-            board[f"b{i}"], board[f"b{n + 2 - i}"] = "B", "W"
-        return board
-
-    def moves(self, board: Board, side: str) -> list[Board]:
-        """The positions after each legal move (each whole chain once)."""
-        enemy = "B" if side == "W" else "W"
-        chains: dict[tuple[tuple[str, ...], frozenset[str]], Board] = {}
-
-        def jump(board: Board, at: str, path: tuple[str, ...], taken: frozenset[str]) -> None:
-            went_on = False
-            for p, q, r in self.jumps:
-                if p == at and board[q] == enemy and board[r] == "":
-                    went_on = True
-                    after = dict(board)
-                    after[p], after[q], after[r] = "", "", side
-                    jump(after, r, (*path, r), taken | {q})
-            if not went_on and taken:
-                chains[path, taken] = board
-
-        for p in self.points:
-            if board[p] == side:
-                jump(board, p, (p,), frozenset())
-        if chains:
-            return list(chains.values())
-        steps = []
-        for p in self.points:
-            for r in sorted(self.nbrs[p]):
-                if board[p] == side and board[r] == "":
-                    after = dict(board)
-                    after[p], after[r] = "", side
-                    steps.append(after)
-        return steps
+class Player(Naive):
+    """Mosona (``n`` 8) or Kolowis (16) on the lined board with straight jumps, played
+    at random."""
 
     def play(self, rng: random.Random, cap: int) -> tuple[int, str, list[int]]:
         """One random game: plies, ``win``/``draw``/``cut`` and the legal moves of each
@@ -123,14 +54,7 @@ def interval(values: list[float]) -> tuple[float, float]:
 @pytest.mark.parametrize("n", [8, 16])
 def test_the_naive_generator_counts_the_ruled_perft(n: int) -> None:
     naive = Naive(n)
-
-    def perft(board: Board, side: str, depth: int) -> int:
-        if depth == 0:
-            return 1
-        other = "B" if side == "W" else "W"
-        return sum(perft(b, other, depth - 1) for b in naive.moves(board, side))
-
-    assert [perft(naive.start(), "W", d) for d in range(1, 6)] == [3, 4, 9, 23, 76]
+    assert [naive.perft(naive.start(), "W", d) for d in range(1, 6)] == [3, 4, 9, 23, 76]
 
 
 @pytest.mark.parametrize(
@@ -144,7 +68,7 @@ def test_random_play_metrics_agree_with_a_naive_count(
     got = reading_metrics(
         summary, ("DurationTurns", "Drawishness", "Completion", "BranchingFactor")
     )
-    naive, rng = Naive(n), random.Random(2026)
+    naive, rng = Player(n), random.Random(2026)
     played = [naive.play(rng, 300) for _ in range(naive_games)]
     plies = [float(p) for p, _, _ in played]
     draws = [float(end == "draw") for _, end, _ in played]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -98,3 +99,26 @@ def test_bad_seats_and_players_exit_2() -> None:
     two = runner.invoke(app, ["play", "--game", "mosona", "--player", "mcts,random"])
     assert two.exit_code == 2
     assert two.stderr == "zrec: --player takes one player for zrec play, not 'mcts,random'\n"
+
+
+def test_the_cap_of_plies_stops_the_game_and_says_so() -> None:
+    # The person always plays the first legal move listed, as above; three turns played
+    listed: list[str] = []
+    told: list[str] = []
+
+    def ask(prompt: str) -> str | None:
+        return listed.pop() if listed else "?"
+
+    def tell(text: str) -> None:
+        told.append(text)
+        if text.startswith("Legal moves: "):
+            listed.append(text.removeprefix("Legal moves: ").split(", ")[0])
+
+    record = play_against(find_game("mosona"), {}, "greedy", 0, 1, ask, tell, max_plies=3)
+    assert record.result == "*"
+    assert [n.turn.text() for n in record.line.moves] == ["a4-b5", "c5xa4", "a5-b5"]
+    assert told[-1] == "Game stopped unfinished after 3 plies (*)."
+    assert told[-2].endswith("Black to move (White 11, Black 12)")
+    assert sum("Game stopped" in t for t in told) == 1
+    # the command plays with the cap of 1,000
+    assert inspect.signature(play_against).parameters["max_plies"].default == 1000

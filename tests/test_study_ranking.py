@@ -87,3 +87,11 @@ def test_a_game_whose_first_turn_throws_dice_is_not_judged_on_its_first_move() -
     assert result.exit_code == 0, result.stderr
     (reading,) = json.loads(result.stdout)
     assert reading["ranking"]["rejected"] is None and reading["ranking"]["rank"] == 1
+
+
+def test_the_thresholds_without_rank_are_refused() -> None:
+    for option, value in (("--max-draws", "0.5"), ("--max-timeouts", "0")):
+        result = runner.invoke(app, ["study", "--game", "mosona", "-q", "--games", "3",
+                                     option, value])
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == f"zrec: {option} is a threshold of --rank: give --rank too\n"

@@ -124,6 +124,20 @@ SeatsOpt = Annotated[
     typer.Option("--seats", min=1, help="How many seats play (default: the game's usual number)."),
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+#: ``--jobs`` and ``--cluster`` of the commands that cut their work into pieces
+#: (:mod:`zrec.research.pieces`): study and readings --fit
+JobsOpt = Annotated[
+    int, typer.Option("--jobs", "-j", min=1, help="Worker processes (same numbers for any N).")
+]
+ClusterOpt = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="Do the work on the workers of this Dask scheduler (started with the command "
+        "dask scheduler), with the same numbers as --jobs 1; not with --jobs above 1.",
+    ),
+]
 #: ``--node`` of show and diagram, after the verb
 _NODE = (
     " the position after the N-th move of the record in file order, variations included "
@@ -155,6 +169,13 @@ def progress_bar(
     from tqdm import tqdm
 
     return tqdm(total=total(), unit=unit, desc=desc, leave=False, **options)
+
+
+def one_way_of_working(jobs: int, cluster: str | None, work: str) -> None:
+    """Exit 2 for ``--cluster`` with ``--jobs`` above 1 (``work``: what the cluster's
+    workers do, for the message)."""
+    if cluster is not None and jobs > 1:
+        fail(f"--cluster and --jobs: give one (the cluster's workers {work})")
 
 
 def check_format(value: str, formats: Sequence[str]) -> None:

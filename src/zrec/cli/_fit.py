@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from zrec.cli._app import Found, fail, open_input
+from zrec.cli._app import Found, fail, open_input, progress_bar
 from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
@@ -63,8 +63,17 @@ def _file_games(files: Sequence[str], found: Found, left_out: list[str]) -> Iter
                     left_out.append(f"{name}, game {record.number}: cannot be read")
 
 
-def _table(fits: Sequence[ReadingFit], beta: float) -> str:
-    lines = [f"player model: softmax over the pieces each legal move takes, beta = {beta:g}"]
+def _model_line(model: str, beta: float) -> str:
+    name, _, depth = model.partition(":")
+    if name == "alphabeta":
+        value = f"the alphabeta values at depth {depth} of the legal moves"
+    else:
+        value = "the pieces each legal move takes"
+    return f"player model: softmax over {value}, beta = {beta:g}"
+
+
+def _table(fits: Sequence[ReadingFit], beta: float, model: str) -> str:
+    lines = [_model_line(model, beta)]
     for game in dict.fromkeys(f.game for f in fits):
         mine = sorted((f for f in fits if f.game == game), key=lambda f: f.rank)
         count = len(mine[0].legal)
@@ -79,9 +88,14 @@ def _table(fits: Sequence[ReadingFit], beta: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fit_command(sources: Sequence[str], as_json: bool, beta: float, seed: int) -> None:
-    """Print the fit of every reading to the records of ``sources``."""
-    from zrec.research.fit import fit_records
+def fit_command(
+    sources: Sequence[str], as_json: bool, beta: float, seed: int, model: str = "greedy",
+    jobs: int = 1, cluster: str | None = None, quiet: bool = True,
+) -> None:
+    """Print the fit of every reading to the records of ``sources`` under ``model``
+    (``greedy`` or ``alphabeta[:D]``), in ``jobs`` processes or on ``cluster``; a
+    progress bar unless ``quiet``."""
+    from zrec.research.fit import fit_records, model_spec
 
     found = Found()
     archives = [s for s in sources if is_archive(s)]
@@ -89,9 +103,16 @@ def fit_command(sources: Sequence[str], as_json: bool, beta: float, seed: int) -
         fail("--fit reads one archive, or record files: not both, not two archives")
     left_out: list[str] = []
     try:
-        games = (_archive_games(archives[0]) if archives
-                 else _file_games(sources, found, left_out))
-        fits = fit_records(games, beta, seed, left_out)
+        model = model_spec(model)
+        games = list(_archive_games(archives[0]) if archives
+                     else _file_games(sources, found, left_out))
+        bar = progress_bar(quiet, "fit", "record", lambda: len(games))
+        try:
+            fits = fit_records(games, beta, seed, left_out, model, jobs, cluster,
+                               bar.update if bar is not None else None)
+        finally:
+            if bar is not None:
+                bar.close()
     except ZrecError as exc:
         fail(str(exc))
     for reason in left_out:
@@ -101,4 +122,4 @@ def fit_command(sources: Sequence[str], as_json: bool, beta: float, seed: int) -
     if as_json:
         typer.echo(json.dumps([f.to_json() for f in fits], ensure_ascii=False, indent=2))
     else:
-        typer.echo(_table(fits, beta), nl=False)
+        typer.echo(_table(fits, beta, model), nl=False)

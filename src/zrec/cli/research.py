@@ -14,7 +14,18 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from zrec.cli._app import EXIT_INVALID, Found, GameNameOpt, app, fail, open_input
+from zrec.cli._app import (
+    EXIT_INVALID,
+    ClusterOpt,
+    Found,
+    GameNameOpt,
+    JobsOpt,
+    QuietOpt,
+    app,
+    fail,
+    one_way_of_working,
+    open_input,
+)
 from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
@@ -140,6 +151,17 @@ def readings_command(
     seed: Annotated[
         int, typer.Option("--seed", help="--fit: the seed of the intervals' resamples.")
     ] = 0,
+    model: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option("--model", metavar="greedy|alphabeta[:D]",
+                     help="--fit: the value of a move that the softmax weighs: greedy, the "
+                     "pieces it takes (the default); alphabeta:D, the alphabeta player's "
+                     "search value of the position it leaves, D - 1 moves deeper (D 3 "
+                     "unless given; two seats, no dice)."),
+    ] = None,
+    jobs: JobsOpt = 1,
+    cluster: ClusterOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Replay a record under every combination of its game's rule options.
 
@@ -156,8 +178,14 @@ def readings_command(
     if fit:
         from zrec.cli._fit import fit_command
 
-        fit_command(files, output_format is Output.json, beta, seed)
+        one_way_of_working(jobs, cluster, "fit the records")
+        fit_command(files, output_format is Output.json, beta, seed,
+                    model or "greedy", jobs, cluster, quiet)
         return
+    for name, given in (("--model", model is not None), ("--jobs", jobs > 1),
+                        ("--cluster", cluster is not None)):
+        if given:
+            fail(f"{name} goes with --fit")
     if len(files) != 1:
         fail("give one FILE (--fit reads several)")
     file = files[0]

@@ -9,12 +9,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from zrec.cli._app import (
+    ClusterOpt,
     GameNameOpt,
+    JobsOpt,
     OutputOpt,
     QuietOpt,
     SeatsOpt,
     app,
     fail,
+    one_way_of_working,
     progress_bar,
     write_to,
 )
@@ -69,20 +72,8 @@ def study(
         int, typer.Option("--max-plies", min=1, help="Cut a game off here (unfinished).")
     ] = 300,
     seats: SeatsOpt = None,
-    jobs: Annotated[
-        int,
-        typer.Option("--jobs", "-j", min=1, help="Worker processes (same numbers for any N)."),
-    ] = 1,
-    cluster: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(
-            "--cluster",
-            metavar="tcp://HOST:PORT",
-            help="Play the games on the workers of this Dask scheduler (started with the "
-            "command dask scheduler), with the same numbers as --jobs 1; not with --jobs "
-            "above 1.",
-        ),
-    ] = None,
+    jobs: JobsOpt = 1,
+    cluster: ClusterOpt = None,
     output_format: Annotated[
         StudyFormat,
         typer.Option("--format", help="table: for people; json: one object per reading."),
@@ -112,15 +103,15 @@ def study(
         ),
     ] = False,
     max_timeouts: Annotated[
-        float,
+        Optional[float],  # noqa: UP045
         typer.Option("--max-timeouts", min=0.0, max=1.0, metavar="SHARE",
-                     help="--rank: a reading with more games cut off fails."),
-    ] = 0.2,
+                     help="--rank: a reading with more games cut off fails (default 0.2)."),
+    ] = None,
     max_draws: Annotated[
-        float,
+        Optional[float],  # noqa: UP045
         typer.Option("--max-draws", min=0.0, max=1.0, metavar="SHARE",
-                     help="--rank: a reading with more games drawn fails."),
-    ] = 0.8,
+                     help="--rank: a reading with more games drawn fails (default 0.8)."),
+    ] = None,
     report: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--report", metavar="DIR",
@@ -145,8 +136,10 @@ def study(
 
     if games < 1:
         fail(f"--games must be at least 1, not {games}")
-    if cluster is not None and jobs > 1:
-        fail("--cluster and --jobs: give one (the cluster's workers play the games)")
+    one_way_of_working(jobs, cluster, "play the games")
+    if not rank and (max_timeouts is not None or max_draws is not None):
+        given = "--max-timeouts" if max_timeouts is not None else "--max-draws"
+        fail(f"{given} is a threshold of --rank: give --rank too")
     tags: list[tuple[str, str]] = []
     for item in option or []:
         name, sep, value = item.partition("=")
@@ -190,7 +183,10 @@ def study(
     labels = [s.reading.label(several) for s in summaries]
     ranking = ""
     if rank:
-        places = rank_readings(summaries, measured, Playability(max_timeouts, max_draws))
+        test = Playability()
+        places = rank_readings(summaries, measured, Playability(
+            test.max_timeouts if max_timeouts is None else max_timeouts,
+            test.max_draws if max_draws is None else max_draws))
         for reading_json, place in zip(data, places, strict=True):
             reading_json["ranking"] = place.to_json()
         ranking = ranking_text(labels, [s.reading.players for s in summaries], places)

@@ -24,7 +24,15 @@ from typing import Any
 
 from zrec.rules.base import REMOVED
 
-__all__ = ["DEFAULT_DEPTH", "WIN", "alphabeta_move", "ordered", "refusal", "value"]
+__all__ = [
+    "DEFAULT_DEPTH",
+    "WIN",
+    "alphabeta_move",
+    "ordered",
+    "position_value",
+    "refusal",
+    "value",
+]
 
 #: moves searched ahead when the budget is not given (``--player alphabeta``)
 DEFAULT_DEPTH = 3
@@ -90,6 +98,13 @@ def _search(engine: Any, pos: Any, me: int, depth: int, ahead: int, alpha: int, 
         if alpha >= beta:
             break
     return best
+
+
+def position_value(engine: Any, pos: Any, me: int, depth: int) -> int:
+    """The exact value of ``pos``, one move ahead of the search's root, for seat ``me``,
+    searched ``depth`` moves further (0: the position as it stands); what the search
+    would find for the move that led to it, with no bound cutting it short."""
+    return _search(engine, pos, me, depth, 1, -WIN - 1, WIN + 1)
 
 
 def scored(engine: Any, pos: Any, depth: int) -> list[tuple[int, Any]]:

@@ -6,12 +6,16 @@ so the first measure is the **share of the records legal** under each reading
 (:func:`zrec.check.readings.game_readings` replays each record under every
 combination of its game's options).  Among readings that leave the records legal, the
 second is how likely the recorded moves are under a stated **player model**: a
-softmax over the pieces each legal move takes,
+softmax over a value of each legal move,
 
-    P(move) = exp(β · taken(move)) / Σ over the legal moves m' of exp(β · taken(m')),
+    P(move) = exp(β · value(move)) / Σ over the legal moves m' of exp(β · value(m')),
 
-so β = 0 is a player choosing uniformly and a large β one who always takes the most
-(the ``greedy`` player of ``zrec study``).  A record's log-likelihood is the sum of
+the value being, for the ``greedy`` model, the pieces the move takes (a large β is the
+``greedy`` player of ``zrec study``, who always takes the most), and for
+``alphabeta:D`` the value that :mod:`zrec.research.alphabeta`'s search gives the
+position after the move, searched ``D - 1`` moves further, for the seat that moves
+(two-seat games without dice only: another game is refused).  β = 0 is a player
+choosing uniformly.  A record's log-likelihood is the sum of
 log P over the moves of its main line; a reading's is the sum over its legal records,
 given **per move** (the total over the moves counted) so that readings compare on the
 same footing.  A turn with dice has no likelihood here (the model would need the
@@ -20,47 +24,112 @@ dice's chances): its game is counted for legality alone.
 Each share and each per-move log-likelihood has a 95% interval, from 200 resamples of
 the records (percentiles 2.5 and 97.5; seeded, so the same for every run).  Readings
 are ranked by share, then by log-likelihood per move.
+
+The records are fitted in pieces of :data:`RECORDS_PER_PIECE`, here, in worker
+processes or on a Dask cluster (:mod:`zrec.research.pieces`); each record is fitted on
+its own and the pieces come back in order, so the numbers are the same, byte for byte,
+however they are run.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from zrec.check.readings import game_readings
+from zrec.errors import ZrecError
 from zrec.notation.model import Game
 from zrec.play.overrides import with_tags
 from zrec.play.replay import GameSetupError, prepare
 from zrec.play.walk import positions
+from zrec.research.alphabeta import DEFAULT_DEPTH, position_value, refusal
+from zrec.research.pieces import run_pieces
 from zrec.research.study import removed
 
-__all__ = ["RESAMPLES", "ReadingFit", "fit_records", "move_loglik"]
+__all__ = [
+    "RECORDS_PER_PIECE",
+    "RESAMPLES",
+    "FitError",
+    "ReadingFit",
+    "fit_records",
+    "model_spec",
+    "move_loglik",
+]
 
 #: resamples of the records for each interval
 RESAMPLES = 200
+#: records in one piece of work
+RECORDS_PER_PIECE = 10
+
+#: what a piece of work fits: the number of its first record, the records, beta and
+#: the model (as :func:`model_spec` spells it)
+Task = tuple[int, tuple[Game, ...], float, str]
+#: one record fitted: why it is left out, or its game's name and each reading's
+#: options, legality and log-likelihood with its moves
+Fitted = str | tuple[str, list[tuple[dict[str, str], bool, tuple[float, int] | None]]]
 
 
-def move_loglik(game: Game, options: dict[str, str], beta: float) -> tuple[float, int] | None:
+class FitError(ZrecError, ValueError):
+    """A model that cannot be read, or cannot judge the moves of a record's game."""
+
+
+def model_spec(text: str) -> str:
+    """``greedy``, or ``alphabeta:D`` (``alphabeta`` alone: the search player's default
+    depth).  Raises :class:`FitError`."""
+    name, sep, depth = text.strip().lower().partition(":")
+    if name == "greedy" and not sep:
+        return name
+    if name == "alphabeta":
+        if not sep:
+            return f"alphabeta:{DEFAULT_DEPTH}"
+        depth = depth.strip()
+        if depth.isascii() and depth.isdigit() and int(depth) >= 1:
+            return f"alphabeta:{int(depth)}"
+        raise FitError(f"--model {text}: the depth of alphabeta is a whole number at "
+                       f"least 1, not {depth!r}")
+    raise FitError(f"--model is greedy or alphabeta[:D], not {text!r}")
+
+
+def _depth(model: str) -> int | None:
+    name, _, depth = model.partition(":")
+    return int(depth) if name == "alphabeta" else None
+
+
+def move_loglik(
+    game: Game, options: dict[str, str], beta: float, model: str = "greedy"
+) -> tuple[float, int] | None:
     """The log-likelihood of the record's main-line moves under ``options`` and the
-    model, and the moves counted; ``None`` for a game with dice or one that cannot be
-    replayed."""
+    model (as :func:`model_spec` spells it), and the moves counted; ``None`` for a game
+    with dice or one that cannot be replayed.  Raises :class:`FitError` for a game the
+    model cannot judge."""
     try:
         replay = prepare(with_tags(game, options))
     except GameSetupError:
         return None
     engine = replay.engine
+    depth = _depth(model)
+    if depth is not None and (why := refusal(engine, replay.start)) is not None:
+        raise FitError(why)
     total, moves = 0.0, 0
     for step in positions(replay, game.line):
         if step.error is not None or engine.chance(step.before) is not None:
             return None
-        weights = [beta * removed(engine.apply(step.before, m)[1])
-                   for m in engine.legal_moves(step.before)]
+        if depth is None:
+            weights = [beta * removed(engine.apply(step.before, m)[1])
+                       for m in engine.legal_moves(step.before)]
+            mine = beta * removed(step.events)
+        else:
+            me = engine.move_number(step.before).seat
+            weights = [beta * position_value(engine, engine.apply(step.before, m)[0], me,
+                                             depth - 1)
+                       for m in engine.legal_moves(step.before)]
+            mine = beta * position_value(engine, step.after, me, depth - 1)
         top = max(weights, default=0.0)
         norm = top + math.log(sum(math.exp(w - top) for w in weights)) if weights else 0.0
-        total += beta * removed(step.events) - norm
+        total += mine - norm
         moves += 1
     return total, moves
 
@@ -126,26 +195,59 @@ def _measure(fit: ReadingFit, seed: int) -> None:
         fit.per_move = _interval(value, found)
 
 
+def _fit_piece(task: Task) -> list[Fitted]:
+    first, games, beta, model = task
+    done: list[Fitted] = []
+    for number, game in enumerate(games, first):
+        found = game_readings(game, number)
+        if found.problem is not None or not found.name:
+            done.append(f"record {number}: {found.problem or 'not replayed'}")
+            continue
+        try:
+            done.append((found.name, [
+                (dict(r.options), r.legal,
+                 move_loglik(game, r.options, beta, model) if r.legal else None)
+                for r in found.readings
+            ]))
+        except FitError as exc:
+            raise FitError(f"--model {model}: record {number} ({found.name}): {exc}") from None
+    return done
+
+
 def fit_records(
     games: Iterable[Game], beta: float = 1.0, seed: int = 0,
-    left_out: list[str] | None = None,
+    left_out: list[str] | None = None, model: str = "greedy", jobs: int = 1,
+    cluster: str | None = None, tick: Callable[[int], None] | None = None,
 ) -> list[ReadingFit]:
     """Every reading of every game the records play, over those records, ranked
     within each game; a record that cannot be replayed at all (a game zrec does not
-    know, a bad option) is left out, its reason added to ``left_out``."""
+    know, a bad option) is left out, its reason added to ``left_out``.  The records
+    are fitted in ``jobs`` processes, or by the workers of the Dask scheduler at
+    ``cluster`` (``tcp://HOST:PORT``), with the same numbers; ``tick`` is told of the
+    records of each piece fitted.  Raises :class:`~zrec.errors.ZrecError`."""
+    records = tuple(games)
+    tasks: list[Task] = [
+        (start + 1, records[start : start + RECORDS_PER_PIECE], beta, model)
+        for start in range(0, len(records), RECORDS_PER_PIECE)
+    ]
+
+    def told(task: Task) -> None:
+        if tick is not None:
+            tick(len(task[1]))
+
     fits: dict[tuple[str, tuple[tuple[str, str], ...]], ReadingFit] = {}
-    for number, game in enumerate(games, 1):
-        found = game_readings(game, number)
-        if found.problem is not None or not found.name:
-            if left_out is not None:
-                left_out.append(f"record {number}: {found.problem or 'not replayed'}")
-            continue
-        for reading in found.readings:
-            key = (found.name, tuple(reading.options.items()))
-            fit = fits.setdefault(key, ReadingFit(found.name, dict(reading.options)))
-            fit.legal.append(reading.legal)
-            fit.loglik.append(move_loglik(game, reading.options, beta) if reading.legal
-                              else None)
+    for piece in run_pieces(_fit_piece, tasks, jobs, cluster, told):
+        for fitted in piece:
+            if isinstance(fitted, str):
+                if left_out is not None:
+                    left_out.append(fitted)
+                continue
+            name, readings = fitted
+            for options, legal, loglik in readings:
+                key = (name, tuple(options.items()))
+                fit = fits.setdefault(key, ReadingFit(name, options))
+                fit.legal.append(legal)
+                fit.loglik.append(loglik)
     out = list(fits.values())
     for fit in out:
         _measure(fit, seed)

@@ -99,8 +99,8 @@ def play_against(
     max_plies: int = 1000,
 ) -> Game:
     """One game of the person at ``seat`` (from 0) against ``player`` at every other
-    seat; the record.  Raises :class:`~zrec.errors.ZrecError` for a bad player, seat or
-    tag."""
+    seat, stopped unfinished (and said so) after ``max_plies`` turns; the record.
+    Raises :class:`~zrec.errors.ZrecError` for a bad player, seat or tag."""
     rng = random.Random(f"zrec-play/{seed}")
     drawn = {**rules.random_tags(seats, rng), **tags}
     replay = prepare_rules(rules, drawn)
@@ -118,12 +118,16 @@ def play_against(
     pos, follows_turn, plies = replay.start, False, 0
     nodes: list[MoveNode] = []
     result = "*"
-    while plies < max_plies:
+    while True:
         outcome = engine.outcome(pos)
         if outcome is not None:
             tell(engine.render(pos))
             tell(f"Game over: {outcome.reason} ({outcome.result})")
             result = outcome.result
+            break
+        if plies >= max_plies:
+            tell(engine.render(pos))
+            tell(f"Game stopped unfinished after {max_plies} plies (*).")
             break
         number = engine.move_number(pos)
         chance = engine.chance(pos)

@@ -1,20 +1,17 @@
 """Running a study: every reading's games, in one process or several.
 
 The games of each reading are cut into pieces of :data:`GAMES_PER_PIECE` games; a piece is played
-by a worker process (``jobs`` above 1) or here, and the pieces are put back in order,
+here, by a worker process (``jobs`` above 1) or by a Dask cluster's worker
+(:mod:`zrec.research.pieces`), and the pieces are put back in order,
 so the statistics are the same, byte for byte, whatever the number of processes:
 each game plays with its own generator (:func:`zrec.research.study.game_rng`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import multiprocessing
-import signal
-import sys
 from collections.abc import Callable, Sequence
 
+from zrec.research.pieces import run_pieces
 from zrec.research.study import (
     GameResult,
     Reading,
@@ -90,22 +87,12 @@ def run_study(
         for reading in readings
         for start in range(0, games, GAMES_PER_PIECE)
     ]
-    if cluster is not None:
-        from zrec.research.cluster import run_on_cluster
 
-        def told(task: Task) -> None:
-            if tick is not None:
-                tick(task[4] - task[3])
+    def told(task: Task) -> None:
+        if tick is not None:
+            tick(task[4] - task[3])
 
-        done = run_on_cluster(cluster, _work, tasks, told)
-    elif jobs <= 1 or len(tasks) == 1:
-        done = []
-        for task in tasks:
-            done.append(_work(task))
-            if tick is not None:
-                tick(task[4] - task[3])
-    else:
-        done = _in_workers(tasks, jobs, tick)
+    done = run_pieces(_work, tasks, jobs, cluster, told)
     per_reading = len(tasks) // len(readings)
     out = []
     for i, reading in enumerate(readings):
@@ -114,33 +101,3 @@ def run_study(
         out.append(summarize(rules, reading, results, seed, max_plies, seats))
     return out
 
-
-def _in_workers(
-    tasks: list[Task], jobs: int, tick: Callable[[int], None] | None
-) -> list[list[GameResult]]:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs, initializer=_worker_start)
-    try:
-        done = []
-        for task, piece in zip(tasks, pool.imap(_work, tasks), strict=True):
-            done.append(piece)
-            if tick is not None:
-                tick(task[4] - task[3])
-    except BaseException:
-        pool.terminate()  # interrupted or failed: the pieces being played are dropped
-        raise
-    pool.close()
-    pool.join()
-    return done
-
-
-def _worker_start() -> None:
-    """A worker ends with the study: SIGTERM and SIGINT act as usual (not zrec's
-    handlers, inherited), and on Linux the worker is killed when the study is."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the studying process decides
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG

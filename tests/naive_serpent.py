@@ -1,0 +1,101 @@
+"""A deliberately naive move generator for Mosona and Kolowis, written from docs/rules.md
+(Awithlaknannai Mosona), for the tests that check the engine against something that
+shares nothing with it: the perft counts (tests/rules/test_serpent_perft.py) and the
+random player's metrics (tests/test_metrics_naive.py).
+
+It names points by strings, lists the lines with plain loops, finds the straight jumps
+as collinear triples of drawing coordinates (the two curved end lines are listed by
+hand), keeps the board in a dict and searches capture chains recursively.  Its moves
+come in a fixed order (points in the order listed, jumps and neighbours sorted), so
+that a random player drawing from them plays the same games for the same seed.
+"""
+
+from __future__ import annotations
+
+Board = dict[str, str]  # point -> "W", "B" or "" (empty)
+
+
+class Naive:
+    """The rules of docs/rules.md (Awithlaknannai Mosona) in the plainest form: ``n``
+    points a side (8: Mosona, 16: Kolowis), the lined or open board, straight or bent
+    jumps."""
+
+    def __init__(self, n: int, lined: bool = True, bent: bool = False) -> None:
+        self.n = n
+        a = [f"a{i}" for i in range(1, n + 1)]
+        b = [f"b{i}" for i in range(1, n + 2)]
+        c = [f"c{i}" for i in range(1, n + 1)]
+        self.xy = {p: (2 * i, 0) for i, p in enumerate(b)}
+        self.xy |= {p: (2 * i + 1, -1) for i, p in enumerate(a)}
+        self.xy |= {p: (2 * i + 1, 1) for i, p in enumerate(c)}
+        self.points = list(self.xy)
+        lines = [(b[i], b[i + 1]) for i in range(n)]
+        for i in range(n):
+            lines += [(a[i], b[i]), (a[i], b[i + 1]), (c[i], b[i]), (c[i], b[i + 1])]
+        if lined:
+            lines += [(a[i], a[i + 1]) for i in range(n - 1)]
+            lines += [(c[i], c[i + 1]) for i in range(n - 1)]
+        self.lines = lines
+        self.nbrs: dict[str, set[str]] = {p: set() for p in self.xy}
+        for x, y in lines:
+            self.nbrs[x].add(y)
+            self.nbrs[y].add(x)
+        jumps = set()
+        for q in self.xy:
+            for p in self.nbrs[q]:
+                for r in self.nbrs[q]:
+                    if r == p:
+                        continue
+                    (px, py), (qx, qy), (rx, ry) = self.xy[p], self.xy[q], self.xy[r]
+                    if bent or (qx - px, qy - py) == (rx - qx, ry - qy):
+                        jumps.add((p, q, r))
+        if not bent:
+            for p, q, r in [(a[0], b[0], c[0]), (a[-1], b[-1], c[-1])]:
+                jumps |= {(p, q, r), (r, q, p)}
+        self.jumps = sorted(jumps)
+
+    def start(self) -> Board:
+        n = self.n
+        board = {p: "" for p in self.points}
+        for i in range(1, n + 1):
+            board[f"a{i}"], board[f"c{i}"] = "W", "B"
+        for i in range(1, n // 2 + 1):
+            board[f"b{i}"], board[f"b{n + 2 - i}"] = "B", "W"
+        return board
+
+    def moves(self, board: Board, side: str) -> list[Board]:
+        """The positions after each legal move (each whole chain once)."""
+        enemy = "B" if side == "W" else "W"
+        chains: dict[tuple[tuple[str, ...], frozenset[str]], Board] = {}
+
+        def jump(board: Board, at: str, path: tuple[str, ...], taken: frozenset[str]) -> None:
+            went_on = False
+            for p, q, r in self.jumps:
+                if p == at and board[q] == enemy and board[r] == "":
+                    went_on = True
+                    after = dict(board)
+                    after[p], after[q], after[r] = "", "", side
+                    jump(after, r, (*path, r), taken | {q})
+            if not went_on and taken:
+                chains[path, taken] = board
+
+        for p in self.points:
+            if board[p] == side:
+                jump(board, p, (p,), frozenset())
+        if chains:
+            return list(chains.values())
+        steps = []
+        for p in self.points:
+            for r in sorted(self.nbrs[p]):
+                if board[p] == side and board[r] == "":
+                    after = dict(board)
+                    after[p], after[r] = "", side
+                    steps.append(after)
+        return steps
+
+    def perft(self, board: Board, side: str, depth: int) -> int:
+        """The number of move sequences ``depth`` long from ``board``, ``side`` to move."""
+        if depth == 0:
+            return 1
+        other = "B" if side == "W" else "W"
+        return sum(self.perft(b, other, depth - 1) for b in self.moves(board, side))
