@@ -14,7 +14,8 @@ the value being, for the ``greedy`` model, the pieces the move takes (a large β
 ``greedy`` player of ``zrec study``, who always takes the most), and for
 ``alphabeta:D`` the value that :mod:`zrec.research.alphabeta`'s search gives the
 position after the move, searched ``D - 1`` moves further, for the seat that moves
-(two-seat games without dice only: another game is refused).  β = 0 is a player
+(two-seat games without dice only: another game, like a turn with dice below, is
+counted for legality alone).  β = 0 is a player
 choosing uniformly.  A record's log-likelihood is the sum of
 log P over the moves of its main line; a reading's is the sum over its legal records,
 given **per move** (the total over the moves counted) so that readings compare on the
@@ -103,16 +104,16 @@ def move_loglik(
 ) -> tuple[float, int] | None:
     """The log-likelihood of the record's main-line moves under ``options`` and the
     model (as :func:`model_spec` spells it), and the moves counted; ``None`` for a game
-    with dice or one that cannot be replayed.  Raises :class:`FitError` for a game the
-    model cannot judge."""
+    with dice, one the model's search cannot play (``alphabeta`` plays two-seat games
+    without dice) or one that cannot be replayed."""
     try:
         replay = prepare(with_tags(game, options))
     except GameSetupError:
         return None
     engine = replay.engine
     depth = _depth(model)
-    if depth is not None and (why := refusal(engine, replay.start)) is not None:
-        raise FitError(why)
+    if depth is not None and refusal(engine, replay.start) is not None:
+        return None
     total, moves = 0.0, 0
     for step in positions(replay, game.line):
         if step.error is not None or engine.chance(step.before) is not None:
@@ -203,14 +204,11 @@ def _fit_piece(task: Task) -> list[Fitted]:
         if found.problem is not None or not found.name:
             done.append(f"record {number}: {found.problem or 'not replayed'}")
             continue
-        try:
-            done.append((found.name, [
-                (dict(r.options), r.legal,
-                 move_loglik(game, r.options, beta, model) if r.legal else None)
-                for r in found.readings
-            ]))
-        except FitError as exc:
-            raise FitError(f"--model {model}: record {number} ({found.name}): {exc}") from None
+        done.append((found.name, [
+            (dict(r.options), r.legal,
+             move_loglik(game, r.options, beta, model) if r.legal else None)
+            for r in found.readings
+        ]))
     return done
 
 
