@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from zrec.cli import app
@@ -122,3 +123,20 @@ def test_the_cap_of_plies_stops_the_game_and_says_so() -> None:
     assert sum("Game stopped" in t for t in told) == 1
     # the command plays with the cap of 1,000
     assert inspect.signature(play_against).parameters["max_plies"].default == 1000
+
+
+def test_a_player_without_a_move_stops_the_game_saying_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # no engine leaves a player without a move in a game not over; should one, the
+    # person is told why the game stopped
+    import zrec.research.playing as playing
+
+    def no_move(*_: object) -> None:
+        return None
+
+    monkeypatch.setattr(playing, "seat_players", lambda engine, names: (no_move,) * 2)
+    told: list[str] = []
+    record = play_against(find_game("mosona"), {}, "greedy", 1, 1, lambda p: "quit", told.append)
+    assert record.result == "*"
+    assert told[-1] == "Game stopped: greedy has no move for White (*)."

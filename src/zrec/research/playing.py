@@ -142,7 +142,8 @@ def play_against(
                 break
         else:
             move = choose(engine, pos, roll, rng)
-            if move is None:
+            if move is None:  # no engine ends a game this way today; said if one does
+                tell(f"Game stopped: {names[0]} has no move for {engine.seats[number.seat]} (*).")
                 break
         spelt = engine.spell(pos, move)
         tell(f"{number.text()} {engine.seats[number.seat]}: {spelt.text()}")
