@@ -93,11 +93,17 @@ def _candidates(
     moves = list(engine.legal_moves(pos, roll))
     if roll is None:
         return moves
-    seen = {engine.key(engine.apply(pos, m)[0]) for m in moves}
+    # The positions of the listed moves are only made once a drawn move is not one of
+    # them: a turn listed in full (the wolves', hundreds of paths) then makes none.
+    seen: set[bytes] | None = None
     for _ in range(WIDEN):
         move = engine.sample_move(pos, roll, rng)
         if move is None:
             break
+        if move in moves:
+            continue
+        if seen is None:
+            seen = {engine.key(engine.apply(pos, m)[0]) for m in moves}
         key = engine.key(engine.apply(pos, move)[0])
         if key not in seen:
             seen.add(key)
