@@ -47,10 +47,11 @@ SEARCHERS: dict[str, Searcher] = {
 }
 
 
-def player_spec(text: str) -> str | None:
+def player_spec(text: str, said: str = "--player") -> str | None:
     """``mcts:50`` for ``mcts:50`` or ``MCTS:50``, ``mcts:200`` for ``mcts`` (its
     default), ``None`` for a name that is no search player.  Raises
-    :class:`PlayerError` for a budget that is not a whole number at least 1."""
+    :class:`PlayerError` for a budget that is not a whole number at least 1 (the
+    message names the player as given after ``said``, the option or field)."""
     name, sep, budget = text.strip().lower().partition(":")
     searcher = SEARCHERS.get(name.strip())
     if searcher is None:
@@ -60,7 +61,7 @@ def player_spec(text: str) -> str | None:
     budget = budget.strip()
     if not (budget.isascii() and budget.isdigit()) or int(budget) < 1:
         raise PlayerError(
-            f"--player {text.strip()}: the budget of {name.strip()} ({searcher.unit}) is a "
+            f"{said} {text.strip()}: the budget of {name.strip()} ({searcher.unit}) is a "
             f"whole number at least 1, not {budget!r}"
         )
     return f"{name.strip()}:{int(budget)}"
