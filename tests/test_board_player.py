@@ -7,6 +7,8 @@ searches at once).  Nobody is logged in: asking for a move is reading."""
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from zrec.archive import Archive
+from zrec.notation.writer import write_game
+from zrec.play.selfplay import random_game
 from zrec.research.players import SEARCHERS
+from zrec.rules import all_games
 from zrec.serve import board_player, create_app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,3 +156,28 @@ def test_the_board_page_offers_the_players(client: TestClient) -> None:
     script = client.get("/static/board-player.js").text
     assert "innerHTML" not in script and "eval(" not in script
     assert set(client.get("/openapi.json").json()["paths"]["/api/reply"]) == {"post"}
+
+
+@pytest.mark.parametrize("player", ["random", "greedy", "mcts:3", "alphabeta:2"])
+@pytest.mark.parametrize("game", [rules.name for rules in all_games()])
+def test_every_player_moves_in_every_game_or_says_why(client: TestClient, game: str,
+                                                      player: str) -> None:
+    rules = next(r for r in all_games() if r.name == game)
+    text = write_game(random_game(rules, {}, random.Random(3), max_plies=0))
+    answer = client.post("/api/reply", json={"text": text, "player": player, "seed": 3})
+    if answer.status_code == 400:  # (alphabeta: two seats and no dice only)
+        assert answer.json()["error"]["code"] == "player-refuses", answer.text
+        assert player.startswith("alphabeta")
+        return
+    assert answer.status_code == 200, answer.text
+    played = client.post("/api/edit", json={"text": text, "at": 0, "op": "play",
+                                            "move": answer.json()["move"]})
+    assert (played.status_code, played.json()["at"]) == (200, 1), played.text
+
+
+def test_the_guides_example_is_what_the_server_answers(client: TestClient) -> None:
+    guide = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = guide.split("### `POST /api/reply`")[1].split("\n### ")[0]
+    sent, shown = (block.split("\n```")[0] for block in section.split("```json\n")[1:3])
+    answer = client.post("/api/reply", json=json.loads(sent))
+    assert answer.json() == json.loads(shown)

@@ -26,6 +26,7 @@ import random
 import secrets
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, Response
@@ -92,22 +93,52 @@ class _TooLong(Exception):
 
 
 class _Timed:
-    """An engine whose every call first checks the search's deadline."""
+    """The engine, for a search: the calls of the engine protocol the players make, each
+    of those a search repeats first checking the search's deadline."""
 
     def __init__(self, engine: Any, deadline: float) -> None:
         self._engine, self._deadline = engine, deadline
+        self.seats: tuple[str, ...] = engine.seats
+        self.title: str = engine.title
 
-    def __getattr__(self, name: str) -> Any:
-        found = getattr(self._engine, name)
-        if not callable(found):
-            return found
+    def _check(self) -> None:
+        if time.monotonic() > self._deadline:
+            raise _TooLong()
 
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            if time.monotonic() > self._deadline:
-                raise _TooLong()
-            return found(*args, **kwargs)
+    def key(self, pos: Any) -> bytes:
+        return bytes(self._engine.key(pos))
 
-        return timed
+    def material(self, pos: Any) -> tuple[int, ...]:
+        return tuple(self._engine.material(pos))
+
+    def to_move(self, pos: Any) -> int | None:
+        found: int | None = self._engine.to_move(pos)
+        return found
+
+    def move_number(self, pos: Any) -> Any:
+        return self._engine.move_number(pos)
+
+    def chance(self, pos: Any) -> Any:
+        return self._engine.chance(pos)
+
+    def spell(self, pos: Any, move: Any) -> Any:
+        return self._engine.spell(pos, move)
+
+    def outcome(self, pos: Any) -> Any:
+        self._check()
+        return self._engine.outcome(pos)
+
+    def legal_moves(self, pos: Any, roll: Sequence[int] | None = None) -> Any:
+        self._check()
+        return self._engine.legal_moves(pos, roll)
+
+    def sample_move(self, pos: Any, roll: Sequence[int] | None, rng: random.Random) -> Any:
+        self._check()
+        return self._engine.sample_move(pos, roll, rng)
+
+    def apply(self, pos: Any, move: Any) -> Any:
+        self._check()
+        return self._engine.apply(pos, move)
 
 
 def reply_json(request: ReplyRequest) -> dict[str, Any]:
