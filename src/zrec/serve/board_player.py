@@ -13,11 +13,11 @@ one: a search player's budget at most :data:`WEB_BUDGETS` (``bad-player`` beyond
 search stopped after :data:`SEARCH_SECONDS` seconds (``search-too-long``), and at most
 :data:`AT_ONCE` searches at once in a worker process (``busy`` for another).
 
-Dice: a turn that rolls them is rolled by the server, from :mod:`secrets` as
-``GET /api/roll`` rolls, or, given a ``seed``, from a generator seeded with the seed and
-the node, so that the same request is answered the same move (the player's own random
-choices draw on the same generator); a ``roll`` given (dice read off real ones) is used
-instead.
+Dice: a turn that rolls them is rolled by the server, as the board's Roll button has
+it do (``GET /api/roll``), from the generator the player's own random choices draw on:
+seeded with the ``seed`` given and the node, so that the same request is answered the
+same move, or else from :mod:`secrets`.  A ``roll`` given (dice read off real ones) is
+used instead.
 """
 
 from __future__ import annotations
