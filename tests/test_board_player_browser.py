@@ -5,9 +5,10 @@ reading.
 
 A person takes Black in a hand-made Mosona position, clicks a move, and the reply of
 ``alphabeta:1`` (White), asked of ``POST /api/reply``, appears on the board: the double
-capture rather than the single one.  A player that refuses the game (alphabeta and the
-dice of Awéthi) is said in words, and the game against it stops.  The page is
-photographed into ``ZREC_SCREENSHOTS`` (a folder) when it is set.
+capture rather than the single one.  In Awéthi the player takes every seat but the
+person's, its dice rolled by the server from the seed.  A player that refuses the game
+(alphabeta and the dice of Awéthi) is said in words, and the game against it stops.
+The page is photographed into ``ZREC_SCREENSHOTS`` (a folder) when it is set.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def test_a_person_moves_and_the_players_reply_is_on_the_board(
     assert page.inner_text("#board-turn") == "Black to move (move 1...)"  # (no reply yet)
     board.click(page, "c1")
     board.click(page, "c2")
-    page.wait_for_function("document.getElementById('board-text').value.includes('b5xb7')")
+    page.wait_for_selector("#board-opponent-status:has-text('played')")
     board.settle(page)
     assert board.movetext(page) == "1... c1-c2 2. b5xb7xb9 *"
     assert page.inner_text("#board-opponent-status") == "alphabeta:1 played b5xb7xb9 (White)"
@@ -88,3 +89,24 @@ def test_a_player_that_refuses_the_game_is_said_in_words(
     assert page.inner_text("#board-opponent-status") == ""
     assert page.is_enabled("#board-opponent-start")
     assert board.movetext(page) == "*"
+
+
+def test_the_player_takes_every_other_seat_with_the_servers_dice(
+    server: tuple[str, Path], page: Page
+) -> None:
+    url, _ = server
+    sample = (SAMPLES / "awethi.zrec").read_text(encoding="utf-8")
+    tags = sample.split("\n\n", 1)[0].replace('[Result "0-0-1"]', '[Result "*"]')
+    board.open_record(page, url, tags + "\n\n*\n")
+    start_playing(page, "random", "Wolves", seed="5")
+    page.wait_for_selector("#board-turn:has-text('Wolves to move')")
+    board.settle(page)
+    # the shepherds' seats played by the player, each turn's dice rolled from the seed,
+    # until the wolves come on: the person's turn, its dice to roll
+    moves = page.locator("#board-moves .board-move").all_inner_texts()
+    assert (len(moves), moves[:3]) == (
+        31, ["start", "1. 2: H", "2134e: a1-a2-a3, a1-a2, a1-b1-b2-c2, a1-b1-c1-d2"])
+    last = "4422s: d2-d1-e2, c2-d2-d1-e1, b1-c1-c2-d2, e3-e4-f4-f3"
+    assert moves[-1] == last
+    assert page.inner_text("#board-opponent-status") == f"random played {last} (Shepherd1)"
+    assert page.inner_text("#board-dice") == "Roll d4+d6"
