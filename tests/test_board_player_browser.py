@@ -25,6 +25,9 @@ from test_serve_browser import browser  # noqa: F401 - the shared fixture
 
 server, shots = board.server, board.shots
 SAMPLES = board.SAMPLES
+#: the Awéthi sample's tags (two shepherd players, advanced points), no move yet
+AWETHI = (SAMPLES / "awethi.zrec").read_text(encoding="utf-8").split("\n\n", 1)[0].replace(
+    '[Result "0-0-1"]', '[Result "*"]') + "\n\n*\n"
 #: Black to move; then White on b5 takes one piece (b5xb3) or two (b5xb7xb9)
 SETUP = """[Game "mosona"]
 [Setup "B7/3BWB1B1/8 b"]
@@ -77,10 +80,7 @@ def test_a_player_that_refuses_the_game_is_said_in_words(
     server: tuple[str, Path], page: Page
 ) -> None:
     url, _ = server
-    sample = (SAMPLES / "awethi.zrec").read_text(encoding="utf-8")
-    tags = sample.split("\n\n", 1)[0].replace('[Result "0-0-1"]', '[Result "*"]')
-    opening = tags + "\n\n*\n"  # (the herd to move)
-    board.open_record(page, url, opening)
+    board.open_record(page, url, AWETHI)
     assert page.inner_text("#board-turn") == "Shepherd1 to move (move 1.)"
     start_playing(page, "alphabeta", "Wolves")
     page.wait_for_selector("#board-problem:not([hidden])")
@@ -95,9 +95,7 @@ def test_the_player_takes_every_other_seat_with_the_servers_dice(
     server: tuple[str, Path], page: Page
 ) -> None:
     url, _ = server
-    sample = (SAMPLES / "awethi.zrec").read_text(encoding="utf-8")
-    tags = sample.split("\n\n", 1)[0].replace('[Result "0-0-1"]', '[Result "*"]')
-    board.open_record(page, url, tags + "\n\n*\n")
+    board.open_record(page, url, AWETHI)
     start_playing(page, "random", "Wolves", seed="5")
     page.wait_for_selector("#board-turn:has-text('Wolves to move')")
     board.settle(page)
