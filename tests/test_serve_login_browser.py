@@ -60,17 +60,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     assert PASSWORD not in logged and "zrec_session=" not in logged
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+def watched(chromium: Browser, allowed: str = "status of 401") -> Iterator[Page]:
+    """A page whose errors (a CSP violation is one) fail the test, but those that hold
+    ``allowed``: an error answer the browser logs as a failed resource (by default a 401
+    form answer)."""
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
     errors: list[str] = []
     opened = context.new_page()
     opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     opened.on("pageerror", lambda exc: errors.append(str(exc)))
     yield opened
     context.close()
-    # (a 401 form answer is logged by the browser as a failed resource: allowed)
-    assert [e for e in errors if "status of 401" not in e] == []
+    assert [e for e in errors if allowed not in e] == []
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
+    yield from watched(browser)
 
 
 @pytest.fixture

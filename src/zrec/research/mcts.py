@@ -4,8 +4,8 @@ Each move the player grows a search tree from the position by ``playouts`` playo
 (its budget, :data:`DEFAULT_PLAYOUTS` unless given).  One playout walks down the tree,
 at each decision choosing the move with the best UCT value for the seat to move (its
 mean score plus ``C·sqrt(ln n / n_i)``, ``C`` = :data:`EXPLORATION`; a move never tried
-first, in an order drawn from the generator), adds one new position, plays from there
-to the end with the engine's random move (:meth:`~zrec.rules.base.Engine.sample_move`)
+first, in an order drawn from the generator), adds one new position, plays on from there
+with the engine's random move (:meth:`~zrec.rules.base.Engine.sample_move`) (below)
 and credits every seat with its score in every position on the way down.  Each seat
 maximises its own score, so any number of seats is played (shepherds and wolves
 alike).
@@ -19,12 +19,12 @@ listed moves and up to :data:`WIDEN` random moves more (distinct positions only)
 A playout is a random game of at most ``moves`` moves (the budget's second number,
 :data:`PLAYOUT_MOVES` unless given); one still going then scores each seat by the
 material evaluation (:func:`evaluation`: its share of the pieces on the board), the
-evaluation the evaluation-based metrics and ``alphabeta`` use.  Cutting playouts short
-is what makes the player affordable: whole random games of Kolowis run to hundreds of
-moves in a locked position.  The move played is the one tried most often (ties: the better mean
-score for the mover, then the first in the tree's order).  Everything draws only on
-the generator given, the study's generator of the game, so the same seed gives the
-same moves; no clock is read.
+evaluation the evaluation-based metrics use.  Cutting playouts short
+is what makes the player affordable: a whole random game from a locked position can
+run to hundreds of moves.  The move played is the one tried most often (ties: the
+better mean score for the mover, then the first in the tree's order).  Everything
+draws only on the generator given, the study's generator of the game, so the same
+seed gives the same moves; no clock is read.
 """
 
 from __future__ import annotations

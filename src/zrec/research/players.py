@@ -53,12 +53,13 @@ SEARCHERS: dict[str, Searcher] = {
 }
 
 
-def player_spec(text: str) -> str | None:
+def player_spec(text: str, said: str = "--player") -> str | None:
     """``mcts:50`` for ``mcts:50`` or ``MCTS:50``, ``mcts:200`` for ``mcts`` (its
     default), ``mcts:16:4`` for ``mcts:16:4``, ``mcts:16`` for ``mcts:16:20`` (the
     default second number), ``None`` for a name that is no search player.  Raises
     :class:`PlayerError` for a budget that is not a whole number at least 1 (the
-    second, at least 0)."""
+    second, at least 0; the message names the player as given after ``said``, the
+    option or field)."""
     name, sep, rest = text.strip().lower().partition(":")
     name = name.strip()
     searcher = SEARCHERS.get(name)
@@ -67,24 +68,24 @@ def player_spec(text: str) -> str | None:
     if not sep:
         return f"{name}:{searcher.default}"
     budget, sep2, extra = rest.partition(":")
-    first = _number(text, budget, searcher.unit, name, 1)
+    first = _number(said, text, budget, searcher.unit, name, 1)
     if not sep2:
         return f"{name}:{first}"
     if searcher.second is None:
         raise PlayerError(
-            f"--player {text.strip()}: {name} takes one number, its {searcher.unit}"
+            f"{said} {text.strip()}: {name} takes one number, its {searcher.unit}"
         )
     default, unit = searcher.second
-    second = _number(text, extra, unit, name, 0)
+    second = _number(said, text, extra, unit, name, 0)
     return f"{name}:{first}" if second == default else f"{name}:{first}:{second}"
 
 
-def _number(text: str, digits: str, unit: str, name: str, least: int) -> int:
+def _number(said: str, text: str, digits: str, unit: str, name: str, least: int) -> int:
     digits = digits.strip()
     if not (digits.isascii() and digits.isdigit()) or int(digits) < least:
         which = "budget" if least else "second number"
         raise PlayerError(
-            f"--player {text.strip()}: the {which} of {name} ({unit}) is a "
+            f"{said} {text.strip()}: the {which} of {name} ({unit}) is a "
             f"whole number at least {least}, not {digits!r}"
         )
     return int(digits)

@@ -129,6 +129,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
         api,
         board_api,
         board_page,
+        board_player,
         explorer,
         login,
         pages,
@@ -152,6 +153,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.include_router(api.router)
     app.include_router(board_api.router)
     app.include_router(board_page.router)
+    app.include_router(board_player.router)
     app.include_router(writing.router)
     app.include_router(results.router)
     app.include_router(login.router)

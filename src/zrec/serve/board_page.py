@@ -34,6 +34,9 @@ router = APIRouter()
 _TAG = re.compile(r"^[A-Z][A-Za-z0-9_]{0,39}$")
 #: the tags every new game is offered, before its seats
 ROSTER = ("Event", "Site", "Date", "Round")
+#: the largest budget the board suggests for a player to play against (mcts:50 answers
+#: in about a second on the boards of the serpent games)
+SUGGESTED = 50
 
 
 def new_record(game: str, options: list[str], tags: list[tuple[str, str]]) -> str:
@@ -120,12 +123,28 @@ def board_page(
     from zrec.play.editing import SUFFIXES
 
     chosen = dict(tags)
+    opponents, hint = opponents_offered()
     return render(
         request, "board.html", title="Recording board", text=text, problem=problem,
         games=games_offered(), chosen_game=(game or "").strip(), chosen=chosen,
         chosen_options=dict(o.partition("=")[::2] for o in options),
-        roster=ROSTER, suffixes=" ".join(SUFFIXES),
+        roster=ROSTER, suffixes=" ".join(SUFFIXES), opponents=opponents,
+        opponents_hint=hint,
     )
+
+
+def opponents_offered() -> tuple[list[str], str]:
+    """The players the board offers to play against (a search player with a budget
+    a web request may ask), and a hint in words: every name, each budget's limit."""
+    from zrec.research.players import SEARCHERS
+    from zrec.research.study import PLAYER_NAMES, PLAYERS
+    from zrec.serve.board_player import WEB_BUDGETS
+
+    offered = [f"{name}:{min(s.default, WEB_BUDGETS[name], SUGGESTED)}"
+               for name, s in SEARCHERS.items()]
+    limits = ", ".join(f"{name} at most {WEB_BUDGETS[name]} {s.unit}"
+                       for name, s in SEARCHERS.items())
+    return [*offered, *PLAYERS], f"{', '.join(PLAYER_NAMES)} ({limits})"
 
 
 def _moves(

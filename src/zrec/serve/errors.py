@@ -12,7 +12,11 @@ code                      status  when
 ``bad-node``, ``bad-roll``,  400  a node, roll, clicks, move or edit the recording
 ``bad-clicks``, ``bad-move``,     board's record cannot take (:mod:`zrec.play.board`,
 ``illegal-move``, ``bad-edit``    :mod:`zrec.play.editing`)
+``bad-player``,           400     a player ``POST /api/reply`` does not know or a
+``player-refuses``,               budget over the web's limit, a player that cannot
+``game-over``, ``no-move``        play the game, a game over, no move found
 ``invalid-record``        422     a record sent to the board that does not validate
+``search-too-long``       422     a player's search that ran past its time
 ``no-engine``             422     a record of a game zrec has no rules for, to the board
 ``login-needed``          401     a write by nobody logged in (a page: a redirect
                                   to ``/login``)
@@ -28,6 +32,7 @@ code                      status  when
 ``bad-result``            400     a result the event's form cannot record (the message
                                   says which field and why)
 ``too-many-logins``       429     too many failed logins (``Retry-After`` says when)
+``busy``                  503     too many searches of players at once
 ``archive-unavailable``   503     the archive cannot be opened or read
 ``damaged-archive``       500     the archive is damaged
 ``internal-error``        500     anything else (the server's log has the details)

@@ -22,6 +22,7 @@
     rec: null, nodes: {}, next: {}, prev: {}, end: {}
   };
   var suffixes = (app.getAttribute("data-suffixes") || "").split(" ").filter(Boolean);
+  var watchers = [];  // told each position drawn (board-player.js)
   var named = {};  // the words of each named choice offered ("=s": "the sum divided: 1 each")
 
   function problem(message) {
@@ -164,6 +165,7 @@
         state.pos = pos;
         state.at = pos.at;
         draw(pos);
+        watchers.forEach(function (watch) { watch(pos); });
         var c = pos.choices;
         if (c.move && !c.options.length && c.clicks.length) { play(c.move); }
       }, function (error) {
@@ -383,7 +385,8 @@
      takes what it needs from window.zrecBoard. */
   window.zrecBoard = {
     state: state, byId: byId, make: make, clear: clear, call: call, edit: edit, load: load,
-    failed: failed, suffixes: suffixes
+    failed: failed, suffixes: suffixes, problem: problem,
+    watch: function (watch) { watchers.push(watch); }
   };
 
 }());
