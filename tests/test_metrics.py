@@ -190,3 +190,15 @@ def test_a_real_game_is_recorded_position_by_position() -> None:
     taken = sum(r.captures)
     assert sum(t.material[0]) - sum(t.material[-1]) == taken
     assert t.covered <= t.sites and all(s >= 1 for s in t.steps)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(*[st.integers(0, 9)] * 5), min_size=1, max_size=12))
+def test_stability_of_five_seats_is_at_most_four_fifths(material: list[tuple[int, ...]]) -> None:
+    # Stability sums each seat's variance of its share of the pieces; the shares add up
+    # to 1, so the sum is E[sum of squares] - sum of squared means <= 1 - 1/5
+    seats = ("S1", "S2", "S3", "S4", "W")
+    result = GameResult(len(material), "x", None, (0,) * 5, Trace(material=tuple(material)))
+    (metric,) = metric_set(["Stability"], seats, 0)
+    value = bootstrap([[c] for c in metric.columns(result)], metric.combine, ()).value
+    assert value is not None and -1e-12 <= value <= 0.8 + 1e-12
