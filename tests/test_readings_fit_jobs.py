@@ -128,7 +128,41 @@ def on_a_terminal(*args: str) -> tuple[str, str]:
 
 def test_a_progress_bar_on_a_terminal_unless_quiet() -> None:
     out, shown = on_a_terminal(*SAMPLES, "--jobs", "2")
-    assert "fit:   0%|" in shown and "| 0/15 [" in shown  # the records read
-    assert "record/s]" in shown
+    # files are read as they are fitted: the records are counted, with no total
+    assert "fit: 0 records [" in shown and " records/s]" in shown
     quiet_out, nothing = on_a_terminal(*SAMPLES, "--jobs", "2", "-q")
     assert (quiet_out, nothing) == (out, "")
+
+
+def test_the_records_are_read_a_few_pieces_ahead_of_the_fit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # an archive of a million games is never held: at most PIECES_AT_ONCE pieces of
+    # records are read ahead of the pieces fitted, and the numbers do not change
+    from zrec.notation.reader import read_records
+
+    games = [
+        r.game
+        for path in SAMPLES
+        for r in read_records(Path(path).open("rb"), path)
+        if r.game is not None
+    ]
+    whole = [f.to_json() for f in fit.fit_records(games)]
+    monkeypatch.setattr(fit, "RECORDS_PER_PIECE", 2)
+    monkeypatch.setattr(fit, "PIECES_AT_ONCE", 2)
+    read, fitted, ahead = 0, 0, []
+
+    def counted() -> Any:
+        nonlocal read
+        for game in games:
+            read += 1
+            yield game
+
+    def tick(n: int) -> None:
+        nonlocal fitted
+        fitted += n
+        ahead.append(read - fitted)
+
+    assert [f.to_json() for f in fit.fit_records(counted(), tick=tick)] == whole
+    assert fitted == read == len(games) == 15
+    assert max(ahead) == 2  # a piece of two is fitted while the next is in memory

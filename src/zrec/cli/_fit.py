@@ -48,6 +48,13 @@ def _archive_games(db: str) -> Iterator[Game]:
                     yield record.game
 
 
+def _archive_count(db: str) -> int:
+    from zrec.cli._archive_open import opened
+
+    with opened(db, write=False) as archive:
+        return archive.count()
+
+
 def _file_games(files: Sequence[str], found: Found, left_out: list[str]) -> Iterator[Game]:
     from zrec.notation.reader import Record
 
@@ -104,9 +111,11 @@ def fit_command(
     left_out: list[str] = []
     try:
         model = model_spec(model)
-        games = list(_archive_games(archives[0]) if archives
-                     else _file_games(sources, found, left_out))
-        bar = progress_bar(quiet, "fit", "record", lambda: len(games))
+        games = (_archive_games(archives[0]) if archives
+                 else _file_games(sources, found, left_out))
+        # the records are read as they are fitted: an archive's count is known first
+        bar = progress_bar(quiet, "fit", " records",
+                           lambda: _archive_count(archives[0]) if archives else None)
         try:
             fits = fit_records(games, beta, seed, left_out, model, jobs, cluster,
                                bar.update if bar is not None else None)

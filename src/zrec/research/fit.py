@@ -29,14 +29,17 @@ are ranked by share, then by log-likelihood per move.
 The records are fitted in pieces of :data:`RECORDS_PER_PIECE`, here, in worker
 processes or on a Dask cluster (:mod:`zrec.research.pieces`); each record is fitted on
 its own and the pieces come back in order, so the numbers are the same, byte for byte,
-however they are run.
+however they are run.  The records are read :data:`PIECES_AT_ONCE` pieces at a time,
+so that an archive of a million games is never held in memory: what is kept of a
+record is one flag and one number for each reading.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +54,7 @@ from zrec.research.pieces import run_pieces
 from zrec.research.study import removed
 
 __all__ = [
+    "PIECES_AT_ONCE",
     "RECORDS_PER_PIECE",
     "RESAMPLES",
     "FitError",
@@ -64,6 +68,8 @@ __all__ = [
 RESAMPLES = 200
 #: records in one piece of work
 RECORDS_PER_PIECE = 10
+#: pieces read and run together (the records in memory at once: their product)
+PIECES_AT_ONCE = 100
 
 #: what a piece of work fits: the number of its first record, the records, beta and
 #: the model (as :func:`model_spec` spells it)
@@ -103,9 +109,11 @@ def move_loglik(
     game: Game, options: dict[str, str], beta: float, model: str = "greedy"
 ) -> tuple[float, int] | None:
     """The log-likelihood of the record's main-line moves under ``options`` and the
-    model (as :func:`model_spec` spells it), and the moves counted; ``None`` for a game
-    with dice, one the model's search cannot play (``alphabeta`` plays two-seat games
-    without dice) or one that cannot be replayed."""
+    model (``greedy`` or ``alphabeta[:D]``, as :func:`model_spec` reads it), and the
+    moves counted; ``None`` for a game with dice, one the model's search cannot play
+    (``alphabeta`` plays two-seat games without dice) or one that cannot be replayed.
+    Raises :class:`FitError` for a model it cannot read."""
+    model = model_spec(model)
     try:
         replay = prepare(with_tags(game, options))
     except GameSetupError:
@@ -212,6 +220,23 @@ def _fit_piece(task: Task) -> list[Fitted]:
     return done
 
 
+def _pieces_fitted(
+    games: Iterator[Game], beta: float, model: str, jobs: int, cluster: str | None,
+    told: Callable[[Task], None],
+) -> Iterator[list[Fitted]]:
+    """The pieces fitted in order, :data:`PIECES_AT_ONCE` pieces of records read at a
+    time."""
+    first = 1
+    while batch := list(itertools.islice(games, RECORDS_PER_PIECE * PIECES_AT_ONCE)):
+        tasks: list[Task] = [
+            (first + start, tuple(batch[start : start + RECORDS_PER_PIECE]), beta, model)
+            for start in range(0, len(batch), RECORDS_PER_PIECE)
+        ]
+        first += len(batch)
+        del batch
+        yield from run_pieces(_fit_piece, tasks, jobs, cluster, told)
+
+
 def fit_records(
     games: Iterable[Game], beta: float = 1.0, seed: int = 0,
     left_out: list[str] | None = None, model: str = "greedy", jobs: int = 1,
@@ -223,18 +248,14 @@ def fit_records(
     are fitted in ``jobs`` processes, or by the workers of the Dask scheduler at
     ``cluster`` (``tcp://HOST:PORT``), with the same numbers; ``tick`` is told of the
     records of each piece fitted.  Raises :class:`~zrec.errors.ZrecError`."""
-    records = tuple(games)
-    tasks: list[Task] = [
-        (start + 1, records[start : start + RECORDS_PER_PIECE], beta, model)
-        for start in range(0, len(records), RECORDS_PER_PIECE)
-    ]
+    model = model_spec(model)
 
     def told(task: Task) -> None:
         if tick is not None:
             tick(len(task[1]))
 
     fits: dict[tuple[str, tuple[tuple[str, str], ...]], ReadingFit] = {}
-    for piece in run_pieces(_fit_piece, tasks, jobs, cluster, told):
+    for piece in _pieces_fitted(iter(games), beta, model, jobs, cluster, told):
         for fitted in piece:
             if isinstance(fitted, str):
                 if left_out is not None:
