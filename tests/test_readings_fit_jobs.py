@@ -141,12 +141,10 @@ def test_the_records_are_read_a_few_pieces_ahead_of_the_fit(
     # records are read ahead of the pieces fitted, and the numbers do not change
     from zrec.notation.reader import read_records
 
-    games = [
-        r.game
-        for path in SAMPLES
-        for r in read_records(Path(path).open("rb"), path)
-        if r.game is not None
-    ]
+    games = []
+    for path in SAMPLES:
+        with Path(path).open("rb") as stream:
+            games += [r.game for r in read_records(stream, path) if r.game is not None]
     whole = [f.to_json() for f in fit.fit_records(games)]
     monkeypatch.setattr(fit, "RECORDS_PER_PIECE", 2)
     monkeypatch.setattr(fit, "PIECES_AT_ONCE", 2)
