@@ -99,6 +99,12 @@ def test_without_a_seed_the_server_rolls(client: TestClient) -> None:
     (CHOICE, "mcts:1001:4", {}, 400, "bad-player",
      "player mcts:1001:4: over the web, mcts searches with a budget of at most 1000 "
      "(playouts); zrec play takes more"),
+    (CHOICE, "mcts:5:101", {}, 400, "bad-player",
+     "player mcts:5:101: over the web, a playout of mcts is at most 100 moves; zrec play "
+     "takes more"),
+    (CHOICE, "mcts:5:99999999999999999999", {}, 400, "bad-player",
+     "player mcts:5:99999999999999999999: over the web, a playout of mcts is at most 100 "
+     "moves; zrec play takes more"),
     (CHOICE, "alphabeta:7", {}, 400, "bad-player",
      "player alphabeta:7: over the web, alphabeta searches with a budget of at most 6 "
      "(depth); zrec play takes more"),

@@ -74,6 +74,18 @@ def test_a_person_moves_and_the_players_reply_is_on_the_board(
     assert pieces == ["Bb4", "Bc2", "Wb9"]
     page.screenshot(path=shots / "board-player.png", full_page=True)
     assert page.locator("#board-problem").is_hidden()
+    # Undo takes the player's move back and stops the game against it (not answered
+    # by the same move at once); Start plays on from there
+    page.click("#board-undo")
+    page.wait_for_selector("#board-opponent-status:has-text('undone')")
+    board.settle(page)
+    assert board.movetext(page) == "1... c1-c2 *"
+    assert page.inner_text("#board-opponent-status") == (
+        "Stopped after a move was undone: press Start to play on from here.")
+    page.click("#board-opponent-start")
+    page.wait_for_selector("#board-opponent-status:has-text('played')")
+    board.settle(page)
+    assert board.movetext(page) == "1... c1-c2 2. b5xb7xb9 *"
 
 
 def test_a_player_that_refuses_the_game_is_said_in_words(

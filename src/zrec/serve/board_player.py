@@ -37,12 +37,22 @@ from zrec.play.board import BoardError, board_at, parse_roll
 from zrec.serve.board_api import _board_error, _Invalid, checked
 from zrec.serve.errors import ApiError
 
-__all__ = ["AT_ONCE", "SEARCH_SECONDS", "WEB_BUDGETS", "ReplyRequest", "reply_json", "router"]
+__all__ = [
+    "AT_ONCE",
+    "SEARCH_SECONDS",
+    "WEB_BUDGETS",
+    "WEB_PLAYOUT_MOVES",
+    "ReplyRequest",
+    "reply_json",
+    "router",
+]
 
 router = APIRouter(prefix="/api", tags=["board"])
 
 #: the largest budget a request may ask of each search player (``zrec play`` takes more)
 WEB_BUDGETS = {"mcts": 1000, "alphabeta": 6}
+#: the most moves of an mcts playout a request may ask (``mcts:N:M``)
+WEB_PLAYOUT_MOVES = 100
 #: seconds a search may run before it is stopped (the engines read no clock: the
 #: server's wrapper of the engine does, at each of its calls)
 SEARCH_SECONDS = 10.0
@@ -78,13 +88,17 @@ def web_player(text: str) -> str:
             return text.strip().lower()
         raise ApiError(400, "bad-player",
                        f"the player is {', '.join(PLAYER_NAMES)}, not {text.strip()!r}")
-    name, budget, *_ = spec.split(":")  # mcts:16:4: the playouts are the budget
+    name, budget, *moves = spec.split(":")  # mcts:16:4: the playouts are the budget
     most = WEB_BUDGETS[name]
     if int(budget) > most:
         unit = SEARCHERS[name].unit
         raise ApiError(400, "bad-player",
                        f"player {spec}: over the web, {name} searches with a budget of at "
                        f"most {most} ({unit}); zrec play takes more")
+    if moves and int(moves[0]) > WEB_PLAYOUT_MOVES:
+        raise ApiError(400, "bad-player",
+                       f"player {spec}: over the web, a playout of {name} is at most "
+                       f"{WEB_PLAYOUT_MOVES} moves; zrec play takes more")
     return spec
 
 

@@ -8,14 +8,16 @@
   "use strict";
   var z = window.zrecBoard;
   if (!z) { return; }
-  var playing = null;  // {player, seat, seed} while a game against a player goes on
+  var playing = null;  // {player, seat, seed, last} while a game against a player goes on
   var asking = false;
   var seats = "";
+  var game = 0;  // bumped at every start and stop: a reply to an earlier game is dropped
 
   function status(text) { z.byId("board-opponent-status").textContent = text; }
 
   function stop(said) {
     playing = null;
+    game += 1;
     z.byId("board-opponent-stop").disabled = true;
     z.byId("board-opponent-start").disabled = false;
     status(said || "");
@@ -24,6 +26,7 @@
   function fillSeats(pos) {
     var chooser = z.byId("board-opponent-seat");
     if (pos.seats.join("\n") === seats) { return; }
+    if (playing && seats) { stop("Another game is on the board: press Start to play it."); }
     seats = pos.seats.join("\n");
     var kept = chooser.value;
     z.clear(chooser);
@@ -36,31 +39,41 @@
   }
 
   function ask(pos) {
+    var mine = game;
     asking = true;
     status(playing.player + " is thinking (" + pos.to_move + ")…");
     var body = { text: z.state.text, at: pos.at, player: playing.player };
     if (playing.seed !== null) { body.seed = playing.seed; }
     z.call("POST", "/api/reply", JSON.stringify(body), "application/json").then(function (reply) {
       asking = false;
-      if (!playing) { return null; }
+      if (!playing || mine !== game) { return null; }
       status(playing.player + " played " + reply.move + " (" + reply.seat + ")");
       return z.edit("play", { move: reply.move }, reply.at);
     }).catch(function (error) {
       asking = false;
+      if (mine !== game) { return; }
       stop();
       z.failed(error);
     });
   }
 
   /* The player moves at the end of a line (not while the person steps back through
-     the record) when its seat is to move. */
+     the record) when its seat is to move. A line's end older than the last one seen
+     is a move undone: the game against the player stops there, so that Undo is not
+     answered by the same move at once; Start goes on from that position. */
   function turn(pos) {
     if (!playing || asking || z.state.clicks.length) { return; }
     if (!pos.to_move) {
       stop("The game is over" + (pos.outcome ? ": " + pos.outcome.result : "") + ".");
       return;
     }
-    if (z.state.end[pos.at] === pos.at && pos.to_move !== playing.seat) { ask(pos); }
+    if (z.state.end[pos.at] !== pos.at) { return; }
+    if (pos.at < playing.last) {
+      stop("Stopped after a move was undone: press Start to play on from here.");
+      return;
+    }
+    playing.last = pos.at;
+    if (pos.to_move !== playing.seat) { ask(pos); }
   }
   z.watch(function (pos) { fillSeats(pos); turn(pos); });
 
@@ -73,8 +86,9 @@
       z.problem("the seed is a whole number of at most 15 digits (0, 1, 2...), or none");
       return;
     }
+    game += 1;
     playing = { player: player, seat: z.byId("board-opponent-seat").value,
-                seed: seed ? Number(seed) : null };
+                seed: seed ? Number(seed) : null, last: -1 };
     z.byId("board-opponent-start").disabled = true;
     z.byId("board-opponent-stop").disabled = false;
     z.problem("");
