@@ -139,14 +139,14 @@ def readings_command(
         bool,
         typer.Option("--fit", help="Rank the readings by how well they explain the "
                      "records: the share legal under each, and the log-likelihood per "
-                     "move of the legal ones under a softmax over the pieces each move "
-                     "takes (docs/readings.md, Fit)."),
+                     "move of the legal ones under a player model, a softmax over the "
+                     "values --model gives the legal moves (docs/readings.md, Fit)."),
     ] = False,
     beta: Annotated[
         float,
         typer.Option("--beta", min=0.0, max=100.0,
                      help="--fit: the model's beta, 0 to 100 (0: every legal move alike; "
-                     "larger: taking more pieces more likely)."),
+                     "larger: the moves of higher value more likely)."),
     ] = 1.0,
     seed: Annotated[
         int, typer.Option("--seed", help="--fit: the seed of the intervals' resamples.")

@@ -7,8 +7,7 @@ mean score plus ``C·sqrt(ln n / n_i)``, ``C`` = :data:`EXPLORATION`; a move nev
 first, in an order drawn from the generator), adds one new position, plays on from there
 with the engine's random move (:meth:`~zrec.rules.base.Engine.sample_move`) (below)
 and credits every seat with its score in every position on the way down.  Each seat
-maximises its own score, so any number of seats is played (shepherds and wolves
-alike).
+maximises its own score, so any number of seats is played.
 
 Dice are chance nodes: below a move, the roll of the next turn is drawn from the
 generator on every visit, and each roll drawn has its own subtree (sampled, not
@@ -94,7 +93,7 @@ def _candidates(
     if roll is None:
         return moves
     # The positions of the listed moves are only made once a drawn move is not one of
-    # them: a turn listed in full (the wolves', hundreds of paths) then makes none.
+    # them: a turn listed in full (of hundreds of paths, say) then makes none.
     seen: set[bytes] | None = None
     for _ in range(WIDEN):
         move = engine.sample_move(pos, roll, rng)

@@ -43,6 +43,10 @@ class Searcher:
     #: the default and unit of a second number (``None``: the player takes one)
     second: tuple[int, str] | None = None
 
+    def spelt(self, name: str) -> str:
+        """How ``--player`` takes the player: ``mcts[:playouts[:moves]]``."""
+        return f"{name}[:{self.unit}]" if self.second is None else f"{name}[:{self.unit}[:moves]]"
+
 
 #: The search players by name, in the order ``--help`` lists them.
 SEARCHERS: dict[str, Searcher] = {

@@ -106,13 +106,7 @@ def greedy_move(engine: Any, pos: Any, roll: Sequence[int] | None, rng: random.R
 #: The players by name, in the order ``--help`` lists them.
 PLAYERS: dict[str, MoveChooser] = {"random": random_move, "greedy": greedy_move}
 #: Every player's name as ``--player`` takes it (search players with a budget).
-PLAYER_NAMES = (
-    *PLAYERS,
-    *(
-        f"{name}[:{s.unit}]" if s.second is None else f"{name}[:{s.unit}[:moves]]"
-        for name, s in SEARCHERS.items()
-    ),
-)
+PLAYER_NAMES = (*PLAYERS, *(s.spelt(name) for name, s in SEARCHERS.items()))
 
 
 @dataclass(frozen=True)

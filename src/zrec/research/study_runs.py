@@ -100,4 +100,3 @@ def run_study(
         results = [r for piece in pieces for r in piece]
         out.append(summarize(rules, reading, results, seed, max_plies, seats))
     return out
-

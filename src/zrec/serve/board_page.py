@@ -35,7 +35,7 @@ _TAG = re.compile(r"^[A-Z][A-Za-z0-9_]{0,39}$")
 #: the tags every new game is offered, before its seats
 ROSTER = ("Event", "Site", "Date", "Round")
 #: the largest budget the board suggests for a player to play against (mcts:50 answers
-#: in about a second on the boards of the serpent games)
+#: in about a second on the smaller boards)
 SUGGESTED = 50
 
 
