@@ -105,6 +105,7 @@ def test_the_command_prints_it(tiny: tuple[Game, Path]) -> None:
     (best,) = [f for f in json.loads(result.stdout) if f["options"] == DEFAULTS]
     want, _ = expected(game, 3, 1.0)
     assert (best["moves"], best["loglik"]) == (4, round(want, 4))
+    assert (best["model"], best["beta"]) == ("alphabeta:3", 1.0)
     table = runner.invoke(app, ["readings", "--fit", str(path), "--model", "AlphaBeta"])
     assert table.stdout.startswith("player model: softmax over the alphabeta values at depth "
                                    "3 of the legal moves, beta = 1\n")  # 3 unless given

@@ -129,6 +129,8 @@ def fit_command(
     if not fits:
         fail("no record of a game zrec knows to fit the readings to")
     if as_json:
-        typer.echo(json.dumps([f.to_json() for f in fits], ensure_ascii=False, indent=2))
+        model_json = {"model": model, "beta": beta}  # what the log-likelihoods are under
+        typer.echo(json.dumps([{**f.to_json(), **model_json} for f in fits],
+                              ensure_ascii=False, indent=2))
     else:
         typer.echo(_table(fits, beta, model), nl=False)
