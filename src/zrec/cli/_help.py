@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
+from pathlib import Path
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
 
 import typer
 
@@ -33,3 +37,54 @@ def reflow_commands(application: typer.Typer) -> None:
     for group in application.registered_groups:
         if group.typer_instance is not None:
             reflow_commands(group.typer_instance)
+
+
+#: the plain name of a value of each type, where an option gives none (``N``, not
+#: typer's ``<int range>``)
+_PLAIN = {int: "N", float: "NUMBER", str: "TEXT", bool: "", Path: "PATH"}
+
+
+def _plain_label(param: Any, ctx: Any, typers: Callable[..., Any]) -> str | None:
+    """What the help shows after an option that takes a value: its metavar, else a
+    plain name of its type; nothing after a flag."""
+    if param.is_flag or param.count:
+        return None
+    if param.metavar is not None:
+        return str(param.metavar)
+    descriptor = getattr(param, "type_descriptor", None)
+    if descriptor is not None and getattr(descriptor, "is_choice", False):
+        label = str(typers(param, ctx)).strip("<>")  # the choices: a|b
+    else:
+        annotation = getattr(descriptor, "annotation", str)
+        while get_origin(annotation) in (list, Union, UnionType):
+            annotation = next(a for a in get_args(annotation) if a is not type(None))
+        label = next((name for kind, name in _PLAIN.items()
+                      if isinstance(annotation, type) and issubclass(annotation, kind)),
+                     "VALUE")
+    return f"{label}..." if param.nargs != 1 else label
+
+
+def plain_labels() -> None:
+    """Show plain value names in every command's help: typer labels a value by its
+    Python type (``<list[str]>``, ``<int range>``, ``<bool>`` after a flag, ``<file>``
+    after an argument already named ``FILE``).  An option shows its metavar, else
+    :data:`_PLAIN`'s name for its type; a flag and an argument show nothing more.
+    With a typer whose help is built otherwise, nothing changes
+    (tests/test_cli_help.py would say so)."""
+    try:
+        from typer.core import TyperArgument, TyperOption
+    except ImportError:  # pragma: no cover - another typer
+        return
+    typers = TyperOption.display_type
+    if getattr(TyperOption.display_type_rich, "plain", False):
+        return
+
+    def option_label(self: Any, ctx: Any) -> str | None:
+        return _plain_label(self, ctx, typers)
+
+    def argument_label(self: Any, ctx: Any) -> str | None:
+        return None  # the name column shows its metavar (FILE...)
+
+    option_label.plain = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = option_label  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = argument_label  # type: ignore[method-assign]

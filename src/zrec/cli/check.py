@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import sys
 from dataclasses import replace
-from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -23,6 +22,7 @@ from zrec.cli._app import (
     SeatsOpt,
     ShowNodeOpt,
     app,
+    check_format,
     fail,
     nth_record,
     open_input,
@@ -38,11 +38,6 @@ if TYPE_CHECKING:
     from zrec.render.positions import Shown
 
 
-class Report(str, Enum):
-    human = "human"
-    json = "json"
-
-
 @app.command()
 def validate(
     files: Annotated[
@@ -54,8 +49,14 @@ def validate(
         ),
     ],
     output_format: Annotated[
-        Report, typer.Option("--format", help="human: one line a problem; json: for programs.")
-    ] = Report.human,
+        str,
+        typer.Option(
+            "--format",
+            metavar="text|json",
+            help="text: one line a problem; json: for programs (human: the old name of text).",
+        ),
+    ] = "text",
+    output: OutputOpt = None,
     no_warnings: Annotated[
         bool, typer.Option("--no-warnings", help="Show errors only (warnings still counted).")
     ] = False,
@@ -90,15 +91,21 @@ def validate(
     from zrec.check.parallel import Validators, all_cores
     from zrec.cli._validating import checked
 
-    as_json = output_format is Report.json
+    as_json = check_format(output_format, ("text", "json")) == "json"
     summary = Totals()
-    writer = ReportWriter(lambda text: typer.echo(text, nl=False), as_json)
     unreadable = 0
     reading = reading_of(option)
     if reading:
         said = ", ".join(f'{tag} "{value}"' for tag, value in reading.items())
         typer.echo(f"zrec: every game is read with {said} (its own tags overridden)", err=True)
-    with Validators(jobs or all_cores(), as_json, no_warnings, reading) as validators:
+    # to standard output the problems go as they are found; to -o FILE, all at once
+    with (
+        write_to(output) if output is not None else contextlib.nullcontext(None) as out,
+        Validators(jobs or all_cores(), as_json, no_warnings, reading) as validators,
+    ):
+        writer = ReportWriter(
+            (lambda text: typer.echo(text, nl=False)) if out is None else out.write, as_json
+        )
         for file in unique(files):
             try:
                 stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
@@ -113,7 +120,7 @@ def validate(
                     writer.problems(shown, games_before)
                 if summary.games == before:
                     say_no_game(file)
-    writer.end(summary)  # the problems are written as they are found; the summary last
+        writer.end(summary)  # the problems are written as they are found; the summary last
     if unreadable:
         raise typer.Exit(EXIT_USAGE)
     if summary.invalid or not summary.games:
@@ -216,7 +223,9 @@ def random_command(
     seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same games.")] = 0,
     option: Annotated[
         Optional[list[str]],  # noqa: UP045
-        typer.Option("--option", "-O", help="A rule option or tag, e.g. -O Jumps=bent."),
+        typer.Option(
+            "--option", "-O", metavar="TAG=VALUE", help="A rule option or tag, e.g. -O Jumps=bent."
+        ),
     ] = None,
     seats: SeatsOpt = None,
     max_plies: Annotated[

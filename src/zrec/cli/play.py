@@ -29,7 +29,7 @@ def play_command(
     option: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option(
-            "--option", "-O", metavar="Tag=value", help="A rule option or tag, e.g. -O Jumps=bent."
+            "--option", "-O", metavar="TAG=VALUE", help="A rule option or tag, e.g. -O Jumps=bent."
         ),
     ] = None,
     seed: Annotated[

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
@@ -16,6 +15,7 @@ from zrec.cli._app import (
     QuietOpt,
     SeatsOpt,
     app,
+    check_format,
     fail,
     one_way_of_working,
     progress_bar,
@@ -30,11 +30,6 @@ if TYPE_CHECKING:
     from zrec.research.study import Summary
 
 
-class StudyFormat(str, Enum):
-    table = "table"
-    json = "json"
-
-
 @app.command()
 def study(
     game: GameNameOpt,
@@ -43,7 +38,7 @@ def study(
         typer.Option(
             "--option",
             "-O",
-            metavar="Tag=value",
+            metavar="TAG=VALUE",
             help="A rule option or setup tag of the game.  The same tag given several "
             "times makes one reading per value, side by side; several such tags make "
             "every combination (the first tag named varies slowest).  Tags not given "
@@ -75,9 +70,14 @@ def study(
     jobs: JobsOpt = 1,
     cluster: ClusterOpt = None,
     output_format: Annotated[
-        StudyFormat,
-        typer.Option("--format", help="table: for people; json: one object per reading."),
-    ] = StudyFormat.table,
+        str,
+        typer.Option(
+            "--format",
+            metavar="text|json",
+            help="text: a table for people; json: one object per reading (table: the old "
+            "name of text).",
+        ),
+    ] = "text",
     chart: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--chart", metavar="FILE.svg", help="Also draw an SVG chart here."),
@@ -134,6 +134,7 @@ def study(
     from zrec.research.study_runs import run_study
     from zrec.rules import find_game
 
+    output_format = check_format(output_format, ("text", "json"))
     if games < 1:
         fail(f"--games must be at least 1, not {games}")
     one_way_of_working(jobs, cluster, "play the games")
@@ -201,7 +202,7 @@ def study(
             _report(report, f"{rules.title}: self-play study", data, labels, drawn,
                     f"{games} games per reading, seed {seed}, cut off at {max_plies} plies")
     with write_to(output) as out:
-        if output_format is StudyFormat.json:
+        if output_format == "json":
             out.write(json.dumps(data, indent=2) + "\n")
         else:
             out.write(table(summaries, labels, data) + ranking)
