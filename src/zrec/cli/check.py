@@ -32,7 +32,7 @@ from zrec.cli._app import (
 from zrec.cli._inputs import display_name, unique
 from zrec.cli._readings import ReadingOpt, check_option_values, read_under, reading_of
 from zrec.notation.model import Line
-from zrec.notation.reader import read_records
+from zrec.notation.reader import Record, read_records
 
 if TYPE_CHECKING:
     from zrec.render.positions import Shown
@@ -194,7 +194,7 @@ def _position(
         try:
             return position_at(record.game, ply)
         except PositionError as exc:
-            fail(f"{where}{exc}", EXIT_INVALID)
+            fail(_located(record, file) or f"{where}{exc}", EXIT_INVALID)
     total = _moves_written(record.game.line)
     if node > total:
         fail(
@@ -207,8 +207,21 @@ def _position(
             return Shown(replay, replay.start, 0, None)
         last = path_to(replay, record.game.line, node)[-1]
     except (GameSetupError, ReplayError) as exc:
-        fail(f"{where}{exc}", EXIT_INVALID)
+        fail(_located(record, file) or f"{where}{exc}", EXIT_INVALID)
     return Shown(replay, last.after, last.ply, last)
+
+
+def _located(record: Record, file: str) -> str | None:
+    """Why a record cannot be replayed, as validate says it: ``FILE:LINE:COLUMN:
+    error[code] game N, ply P: ...``: its first error at a move (else its first
+    error); ``None`` if the validator finds none."""
+    from zrec.check.validate import validate_game
+
+    assert record.game is not None
+    report = validate_game(record.game, display_name(file), record.number, record.line)
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    at_a_move = [d for d in errors if d.ply is not None] or errors
+    return at_a_move[0].format() if at_a_move else None
 
 
 def _moves_written(line: Line) -> int:
