@@ -229,16 +229,6 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def _metric(reading: dict[str, float | None] | None) -> str:
-    """``0.412 [0.398, 0.427]``; ``-`` for a metric undefined or not measured."""
-    if reading is None or reading["value"] is None:
-        return "-"
-    value, low, high = reading["value"], reading["low"], reading["high"]
-    digits = 3 if all(abs(x) < 10 for x in (value, low or 0, high or 0)) else 1
-    interval = "" if low is None or high is None else f" [{low:.{digits}f}, {high:.{digits}f}]"
-    return f"{value:.{digits}f}{interval}"
-
-
 def _folder(folder: str) -> None:
     from pathlib import Path
 
@@ -285,6 +275,8 @@ def table(
     """The statistics, one column per reading: headed by its label, or, where a label
     is longer than :data:`LABEL_WIDTH`, by its number, the labels listed above; then
     the metrics in ``data`` (the JSON objects), with their intervals."""
+    from zrec.research.metrics_shown import digits, interval
+
     data = data or [s.to_json() for s in summaries]
     key = ""
     heads = list(labels)
@@ -327,7 +319,9 @@ def table(
     for code in codes:
         row(f"ends: {code}", [str(d["terminations"].get(code, 0)) for d in data])
     for name in dict.fromkeys(n for d in data for n in d.get("metrics", {})):
-        row(name, [_metric(d["metrics"].get(name)) for d in data])
+        measured = [d["metrics"].get(name) for d in data]
+        places = digits(measured)  # one precision for the whole row
+        row(name, [interval(m, places) for m in measured])
     width = max(len(name) for name, _ in rows)
     columns = [max(len(values[i]) for _, values in rows) for i in range(len(labels))]
     lines = []
