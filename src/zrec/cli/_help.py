@@ -4,7 +4,8 @@ A command's help is its docstring, wrapped in the source at the source's width; 
 keeps those line breaks, so at any other width the help came out cut mid-phrase.
 :func:`reflow` makes each paragraph of a docstring one line, and rich wraps it to the
 terminal's width; :func:`reflow_commands` does that for every command of an
-application, once they are registered.
+application, once they are registered.  :func:`plain_labels` names the values options
+take plainly (``FILE``, ``N``), not by their Python types.
 """
 
 from __future__ import annotations
@@ -51,11 +52,11 @@ def _plain_label(param: Any, ctx: Any, typers: Callable[..., Any]) -> str | None
         return None
     if param.metavar is not None:
         return str(param.metavar)
-    descriptor = getattr(param, "type_descriptor", None)
-    if descriptor is not None and getattr(descriptor, "is_choice", False):
+    descriptor = param.type_descriptor  # typer's account of the parameter's type
+    if descriptor.is_choice:
         label = str(typers(param, ctx)).strip("<>")  # the choices: a|b
     else:
-        annotation = getattr(descriptor, "annotation", str)
+        annotation = descriptor.annotation
         while get_origin(annotation) in (list, Union, UnionType):
             annotation = next(a for a in get_args(annotation) if a is not type(None))
         label = next((name for kind, name in _PLAIN.items()
@@ -64,20 +65,25 @@ def _plain_label(param: Any, ctx: Any, typers: Callable[..., Any]) -> str | None
     return f"{label}..." if param.nargs != 1 else label
 
 
+#: not empty once :func:`plain_labels` has changed typer's help
+_INSTALLED: list[bool] = []
+
+
 def plain_labels() -> None:
     """Show plain value names in every command's help: typer labels a value by its
     Python type (``<list[str]>``, ``<int range>``, ``<bool>`` after a flag, ``<file>``
     after an argument already named ``FILE``).  An option shows its metavar, else
     :data:`_PLAIN`'s name for its type; a flag and an argument show nothing more.
-    With a typer whose help is built otherwise, nothing changes
-    (tests/test_cli_help.py would say so)."""
+    This knows typer 0.29's help (``display_type_rich``, ``type_descriptor``), as
+    :mod:`zrec.cli._coerce` knows its checks: tests/test_cli_help.py looks at every
+    command's help, and would fail with a typer built otherwise."""
     try:
         from typer.core import TyperArgument, TyperOption
     except ImportError:  # pragma: no cover - another typer
         return
-    typers = TyperOption.display_type
-    if getattr(TyperOption.display_type_rich, "plain", False):
+    if _INSTALLED:
         return
+    typers = TyperOption.display_type
 
     def option_label(self: Any, ctx: Any) -> str | None:
         return _plain_label(self, ctx, typers)
@@ -85,6 +91,6 @@ def plain_labels() -> None:
     def argument_label(self: Any, ctx: Any) -> str | None:
         return None  # the name column shows its metavar (FILE...)
 
-    option_label.plain = True  # type: ignore[attr-defined]
     TyperOption.display_type_rich = option_label  # type: ignore[method-assign]
     TyperArgument.display_type_rich = argument_label  # type: ignore[method-assign]
+    _INSTALLED.append(True)
