@@ -429,7 +429,7 @@ def test_searches_that_cannot_run(db_url: str, tmp_path: Path) -> None:
         invoke("search", "--db", db_url, "-O", "Jumps"),
         "an override is written Tag=value (e.g. Jumps=bent), not 'Jumps'",
     )
-    refused(invoke("search", "--db", db_url, "--format", "xml"), "--format is one of table, json")
+    refused(invoke("search", "--db", db_url, "--format", "xml"), "--format is one of text, json")
     refused(invoke("export", "--db", db_url, "--format", "ids"), "--format is one of zrec, json")
     refused(
         invoke("search", "--db", db_url, "--position-after", f"{TOURNAMENT}:9:3"),

@@ -170,7 +170,7 @@ def test_players_lists_names_games_and_aliases(db_url: str, tmp_path: Path) -> N
     assert ok("players", "--db", db_url, "nobody") == "games  player  aliases\n"
     refused(
         invoke("players", "--db", db_url, "--format", "xml"),
-        "--format is table or json, not 'xml'",
+        "--format is text or json, not 'xml'",
     )
 
 

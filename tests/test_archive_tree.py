@@ -257,7 +257,7 @@ def test_errors_name_the_move_and_the_reason(archive_url: str) -> None:
     assert run("--moves", "1. b6-b5", "--position", "x") == (
         2, "zrec: give --moves or --position, not both\n"
     )
-    assert run("--format", "xml")[1] == "zrec: --format is table or json, not 'xml'\n"
+    assert run("--format", "xml")[1] == "zrec: --format is text or json, not 'xml'\n"
     with Archive.open(archive_url) as archive, pytest.raises(SearchError):
         tree(archive, "mosona", {}, "1. b6-b5 b5-b4")
 

@@ -239,7 +239,7 @@ def test_clear_errors_exit_2_and_change_nothing(db: str, tmp_path: Path) -> None
         refused(users("add", name, "--db", db, stdin=PASSWORD + "\n"),
                 "a user name is 1 to 64 printable characters without spaces at either end, "
                 f"not {name!r}")
-    refused(users("list", "--format", "csv", "--db", db), "--format is table or json, not 'csv'")
+    refused(users("list", "--format", "csv", "--db", db), "--format is text or json, not 'csv'")
     missing = str(tmp_path / "none.sqlite")
     for nowhere in (("add", "bob"), ("list",), ("remove", "Ada"), ("password", "Ada"),
                     ("token", "Ada"), ("token", "Ada", "--revoke")):

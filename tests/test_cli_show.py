@@ -67,7 +67,27 @@ def test_show_out_of_range_is_bad_usage(
 def test_show_an_invalid_record_is_exit_1(files: dict[str, str]) -> None:
     result = invoke("show", files["illegal"], "--node", "3")
     assert result.exit_code == 1
-    assert result.stderr == "zrec: ply 2, move 1 (Black): c5-b6 is illegal: b6 is not empty\n"
+    # said as validate says it: file, line and column of the move, code, game and ply
+    assert result.stderr == (
+        f"zrec: {files['illegal']}:3:20: error[illegal-move] game 1, ply 2: move 1 (Black) "
+        "(in a variation): c5-b6 is illegal: b6 is not empty; legal moves: c5xa4\n"
+    )
+
+
+def test_show_says_where_a_record_goes_wrong_as_validate_does() -> None:
+    invalid = Path(__file__).resolve().parents[1] / "samples" / "invalid"
+    sample = str(invalid / "illegal-move.zrec")
+    result = invoke("show", sample)
+    assert (result.exit_code, result.stdout) == (1, "")
+    checked = invoke("validate", sample)
+    assert result.stderr == f"zrec: {checked.stdout.splitlines()[0]}\n"
+    assert result.stderr.startswith(f"zrec: {sample}:2:10: error[illegal-move] game 1, ply 2: ")
+    setup = invoke("show", str(invalid / "bad-option.zrec"))
+    assert setup.exit_code == 1
+    assert setup.stderr == (
+        f'zrec: {invalid / "bad-option.zrec"}:2:1: error[bad-option] game 1: [Jumps '
+        '"diagonal"] is not a known value; accepted: "line", "bent"\n'
+    )
 
 
 # -- 10. --node: the position after the N-th move written --------------------------------
@@ -115,8 +135,8 @@ def test_show_several_files_goes_on_after_a_bad_one(files: dict[str, str]) -> No
     result = invoke("show", files["broken"], "/no/such.zrec", files["alternative"])
     assert result.exit_code == 2
     assert result.stderr == (
-        f"zrec: {files['broken']}: ply 2, move 1 (Black): c5-b6 is illegal: "
-        "a capture is compulsory here\n"
+        f"zrec: {files['broken']}:3:10: error[illegal-move] game 1, ply 2: move 1 (Black): "
+        "c5-b6 is illegal: a capture is compulsory here; legal moves: b4xb6\n"
         "zrec: cannot read /no/such.zrec: No such file or directory\n"
     )
     assert result.stdout == (

@@ -140,3 +140,14 @@ def test_a_player_without_a_move_stops_the_game_saying_so(
     record = play_against(find_game("mosona"), {}, "greedy", 1, 1, lambda p: "quit", told.append)
     assert record.result == "*"
     assert told[-1] == "Game stopped: greedy has no move for White (*)."
+
+
+def test_help_at_the_prompt_lists_the_commands() -> None:
+    result = runner.invoke(app, [*BENT, "--seat", "2"], input="help\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert (
+        f"{PROMPT}Type a move in the notation to play it (e.g. b6-b5, or a capture chain "
+        "a4xb5xb4); ? lists the legal moves; help shows this; quit stops the game, "
+        f"unfinished, and prints its record.\n{PROMPT}Game stopped, unfinished (*).\n"
+    ) in result.stdout
+    assert "Not played" not in result.stdout

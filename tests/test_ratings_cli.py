@@ -84,7 +84,7 @@ def test_the_table_and_a_player_s_history(club: str) -> None:
                                     "month 13\n"),
         (["--as-of", "????"], "zrec: --as-of: '????' has no year: give a day, YYYY.MM.DD\n"),
         (["--player", "Nobody"], "zrec: --player: there is no player 'Nobody' in "),
-        (["--format", "csv"], "zrec: --format is table or json, not 'csv'\n"),
+        (["--format", "csv"], "zrec: --format is text or json, not 'csv'\n"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(club: str, args: list[str], message: str) -> None:

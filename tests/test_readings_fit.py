@@ -62,7 +62,14 @@ def test_readings_are_ranked_by_share_legal_then_likelihood() -> None:
                         abs_tol=1e-3)
     shares = [f["share_legal"]["value"] for f in mosona]
     assert shares == sorted(shares, reverse=True)
-    assert [f["rank"] for f in mosona] == list(range(1, len(mosona) + 1))
+    # equal scores share a rank, the next skipping as many places (1, 1, 3, 3, 5, ...)
+    for place, fit in enumerate(mosona, 1):
+        key = (fit["share_legal"]["value"], fit["loglik_per_move"])
+        tied = [f["rank"] for f in mosona
+                if (f["share_legal"]["value"], f["loglik_per_move"]) == key]
+        assert fit["rank"] == min(tied) == 1 + sum(
+            1 for f in mosona if f["rank"] < fit["rank"])
+        assert place >= fit["rank"]
     # games with dice are fitted for legality alone
     assert all(f["loglik_per_move"] is None for f in fits if f["game"] == "awethi")
 
@@ -102,3 +109,18 @@ def test_records_left_out_are_named_and_beta_is_bounded(tmp_path: Path) -> None:
     assert "mosona: 1 record\n" in result.stdout
     result = runner.invoke(app, ["readings", "--fit", "--beta", "1000", str(CULIN)])
     assert result.exit_code == 2
+
+
+def test_equal_readings_share_a_rank_in_text_and_json() -> None:
+    """EndRule does not change a game that ends before it applies: the two readings
+    that differ in it alone tie, and share a rank (standard competition ranking)."""
+    mosona = sorted((f for f in fit_json(*SAMPLES) if f["game"] == "mosona"),
+                    key=lambda f: f["rank"])
+    assert [f["rank"] for f in mosona[:7]] == [1, 1, 3, 3, 5, 5, 7]
+    assert [f["options"]["EndRule"] for f in mosona[:2]] == ["majority", "draw"]
+    awethi = [f["rank"] for f in fit_json(*SAMPLES) if f["game"] == "awethi"]
+    assert awethi == [1, 1, 1, 1]  # every reading legal, no likelihood: all tie
+    result = runner.invoke(app, ["readings", "--fit", *SAMPLES])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.split("mosona: 7 records\n")[1].splitlines()[1:8]
+    assert [int(line.split()[0]) for line in lines] == [1, 1, 3, 3, 5, 5, 7]

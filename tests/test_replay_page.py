@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from page_decode import layer_pieces, page_data
+from page_decode import layer_pieces, page_data, page_json
 from zrec import Game, Line, read_game, read_games
 from zrec.cli import app
 from zrec.play import prepare
@@ -305,3 +305,16 @@ def test_stepping_through_an_awethi_game_in_chromium(tmp_path: Path) -> None:
         assert pieces == layer_pieces(data["nodes"][node]["layer"])
     assert len(steps[0][2]) >= 3  # shepherds, hidden herd, wolf
     assert steps[1][2] != steps[0][2] and steps[4][2] != steps[0][2]
+
+
+def test_the_selector_keeps_a_files_name_as_written() -> None:
+    """A file's name is not a sentence: ``culin-game.zrec`` is not shown capitalised."""
+    games = list(read_games(CULIN)) * 2
+    page = replay_page(games, sources=["culin-game.zrec", "b.zrec"])
+    labels = [game["label"] for game in page_json(page)["games"]]
+    assert labels == [
+        "culin-game.zrec, game 1: Awithlaknannai Mosona — Culin's opening",
+        "b.zrec, game 2: Awithlaknannai Mosona — Culin's opening",
+    ]
+    alone = page_json(replay_page(games[:1]))["games"][0]["label"]
+    assert alone == "Game 1: Awithlaknannai Mosona — Culin's opening"

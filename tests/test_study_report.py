@@ -32,9 +32,24 @@ def test_the_report_shows_the_study_s_numbers(tmp_path: Path, browser: Browser) 
     assert page.locator("script").count() == 0
     rows = page.locator("table").first.locator("tr")
     assert rows.nth(0).inner_text().split("\t") == ["Metric", "Jumps=line", "Jumps=bent"]
-    shown = {r.split("\t")[0]: r.split("\t")[1:]
+    shown = {r.split("\t")[0].splitlines()[0]: r.split("\t")[1:]
              for r in (rows.nth(i).inner_text() for i in range(1, rows.count()))}
     assert list(shown) == list(data[0]["metrics"])
+    # each metric says what it measures and which way it points, on the page itself
+    about = dict(zip(shown, (rows.nth(i).locator("th .about").inner_text()
+                             for i in range(1, rows.count())), strict=True))
+    assert about["DurationTurns"] == "mean plies per game; higher: longer games"
+    assert about["Balance"] == (
+        "1 minus the largest gap between two seats' shares of games won; higher: fairer "
+        "between the seats (1: even)")
+    assert all("; higher: " in text for text in about.values()), about
+    assert page.locator(".chart .about").first.inner_text() == "higher: longer games"
+    assert "docs/" not in page.content()  # an install has no docs folder
+    # one precision a metric: plies (some value 10 or more) with one decimal
+    for i, reading in enumerate(data):
+        found = reading["metrics"]["DurationTurns"]
+        assert shown["DurationTurns"][i] == (
+            f"{found['value']:.1f} [{found['low']:.1f}, {found['high']:.1f}]")
     for i, reading in enumerate(data):
         found = reading["metrics"]["Balance"]
         assert shown["Balance"][i] == (
@@ -58,3 +73,29 @@ def test_a_report_folder_that_cannot_be_made_is_refused(tmp_path: Path) -> None:
     result = runner.invoke(app, [*STUDY, "--report", str(blocker / "sub")])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"zrec: {blocker / 'sub'}: cannot make the folder")
+
+
+def test_a_metric_s_row_has_one_precision_for_every_reading() -> None:
+    """PieceNumber is 12.8 under line jumps and under 10 under bent ones: the row
+    gives both with one decimal, not 12.8 beside 8.886."""
+    result = runner.invoke(app, ["study", "--game", "mosona", "-O", "Jumps=line", "-O",
+                                 "Jumps=bent", "--games", "100", "--metrics",
+                                 "PieceNumber,Balance", "-q"])
+    assert result.exit_code == 0, result.stderr
+    rows = {line.split()[0]: line for line in result.stdout.splitlines()}
+    assert rows["PieceNumber"].split() == [
+        "PieceNumber", "12.8", "[12.2,", "13.3]", "8.9", "[8.3,", "9.5]"]
+    assert rows["Balance"].split()[1::3] == ["0.900", "1.000"]
+
+
+def test_every_metric_has_a_meaning_and_a_direction() -> None:
+    from zrec.research.metrics import NAMES
+    from zrec.research.metrics_shown import digits, meaning
+
+    for name in (*NAMES, "Advantage:Wolves", "Balance:Shepherd2"):
+        what, higher = meaning(name)
+        assert what and higher, name
+    assert meaning("Advantage:Wolves") == ("share of all games Wolves wins", "Wolves favoured")
+    assert digits([{"value": 9.144, "low": 8.0, "high": 9.9}, None]) == 3
+    assert digits([{"value": 9.144, "low": 8.0, "high": 9.9},
+                   {"value": 12.8, "low": 12.2, "high": 13.3}]) == 1

@@ -36,3 +36,23 @@ def test_the_readme_says_how_long_the_tests_take() -> None:
     section = section[: section.index("\n## ")]
     assert "scripts/test" in section
     assert re.search(r"\d+ minutes", section), section
+
+
+def test_the_readme_gives_speed_as_a_short_table_and_links_the_notes() -> None:
+    """A newcomer reads the key figures in one table; every measurement, with its
+    command, is in docs/speed.md, and every benchmark script the README names is
+    there too."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("\n## Speed\n") :]
+    section = section[: section.index("\n## ", 1)]
+    assert "(docs/speed.md)" in section
+    assert len(section.splitlines()) <= 25
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    assert len(rows) >= 8
+    notes = (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
+    for script in ("bench.py", "throughput.py", "startup.py", "pages_bench.py",
+                   "archive_bench.py", "serve_load.py", "selfplay_speed.py"):
+        assert f"benchmarks/{script}" in notes, script
+    # the test count is stated so that it does not go stale: "over N", not an exact count
+    tests = readme[readme.index("To run the tests") :]
+    assert re.search(r"over [\d,]+\s+tests", tests)

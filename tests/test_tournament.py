@@ -297,7 +297,7 @@ def test_refusals(tmp_path: Path) -> None:
     refused(invoke("standings", "--db", db, FIXTURE, "--regulations", "2019"),
             "the regulations are those of 2026 or 2024")
     refused(invoke("standings", "--db", db, FIXTURE, "--format", "pdf"),
-            "--format is one of table, csv, json, html, trf, not 'pdf'")
+            "--format is one of text, csv, json, html, trf, not 'pdf'")
     refused(invoke("bye", "--db", db, FIXTURE, "3", "Nobody", "--kind", "half"),
             "there is no player 'Nobody'")
     refused(invoke("bye", "--db", db, FIXTURE, "3", "Brown, Bea", "--kind", "double"),

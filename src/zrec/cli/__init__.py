@@ -72,27 +72,38 @@ def application() -> typer.Typer:
     from zrec.cli._help import reflow_commands
 
     reflow_commands(app)
+    _in_order(app)
     return app
 
 
+def _in_order(application: typer.Typer) -> None:
+    """List the commands of ``application`` in :data:`COMMANDS`' order (typer lists
+    them as they were registered, which is the order the modules are imported in)."""
+    place = {name: i for i, name in enumerate(COMMANDS)}
+    application.registered_commands.sort(key=lambda info: place.get(_name_of(info), 99))
+
+
 #: the module that registers each command (``zrec validate …`` loads only ``check``);
-#: tests/test_startup.py checks it against :func:`application`
+#: tests/test_startup.py checks it against :func:`application`.  ``zrec --help`` lists
+#: the commands in this order, as a newcomer needs them: check a record and look at
+#: it, draw and publish it, record and play games, study the rules, then run events
+#: and keep an archive
 COMMANDS: dict[str, tuple[str, ...]] = {
     "validate": ("check",),
     "show": ("check",),
-    "random": ("check",),
     "fmt": ("records",),
     "convert": ("records",),
-    "schema": ("records",),
     "diagram": ("render",),
     "html": ("render",),
-    "perft": ("research",),
+    "board": ("board",),
+    "play": ("play",),
     "readings": ("research",),
     "study": ("study",),
-    "play": ("play",),
-    "serve": ("serve",),
-    "board": ("board",),
+    "perft": ("research",),
+    "random": ("check",),
     "pair": ("pair",),
+    "serve": ("serve",),
+    "schema": ("records",),
     "archive": (
         "archive", "archive_event", "archive_find", "archive_pairing", "archive_players",
         "archive_publish", "archive_ratings", "archive_tree", "archive_users",
@@ -139,6 +150,7 @@ def _command_app(name: str, sub: str = "") -> typer.Typer:
             group for group in archive_app.registered_groups if _group_name(group) == sub
         ]
     reflow_commands(app)
+    _in_order(app)
     return app
 
 

@@ -18,6 +18,7 @@ import typer
 
 from zrec import __version__
 from zrec.cli._coerce import install
+from zrec.cli._help import plain_labels
 from zrec.cli._inputs import display_name
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from zrec.notation.reader import Record
 
 install()  # plain values checked without importing pydantic (start-up)
+plain_labels()  # FILE, N, TAG=VALUE in the help: no <list[str]>, <int range>, <bool>
 app = typer.Typer(
     name="zrec",
     help="Record, check and publish game records: the Zuni board games and a dice game.",
@@ -116,12 +118,22 @@ GameNameOpt = Annotated[
     str,
     typer.Option(
         "--game",
+        metavar="GAME",
         help="The game, as its Game tag names it (an unknown name lists the games zrec knows).",
     ),
 ]
 SeatsOpt = Annotated[
     Optional[int],  # noqa: UP045
     typer.Option("--seats", min=1, help="How many seats play (default: the game's usual number)."),
+]
+#: ``--format`` of the commands that write for people or for programs
+TextJsonOpt = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        metavar="text|json",
+        help="text: for people; json: for programs (human and table: old names of text).",
+    ),
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 #: ``--jobs`` and ``--cluster`` of the commands that cut their work into pieces
@@ -178,11 +190,20 @@ def one_way_of_working(jobs: int, cluster: str | None, work: str) -> None:
         fail(f"--cluster and --jobs: give one (the cluster's workers {work})")
 
 
-def check_format(value: str, formats: Sequence[str]) -> None:
-    """Exit 2 unless ``value`` is one of ``formats`` (the values of ``--format``)."""
+#: the words ``--format`` once took for ``text`` (output for people) in some commands,
+#: still taken so that scripts written for them keep working
+FORMAT_ALIASES = {"human": "text", "table": "text"}
+
+
+def check_format(value: str, formats: Sequence[str]) -> str:
+    """``value`` of ``--format``, the old words for ``text`` (:data:`FORMAT_ALIASES`)
+    read as ``text``; exit 2 unless it is one of ``formats``."""
+    if "text" in formats:
+        value = FORMAT_ALIASES.get(value, value)
     if value not in formats:
         words = " or ".join(formats) if len(formats) == 2 else f"one of {', '.join(formats)}"
         fail(f"--format is {words}, not {value!r}")
+    return value
 
 
 def output_failed(exc: Exception) -> NoReturn:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from zrec.cli._app import Found, fail, open_input, progress_bar
+from zrec.cli._app import Found, fail, open_input, progress_bar, write_to
 from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
@@ -97,11 +97,12 @@ def _table(fits: Sequence[ReadingFit], beta: float, model: str) -> str:
 
 def fit_command(
     sources: Sequence[str], as_json: bool, beta: float, seed: int, model: str = "greedy",
-    jobs: int = 1, cluster: str | None = None, quiet: bool = True,
+    jobs: int = 1, cluster: str | None = None, quiet: bool = True, output: str | None = None,
 ) -> None:
     """Print the fit of every reading to the records of ``sources`` under ``model``
     (``greedy`` or ``alphabeta[:D]``), in ``jobs`` processes or on ``cluster``; a
-    progress bar unless ``quiet``."""
+    progress bar unless ``quiet``; to ``output`` (a file written whole, or, ``None``,
+    standard output)."""
     from zrec.research.fit import fit_records, model_spec
 
     found = Found()
@@ -128,9 +129,10 @@ def fit_command(
         typer.echo(f"zrec: warning: left out: {reason}", err=True)
     if not fits:
         fail("no record of a game zrec knows to fit the readings to")
-    if as_json:
-        model_json = {"model": model, "beta": beta}  # what the log-likelihoods are under
-        typer.echo(json.dumps([{**f.to_json(), **model_json} for f in fits],
-                              ensure_ascii=False, indent=2))
-    else:
-        typer.echo(_table(fits, beta, model), nl=False)
+    with write_to(output) as out:
+        if as_json:
+            model_json = {"model": model, "beta": beta}  # what the log-likelihoods are under
+            out.write(json.dumps([{**f.to_json(), **model_json} for f in fits],
+                                 ensure_ascii=False, indent=2) + "\n")
+        else:
+            out.write(_table(fits, beta, model))

@@ -150,7 +150,7 @@ def import_command(
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import ImportCounts, sha256_of
 
-    check_format(output_format, ("text", "json"))
+    output_format = check_format(output_format, ("text", "json"))
     as_json = output_format == "json"
     notices: list[Notice] = []
 
@@ -290,18 +290,18 @@ def show(
 @archive_app.command()
 def stats(
     db: DbOpt = DEFAULT_DB,
-    output_format: Annotated[str, typer.Option("--format", metavar="table|json")] = "table",
+    output_format: Annotated[str, typer.Option("--format", metavar="text|json")] = "text",
     top: Annotated[int, typer.Option("--top", min=1, help="How many events to list.")] = 20,
 ) -> None:
     """Count the games by game, by game and options, by result and by event."""
     from zrec.archive.store.upkeep import stats as compute
 
+    output_format = check_format(output_format, ("text", "json"))
     with opened(db, write=False) as archive:
         found = compute(archive, top)
     if output_format == "json":
         typer.echo(json.dumps(found, ensure_ascii=False, indent=2))
         return
-    check_format(output_format, ("table", "json"))
     typer.echo(
         f"{found['games']} games ({found['valid']} valid), {found['players']} players, "
         f"{found['events']} events, {found['sources']} files, {found['positions']} positions"

@@ -107,18 +107,18 @@ def standings(
     tiebreaks: TiebreakOpt = None,
     regulations: RulesOpt = "2026",
     output_format: Annotated[
-        str, typer.Option("--format", metavar="table|csv|json|html|trf")
-    ] = "table",
+        str, typer.Option("--format", metavar="text|csv|json|html|trf")
+    ] = "text",
     output: OutputOpt = None,
 ) -> None:
     """The standings of an event: rank, player, points, games and tie-breaks."""
     from zrec.archive.tournament import tables
     from zrec.archive.tournament.trf import write_trf
 
-    check_format(output_format, ("table", "csv", "json", "html", "trf"))
+    output_format = check_format(output_format, ("text", "csv", "json", "html", "trf"))
     with opened(db, write=False) as archive:  # (its errors are messages, exit 2)
         event, lines, codes, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
-        if output_format == "table":
+        if output_format == "text":
             text = tables.standings_text(event, lines, codes)
         elif output_format == "csv":
             text = tables.standings_csv(lines, codes)
@@ -147,7 +147,7 @@ def crosstable(
 ) -> None:
     """The crosstable of an event, in rank order."""
     from zrec.archive.tournament import tables
-    check_format(output_format, ("text", "html"))
+    output_format = check_format(output_format, ("text", "html"))
     with opened(db, write=False) as archive:
         event, lines, _, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
     shape = _form(event, robin, form)

@@ -92,7 +92,7 @@ def _summary(shown: int, total: int, offset: int) -> str:
 
 
 def _finder(export: bool) -> Any:
-    formats = ("zrec", "json", "jsonl") if export else ("table", "json", "ids", "zrec")
+    formats = ("zrec", "json", "jsonl") if export else ("text", "json", "ids", "zrec")
     limit_help = (
         "At most this many games."
         if export
@@ -169,7 +169,7 @@ def _finder(export: bool) -> Any:
     ) -> None:
         from zrec.archive.store.search import Query, SearchError
 
-        check_format(output_format, formats)
+        output_format = check_format(output_format, formats)
         if option:  # checked as the command line is read (the rules imported only then)
             reading_of(option, [game] if game else [])
         seats = _pairs(seat, "--seat")
@@ -195,8 +195,10 @@ def _finder(export: bool) -> Any:
             limit=limit,
             offset=offset,
         )
-        paged = not export and bool(moves or position or position_after)
-        if paged and limit is None:
+        by_moves = bool(moves or position or position_after)
+        # a search cut by --limit or --offset says how many games match in all
+        paged = not export and (by_moves or limit is not None or offset > 0)
+        if by_moves and limit is None:
             query.limit = PAGE
         with opened(db, write=False) as archive:
             try:
@@ -205,14 +207,13 @@ def _finder(export: bool) -> Any:
                     found: Iterator[int] = iter(page)
                 else:
                     found = _ids(archive, query)
+                line = _summary(len(page), total, offset) if paged else None
                 with write_to(output) as out:
                     _write(archive, found, output_format, export, out)
-                    if paged:
-                        line = _summary(len(page), total, offset)
-                        if output_format == "table":
-                            out.write(line + "\n")
-                        else:
-                            typer.echo(line, err=True)
+                    if line is not None and output_format == "text":
+                        out.write(line + "\n")
+                if line is not None and output_format != "text":
+                    typer.echo(line, err=True)  # after what standard output shows
             except SearchError as exc:
                 fail(str(exc))
 
@@ -253,7 +254,7 @@ def _write(archive: "Archive", ids: Iterator[int], kind: str, export: bool, out:
     elif kind == "zrec":
         for i, game in enumerate(games()):
             out.write(("\n" if i else "") + game.text)
-    elif kind == "table":
+    elif kind == "text":
         from zrec.cli._table import fit
 
         rows = (

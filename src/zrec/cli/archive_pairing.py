@@ -89,7 +89,7 @@ def pair(
     """Pair a Swiss round by the FIDE Dutch system, store the pairings and print them."""
     from zrec.archive.tournament.drawing import pair_event
 
-    check_format(output_format, ("text", "json"))
+    output_format = check_format(output_format, ("text", "json"))
     if first not in (None, "white", "black"):
         fail(f"--first-colour is white or black, not {first!r}")
     colour = {"white": "w", "black": "b"}.get(first or "", "")
@@ -117,7 +117,7 @@ def schedule(
 
     if not round_robin:
         fail("schedule writes a round robin: give --round-robin")
-    check_format(output_format, ("text", "json"))
+    output_format = check_format(output_format, ("text", "json"))
     with opened(db) as archive:
         drawn = schedule_event(archive, event_name, double, replace)
     _show(drawn, output_format)
@@ -144,7 +144,7 @@ def seat(
     """Seat a round's tables by score groups, the seats rotated; store and print them."""
     from zrec.archive.tournament.drawing import seat_event
 
-    check_format(output_format, ("text", "json"))
+    output_format = check_format(output_format, ("text", "json"))
     with opened(db) as archive:
         drawn = seat_event(archive, event_name, seats, number, replace, extend)
     _show(drawn, output_format)

@@ -38,8 +38,8 @@ def players_command(
     ] = None,
     db: DbOpt = DEFAULT_DB,
     output_format: Annotated[
-        str, typer.Option("--format", metavar="table|json", help="What to print.")
-    ] = "table",
+        str, typer.Option("--format", metavar="text|json", help="What to print.")
+    ] = "text",
     suggest: Annotated[
         bool,
         typer.Option(
@@ -59,7 +59,7 @@ def players_command(
     """
     from zrec.archive.people.players import players, suggest_merges
 
-    check_format(output_format, ("table", "json"))
+    output_format = check_format(output_format, ("text", "json"))
     with opened(db, write=False) as archive:
         if suggest:
             groups = suggest_merges(archive, part)
@@ -119,7 +119,7 @@ def alias_command(
     """
     from zrec.archive.people.merging import merge
 
-    check_format(output_format, ("text", "json"))
+    output_format = check_format(output_format, ("text", "json"))
     with opened(db) as archive:
         done = merge(archive, old, canonical)
     if output_format == "json":

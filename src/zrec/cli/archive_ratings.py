@@ -37,8 +37,8 @@ def ratings(
                      help="This player's rating after each rating period played."),
     ] = None,
     output_format: Annotated[
-        str, typer.Option("--format", metavar="table|json", help="A table, or JSON.")
-    ] = "table",
+        str, typer.Option("--format", metavar="text|json", help="A table, or JSON.")
+    ] = "text",
 ) -> None:
     """Rate the players: Glicko-2 for games of two seats, Plackett-Luce (openskill) for
     games of more; one list per game and rule options, rating periods in date order."""
@@ -48,7 +48,7 @@ def ratings(
     from zrec.rules import find_game
     from zrec.rules.base import UnknownGameError
 
-    check_format(output_format, ("table", "json"))
+    output_format = check_format(output_format, ("text", "json"))
     name = None
     if game is not None:
         try:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from zrec.archive.store.tree import Branch
 
 Text = Optional[str]  # noqa: UP045
-FORMATS = ("table", "json")
+FORMATS = ("text", "json")
 
 
 def _points(value: float) -> str:
@@ -78,8 +78,8 @@ def tree_command(
         Text, typer.Option("--position", help="From this position (a Setup string).")
     ] = None,
     output_format: Annotated[
-        str, typer.Option("--format", metavar="table|json", help="What to print.")
-    ] = "table",
+        str, typer.Option("--format", metavar="text|json", help="What to print.")
+    ] = "text",
 ) -> None:
     """The moves played next in the archive's games, with their games and scores.
 
@@ -93,7 +93,7 @@ def tree_command(
     from zrec.archive.store.query import SearchError
     from zrec.archive.store.tree import tree
 
-    check_format(output_format, FORMATS)
+    output_format = check_format(output_format, FORMATS)
     if moves is not None and position is not None:
         fail("give --moves or --position, not both")
     options: dict[str, str] = {}

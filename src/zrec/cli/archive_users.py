@@ -123,14 +123,14 @@ def add_command(
 def list_command(
     db: DbOpt = DEFAULT_DB,
     output_format: Annotated[
-        str, typer.Option("--format", metavar="table|json", help="What to print.")
-    ] = "table",
+        str, typer.Option("--format", metavar="text|json", help="What to print.")
+    ] = "text",
 ) -> None:
     """List the users: name, role, when it was added (UTC) and its API tokens, sorted by
     name."""
     from zrec.archive.accounts import list_users
 
-    check_format(output_format, ("table", "json"))
+    output_format = check_format(output_format, ("text", "json"))
     with opened(db, write=False) as archive:
         users = list_users(archive)
     if output_format == "json":

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import sys
 from dataclasses import replace
-from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -23,6 +22,7 @@ from zrec.cli._app import (
     SeatsOpt,
     ShowNodeOpt,
     app,
+    check_format,
     fail,
     nth_record,
     open_input,
@@ -32,15 +32,10 @@ from zrec.cli._app import (
 from zrec.cli._inputs import display_name, unique
 from zrec.cli._readings import ReadingOpt, check_option_values, read_under, reading_of
 from zrec.notation.model import Line
-from zrec.notation.reader import read_records
+from zrec.notation.reader import Record, read_records
 
 if TYPE_CHECKING:
     from zrec.render.positions import Shown
-
-
-class Report(str, Enum):
-    human = "human"
-    json = "json"
 
 
 @app.command()
@@ -54,8 +49,14 @@ def validate(
         ),
     ],
     output_format: Annotated[
-        Report, typer.Option("--format", help="human: one line a problem; json: for programs.")
-    ] = Report.human,
+        str,
+        typer.Option(
+            "--format",
+            metavar="text|json",
+            help="text: one line a problem; json: for programs (human: the old name of text).",
+        ),
+    ] = "text",
+    output: OutputOpt = None,
     no_warnings: Annotated[
         bool, typer.Option("--no-warnings", help="Show errors only (warnings still counted).")
     ] = False,
@@ -90,15 +91,21 @@ def validate(
     from zrec.check.parallel import Validators, all_cores
     from zrec.cli._validating import checked
 
-    as_json = output_format is Report.json
+    as_json = check_format(output_format, ("text", "json")) == "json"
     summary = Totals()
-    writer = ReportWriter(lambda text: typer.echo(text, nl=False), as_json)
     unreadable = 0
     reading = reading_of(option)
     if reading:
         said = ", ".join(f'{tag} "{value}"' for tag, value in reading.items())
         typer.echo(f"zrec: every game is read with {said} (its own tags overridden)", err=True)
-    with Validators(jobs or all_cores(), as_json, no_warnings, reading) as validators:
+    # to standard output the problems go as they are found; to -o FILE, all at once
+    with (
+        write_to(output) if output is not None else contextlib.nullcontext(None) as out,
+        Validators(jobs or all_cores(), as_json, no_warnings, reading) as validators,
+    ):
+        writer = ReportWriter(
+            (lambda text: typer.echo(text, nl=False)) if out is None else out.write, as_json
+        )
         for file in unique(files):
             try:
                 stream = sys.stdin.buffer if file == "-" else open(file, "rb")  # noqa: SIM115
@@ -113,7 +120,7 @@ def validate(
                     writer.problems(shown, games_before)
                 if summary.games == before:
                     say_no_game(file)
-    writer.end(summary)  # the problems are written as they are found; the summary last
+        writer.end(summary)  # the problems are written as they are found; the summary last
     if unreadable:
         raise typer.Exit(EXIT_USAGE)
     if summary.invalid or not summary.games:
@@ -187,7 +194,7 @@ def _position(
         try:
             return position_at(record.game, ply)
         except PositionError as exc:
-            fail(f"{where}{exc}", EXIT_INVALID)
+            fail(_located(record, file) or f"{where}{exc}", EXIT_INVALID)
     total = _moves_written(record.game.line)
     if node > total:
         fail(
@@ -200,8 +207,21 @@ def _position(
             return Shown(replay, replay.start, 0, None)
         last = path_to(replay, record.game.line, node)[-1]
     except (GameSetupError, ReplayError) as exc:
-        fail(f"{where}{exc}", EXIT_INVALID)
+        fail(_located(record, file) or f"{where}{exc}", EXIT_INVALID)
     return Shown(replay, last.after, last.ply, last)
+
+
+def _located(record: Record, file: str) -> str | None:
+    """Why a record cannot be replayed, as validate says it: ``FILE:LINE:COLUMN:
+    error[code] game N, ply P: ...``: its first error at a move (else its first
+    error); ``None`` if the validator finds none."""
+    from zrec.check.validate import validate_game
+
+    assert record.game is not None
+    report = validate_game(record.game, display_name(file), record.number, record.line)
+    errors = [d for d in report.diagnostics if d.severity == "error"]
+    at_a_move = [d for d in errors if d.ply is not None] or errors
+    return at_a_move[0].format() if at_a_move else None
 
 
 def _moves_written(line: Line) -> int:
@@ -216,7 +236,9 @@ def random_command(
     seed: Annotated[int, typer.Option("--seed", help="The same seed gives the same games.")] = 0,
     option: Annotated[
         Optional[list[str]],  # noqa: UP045
-        typer.Option("--option", "-O", help="A rule option or tag, e.g. -O Jumps=bent."),
+        typer.Option(
+            "--option", "-O", metavar="TAG=VALUE", help="A rule option or tag, e.g. -O Jumps=bent."
+        ),
     ] = None,
     seats: SeatsOpt = None,
     max_plies: Annotated[

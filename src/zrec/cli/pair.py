@@ -142,7 +142,7 @@ def pair(
                           "anybody was paired in)."),
     ] = None,
     form: Annotated[
-        Optional[str], typer.Option("--format", metavar="FORMAT",  # noqa: UP045
+        Optional[str], typer.Option("--format", metavar="pairs|json",  # noqa: UP045
                           help="pairs: the count, then WHITE BLACK lines and 'B 0' for the "
                                "bye (bbpPairings' -p file); json: "
                                '[{"white": W, "black": B}, ..., {"bye": B}]. '

@@ -29,7 +29,7 @@ def play_command(
     option: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option(
-            "--option", "-O", metavar="Tag=value", help="A rule option or tag, e.g. -O Jumps=bent."
+            "--option", "-O", metavar="TAG=VALUE", help="A rule option or tag, e.g. -O Jumps=bent."
         ),
     ] = None,
     seed: Annotated[
@@ -40,9 +40,9 @@ def play_command(
 ) -> None:
     """Play a game against a study player, typing moves in the notation.
 
-    Type ? for the legal moves and quit to stop; a move the rules refuse is asked again
-    with the reason.  The record is printed at the end (or written with -o).  See
-    docs/study.md."""
+    Type ? for the legal moves, help for the commands and quit to stop; a move the
+    rules refuse is asked again with the reason.  The record is printed at the end (or
+    written with -o).  See docs/study.md."""
     from zrec.errors import ZrecError
     from zrec.notation.json.convert import write_text
     from zrec.research.playing import play_against

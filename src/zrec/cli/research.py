@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -20,28 +19,22 @@ from zrec.cli._app import (
     Found,
     GameNameOpt,
     JobsOpt,
+    OutputOpt,
     QuietOpt,
+    TextJsonOpt,
     app,
+    check_format,
     fail,
     one_way_of_working,
     open_input,
+    write_to,
 )
 from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
 if TYPE_CHECKING:
     from zrec.check.readings import GameReadings
-    from zrec.research.perft import Progress
-
-
-class Output(str, Enum):
-    text = "text"
-    json = "json"
-
-
-FormatOpt = Annotated[
-    Output, typer.Option("--format", help="text: a table for people; json: for programs.")
-]
+    from zrec.research.perft import Divided, Progress
 
 
 def _tty_progress(depth: int) -> Progress | None:
@@ -69,10 +62,14 @@ def perft_command(
     option: Annotated[
         Optional[list[str]],  # noqa: UP045 - typer reads the annotation at run time
         typer.Option(
-            "--option", "-O", help="A rule option, e.g. -O Jumps=bent (others: their defaults)."
+            "--option",
+            "-O",
+            metavar="TAG=VALUE",
+            help="A rule option, e.g. -O Jumps=bent (others: their defaults).",
         ),
     ] = None,
-    output_format: FormatOpt = Output.text,
+    output_format: TextJsonOpt = "text",
+    output: OutputOpt = None,
     divide: Annotated[
         bool,
         typer.Option(
@@ -94,6 +91,7 @@ def perft_command(
     from zrec.research.perft import perft as count
     from zrec.rules import find_game
 
+    as_json = check_format(output_format, ("text", "json")) == "json"
     try:
         n = int(depth.strip())
     except ValueError:
@@ -106,24 +104,28 @@ def perft_command(
         divided = count(rules, options, n, divide=True, progress=_tty_progress(n))
     except ZrecError as exc:  # a bad option or value, an unknown game, a game with dice
         fail(str(exc))
+    with write_to(output) as out:
+        out.write(_perft_text(divided, n, divide, as_json))
+
+
+def _perft_text(divided: Divided, n: int, divide: bool, as_json: bool) -> str:
+    """What perft prints: the counts by depth, or (``divide``) the depth-N count by
+    first move; a table, or JSON."""
     if divide:
         total = divided.counts[-1]
-        if output_format is Output.json:
+        if as_json:
             document = {"depth": n, "total": total, "moves": dict(divided.moves)}
-            typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
-            return
+            return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
         width = max([len("total"), *(len(m) for m, _ in divided.moves)])
-        for move, share in divided.moves:
-            typer.echo(f"{move:<{width}}  {share:>{len(f'{total:,}')},}")
-        typer.echo(f"\n{'total':<{width}}  {total:,}")
-        return
-    if output_format is Output.json:
-        typer.echo(json.dumps(divided.counts))
-        return
+        lines = [f"{move:<{width}}  {share:>{len(f'{total:,}')},}"
+                 for move, share in divided.moves]
+        return "\n".join([*lines, "", f"{'total':<{width}}  {total:,}"]) + "\n"
+    if as_json:
+        return json.dumps(divided.counts) + "\n"
     width = max(len("count"), *(len(f"{c:,}") for c in divided.counts))
-    typer.echo(f"depth  {'count':>{width}}")
-    for d, c in enumerate(divided.counts, 1):
-        typer.echo(f"{d:>5}  {c:>{width},}")
+    lines = [f"depth  {'count':>{width}}"]
+    lines += [f"{d:>5}  {c:>{width},}" for d, c in enumerate(divided.counts, 1)]
+    return "\n".join(lines) + "\n"
 
 
 @app.command("readings")
@@ -134,7 +136,8 @@ def readings_command(
                        "--fit, record files or one archive (a SQLite file or "
                        "postgresql://...)."),
     ],
-    output_format: FormatOpt = Output.text,
+    output_format: TextJsonOpt = "text",
+    output: OutputOpt = None,
     fit: Annotated[
         bool,
         typer.Option("--fit", help="Rank the readings by how well they explain the "
@@ -175,12 +178,13 @@ def readings_command(
     """
     from zrec.check.readings import file_readings
 
+    as_json = check_format(output_format, ("text", "json")) == "json"
     if fit:
         from zrec.cli._fit import fit_command
 
         one_way_of_working(jobs, cluster, "fit the records")
-        fit_command(files, output_format is Output.json, beta, seed,
-                    model or "greedy", jobs, cluster, quiet)
+        fit_command(files, as_json, beta, seed, model or "greedy", jobs, cluster, quiet,
+                    output)
         return
     for name, given in (("--model", model is not None), ("--jobs", jobs > 1),
                         ("--cluster", cluster is not None)):
@@ -196,10 +200,12 @@ def readings_command(
             games = list(file_readings(found.of(records_of(stream, file, name), file), name))
     except ZrecError as exc:
         fail(f"{name}: {exc}")
-    if output_format is Output.json:
-        typer.echo(json.dumps([g.to_json() for g in games], ensure_ascii=False, indent=2))
-    elif games:
-        typer.echo("\n\n".join(_table(g) for g in games))
+    with write_to(output) as out:
+        if as_json:
+            out.write(json.dumps([g.to_json() for g in games], ensure_ascii=False, indent=2))
+            out.write("\n")
+        elif games:
+            out.write("\n\n".join(_table(g) for g in games) + "\n")
     found.check()
     if any(g.problem is not None for g in games):
         raise typer.Exit(EXIT_INVALID)

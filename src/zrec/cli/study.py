@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
@@ -16,6 +15,7 @@ from zrec.cli._app import (
     QuietOpt,
     SeatsOpt,
     app,
+    check_format,
     fail,
     one_way_of_working,
     progress_bar,
@@ -30,11 +30,6 @@ if TYPE_CHECKING:
     from zrec.research.study import Summary
 
 
-class StudyFormat(str, Enum):
-    table = "table"
-    json = "json"
-
-
 @app.command()
 def study(
     game: GameNameOpt,
@@ -43,7 +38,7 @@ def study(
         typer.Option(
             "--option",
             "-O",
-            metavar="Tag=value",
+            metavar="TAG=VALUE",
             help="A rule option or setup tag of the game.  The same tag given several "
             "times makes one reading per value, side by side; several such tags make "
             "every combination (the first tag named varies slowest).  Tags not given "
@@ -75,9 +70,14 @@ def study(
     jobs: JobsOpt = 1,
     cluster: ClusterOpt = None,
     output_format: Annotated[
-        StudyFormat,
-        typer.Option("--format", help="table: for people; json: one object per reading."),
-    ] = StudyFormat.table,
+        str,
+        typer.Option(
+            "--format",
+            metavar="text|json",
+            help="text: a table for people; json: one object per reading (table: the old "
+            "name of text).",
+        ),
+    ] = "text",
     chart: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--chart", metavar="FILE.svg", help="Also draw an SVG chart here."),
@@ -134,6 +134,7 @@ def study(
     from zrec.research.study_runs import run_study
     from zrec.rules import find_game
 
+    output_format = check_format(output_format, ("text", "json"))
     if games < 1:
         fail(f"--games must be at least 1, not {games}")
     one_way_of_working(jobs, cluster, "play the games")
@@ -201,7 +202,7 @@ def study(
             _report(report, f"{rules.title}: self-play study", data, labels, drawn,
                     f"{games} games per reading, seed {seed}, cut off at {max_plies} plies")
     with write_to(output) as out:
-        if output_format is StudyFormat.json:
+        if output_format == "json":
             out.write(json.dumps(data, indent=2) + "\n")
         else:
             out.write(table(summaries, labels, data) + ranking)
@@ -226,16 +227,6 @@ def _score(value: float | None) -> str:
 
 def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
-
-
-def _metric(reading: dict[str, float | None] | None) -> str:
-    """``0.412 [0.398, 0.427]``; ``-`` for a metric undefined or not measured."""
-    if reading is None or reading["value"] is None:
-        return "-"
-    value, low, high = reading["value"], reading["low"], reading["high"]
-    digits = 3 if all(abs(x) < 10 for x in (value, low or 0, high or 0)) else 1
-    interval = "" if low is None or high is None else f" [{low:.{digits}f}, {high:.{digits}f}]"
-    return f"{value:.{digits}f}{interval}"
 
 
 def _folder(folder: str) -> None:
@@ -284,6 +275,8 @@ def table(
     """The statistics, one column per reading: headed by its label, or, where a label
     is longer than :data:`LABEL_WIDTH`, by its number, the labels listed above; then
     the metrics in ``data`` (the JSON objects), with their intervals."""
+    from zrec.research.metrics_shown import digits, interval
+
     data = data or [s.to_json() for s in summaries]
     key = ""
     heads = list(labels)
@@ -326,7 +319,9 @@ def table(
     for code in codes:
         row(f"ends: {code}", [str(d["terminations"].get(code, 0)) for d in data])
     for name in dict.fromkeys(n for d in data for n in d.get("metrics", {})):
-        row(name, [_metric(d["metrics"].get(name)) for d in data])
+        measured = [d["metrics"].get(name) for d in data]
+        places = digits(measured)  # one precision for the whole row
+        row(name, [interval(m, places) for m in measured])
     width = max(len(name) for name, _ in rows)
     columns = [max(len(values[i]) for _, values in rows) for i in range(len(labels))]
     lines = []

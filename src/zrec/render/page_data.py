@@ -154,7 +154,9 @@ class GameData(Visitor):
         squares = sorted(self.board.centres, key=square_key)
         self.squares = {name: i for i, name in enumerate(squares)}
         self.heading = record_title(game, self.replay)
-        self.label = f"{self.name[0].upper()}{self.name[1:]}: {self.heading}"
+        # "Game 2: ..." as a sentence starts; a file's name as it is written
+        named = self.name if source is not None else f"G{self.name[1:]}"
+        self.label = f"{named}: {self.heading}"
         self.lines: list[_Frame] = []
         self.out: TextIO | None = None
         self.key = -1  # the number of the game's board in the page, once written

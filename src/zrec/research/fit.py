@@ -24,7 +24,8 @@ dice's chances): its game is counted for legality alone.
 
 Each share and each per-move log-likelihood has a 95% interval, from 200 resamples of
 the records (percentiles 2.5 and 97.5; seeded, so the same for every run).  Readings
-are ranked by share, then by log-likelihood per move.
+are ranked by share, then by log-likelihood per move; readings with the same two
+share a rank (standard competition ranking: 1, 2, 2, 4).
 
 The records are fitted in pieces of :data:`RECORDS_PER_PIECE`, here, in worker
 processes or on a Dask cluster (:mod:`zrec.research.pieces`); each record is fitted on
@@ -237,6 +238,12 @@ def _pieces_fitted(
         yield from run_pieces(_fit_piece, tasks, jobs, cluster, told)
 
 
+def _score(fit: ReadingFit) -> tuple[float, float]:
+    """What a reading is ranked by, best first: its share of legal records, then its
+    log-likelihood per move (none: last)."""
+    return (-fit.share[0], -(fit.per_move or (-math.inf,))[0])
+
+
 def fit_records(
     games: Iterable[Game], beta: float = 1.0, seed: int = 0,
     left_out: list[str] | None = None, model: str = "greedy", jobs: int = 1,
@@ -272,7 +279,10 @@ def fit_records(
         _measure(fit, seed)
     for name in dict.fromkeys(f.game for f in out):
         mine = [f for f in out if f.game == name]
-        ordered = sorted(mine, key=lambda f: (-f.share[0], -(f.per_move or (-math.inf,))[0]))
+        ordered = sorted(mine, key=_score)
+        # standard competition ranking (1, 2, 2, 4): equal scores share a rank
         for place, fit in enumerate(ordered, 1):
-            fit.rank = place
+            before = ordered[place - 2] if place > 1 else None
+            tied = before is not None and _score(before) == _score(fit)
+            fit.rank = before.rank if tied and before is not None else place
     return out

@@ -1,13 +1,14 @@
 """A person against a study player: the game loop of ``zrec play``, typed moves in.
 
 :func:`play_against` plays one game: the person's seat takes moves typed in the
-notation (``?`` lists the legal moves, ``quit`` stops the game unfinished; a move the
-engine refuses is asked again with the engine's reason), every other seat is played by
-one player of :mod:`zrec.research.study` (``random``, ``greedy``, ``mcts:N``,
-``alphabeta:D``).  Dice are rolled by the program for every seat.  The game draws on one
-generator seeded from ``seed`` (dice, the player's choices, a hidden setup), so the
-same seed and the same typed moves give the same game.  The answer is the record of
-the game, numbered as :func:`zrec.play.walk.written_number` says, ready to be written.
+notation (``?`` lists the legal moves, ``help`` the commands, ``quit`` stops the game
+unfinished; a move the engine refuses is asked again with the engine's reason), every
+other seat is played by one player of :mod:`zrec.research.study` (``random``,
+``greedy``, ``mcts:N``, ``alphabeta:D``).  Dice are rolled by the program for every
+seat.  The game draws on one generator seeded from ``seed`` (dice, the player's
+choices, a hidden setup), so the same seed and the same typed moves give the same
+game.  The answer is the record of the game, numbered as
+:func:`zrec.play.walk.written_number` says, ready to be written.
 """
 
 from __future__ import annotations
@@ -24,10 +25,16 @@ from zrec.play.walk import Step, Visitor, walk, written_number
 from zrec.research.study import StudyError, parse_players, seat_players
 from zrec.rules.base import GameRules
 
-__all__ = ["HELP", "QUIT", "play_against"]
+__all__ = ["COMMANDS", "HELP", "QUIT", "play_against"]
 
 #: what the person types to see the legal moves, and to stop
 HELP, QUIT = "?", "quit"
+#: what ``help`` (or ``h``) answers: every command the prompt knows
+COMMANDS = (
+    "Type a move in the notation to play it (e.g. b6-b5, or a capture chain a4xb5xb4); "
+    f"{HELP} lists the legal moves; help shows this; {QUIT} stops the game, unfinished, "
+    "and prints its record."
+)
 
 Ask = Callable[[str], "str | None"]  # a prompt shown; the line typed (None: no more)
 Tell = Callable[[str], None]
@@ -66,6 +73,9 @@ def _person_move(
             continue
         if text == HELP:
             tell(_legal_text(engine, pos, roll))
+            continue
+        if text.lower() in ("help", "h"):
+            tell(COMMANDS)
             continue
         try:
             turn = parse_turn_text(text)
