@@ -19,7 +19,7 @@ from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, Response
 
 from zrec.archive import Archive
-from zrec.archive.ratings.compute import GLICKO2, Pool, rate
+from zrec.archive.ratings.compute import GLICKO2, Pool, pool_title, rate
 from zrec.serve.access import Reader
 from zrec.serve.errors import ApiError
 from zrec.serve.templating import render
@@ -55,7 +55,7 @@ def all_pools(archive: Archive) -> list[Pool]:
 
 def _title(pool: Pool) -> str:
     system = "Glicko-2" if pool.system == GLICKO2 else "Plackett-Luce, rating μ − 3σ"
-    return f"{pool.game} {pool.options.replace(';', '; ')} ({system})"
+    return f"{pool_title(pool.game, pool.options)} ({system})"
 
 
 @router.get("/ratings", response_class=HTMLResponse)
