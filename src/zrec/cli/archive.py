@@ -143,8 +143,9 @@ def import_command(
     truncated copy of a stored game is reported and not stored; a game with the
     event, round and players of a stored game but other moves is a conflict: stored,
     and reported; a game its round's stored pairings do not have is stored, and
-    said on standard error even with -q.  Games are committed in batches: an import that is stopped keeps
-    what it committed, and importing the same file again goes on where it stopped.
+    said on standard error even with -q.  Games are committed in batches: an import
+    that is stopped keeps what it committed, and importing the same file again goes
+    on where it stopped.
     A file imported before is not read again (unless --reread).  Exit code 0, or 1
     when a game was invalid, not in its round's pairings, or no FILE holds a game, 2
     when a file or the archive cannot be used.
