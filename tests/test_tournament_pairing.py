@@ -315,3 +315,17 @@ def test_a_round_after_one_not_drawn_is_refused(tmp_path: Path) -> None:
         "(zrec archive pair --round 1), or every player would be absent in the rounds "
         "between\n"
     )
+
+
+def test_the_standings_say_which_round_they_count_is_not_complete(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    roster(tmp_path, db, NAMES, 5)
+    assert paired(db) == [(1, 5), (6, 2), (3, 7), (8, 4)]
+    results(tmp_path, db, 1, [("Adams, Ada", "Evans, Eli", "1-0")])
+    table = run("standings", "--db", db, EVENT)
+    assert table.splitlines()[0] == "Spring Swiss, after round 1 (1 of 4 games in; 3 pending)"
+    page = run("standings", "--db", db, EVENT, "--format", "html")
+    assert "<title>Spring Swiss: standings after round 1 (1 of 4 games in; 3 pending)" in page
+    results(tmp_path, db, 1, [("Fox, Fay", "Brown, Bea", "0-1"), ("Clark, Cal", "Gray, Gus",
+                              "1-0"), ("Hill, Hal", "Dunn, Dov", "1/2-1/2")])
+    assert run("standings", "--db", db, EVENT).splitlines()[0] == "Spring Swiss, after round 1"
