@@ -9,9 +9,8 @@ and the players (a script does it on the page; without it the server fills the s
 left blank from that board's pairing).  The server builds the record (the tags
 ``Game`` and the rule options of the event's games, ``Event``, ``Date``, ``Round``,
 the seats, ``Result`` and ``Termination``, and no moves) with the notation's writer,
-and imports it as
-``POST /import`` does (:func:`zrec.serve.writing.page_import`), so a duplicate or a
-conflict is reported as an import reports it.
+and imports it as ``POST /import`` does (:func:`zrec.serve.writing.page_import`), so
+a duplicate or a conflict is reported as an import reports it.
 
 - ``POST /events/{name}/results`` (a form): then back to the event's page, which
   says what became of the record;
