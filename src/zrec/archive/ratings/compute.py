@@ -86,10 +86,9 @@ class Pool:
 
 
 def pool_title(game: str, options: str) -> str:
-    """A pool's name for a reader: the game's title (``Awithlaknannai Mosona``), and the
-    stored options that differ from the game's defaults, if any
-    (``Awithlaknannai Mosona, Jumps=bent``); a game the registry does not know, its
-    stored name and every option."""
+    """A pool's name for a reader: the game's title from its rules package, and the
+    stored options that differ from the game's defaults, if any (``TITLE, Jumps=bent``);
+    a game the registry does not know, its stored name and every option."""
     chosen = split_options(options)
     try:
         rules = find_game(game)
