@@ -161,4 +161,11 @@ def test_the_event_page_shows_results_and_what_is_pending(
     assert "Round 5 (1 game; 3 boards pending)" in page.inner_text("ul.rounds")
     page.screenshot(path=str(shots / "site-event.png"), full_page=True)
     page.close()
+    fifth_page = opened(browser, site / "spring-swiss-2026" / "round-5.html", errors)
+    assert fifth_page.inner_text("p.meta") == (
+        "1 of 4 games in; 3 pending. The round's pairings, with each board's result, are on "
+        "the event page.")
+    fifth_page.click("p.meta a")
+    assert fifth_page.url.endswith("spring-swiss-2026/index.html#pairings")
+    fifth_page.close()
     assert errors == []

@@ -187,3 +187,23 @@ def test_a_roster_s_ratings_are_the_players_starting_ratings(tmp_path: Path) -> 
     heading = run("ratings", "--db", db).splitlines()[0]
     assert heading == ("Awithlaknannai Mosona (Glicko-2, 1 rating period; 8 players started "
                        "from a roster's rating)")
+
+
+def test_the_site_and_the_server_say_who_started_from_a_roster(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from zrec.serve.app import create_app
+
+    db = str(tmp_path / "spring.sqlite")
+    run("roster", "--db", db, str(SAMPLES / "club" / "spring.trf"))
+    run("import", "--db", db, "-q", str(SAMPLES / "club" / "spring-round1.zrec"))
+    site = tmp_path / "site"
+    run("publish", "--db", db, "Spring Swiss 2026", "--ratings", "-o", str(site))
+    listed = (site / "ratings" / "pool-1.html").read_text(encoding="utf-8")
+    assert ("<title>Awithlaknannai Mosona</title>" in listed
+            and "Glicko-2 · 1 rating period · 8 players · 8 players started from a roster's "
+            "rating" in listed)
+    with TestClient(create_app(db)) as client:
+        page = client.get("/ratings").text
+    assert "<h2>Awithlaknannai Mosona (Glicko-2)</h2>" in page
+    assert "<p>1 rating period; 8 players started from a roster's rating</p>" in page

@@ -80,7 +80,7 @@ def ratings_page(
     day = bounds[1] if bounds else None
     pools = rate(archive, name, day)[0] if name or day else all_pools(archive)
     shown = [{"title": _title(p), "glicko": p.system == GLICKO2, "periods": p.periods,
-              "players": p.players} for p in pools]
+              "rostered": p.rostered, "players": p.players} for p in pools]
     title = "Ratings" + (f" as of {day}" if day else "")
     return render(request, "ratings.html", title=title, pools=shown)
 

@@ -354,6 +354,13 @@ def round_page(plan: EventPlan, number: int, k: int = 1) -> str:
     else:
         head = ["Board", "Players and scores", "Note", "Game"]
     parts: list[ET.Element] = []
+    progress = round_progress(event, plan.boards).get(number)
+    if progress is not None and progress.pending and k == 1:
+        said = para(f"{progress_words(progress).capitalize()}. The round's pairings, with "
+                    "each board's result, are on ", "meta")
+        link = ET.SubElement(said, "a", {"href": "index.html#pairings"})
+        link.text, link.tail = "the event page", "."
+        parts.append(said)
     if len(parts_of) > 1:
         links: list[Link] = [
             (f"page {i}", None if i == k else _round_part_href(number, i))

@@ -62,8 +62,10 @@ BAR: list[Link] = [("Events", "../index.html"), ("Ratings", "index.html")]
 
 def _pool_pages(k: int, pool: Pool) -> Iterator[tuple[str, str]]:
     parts = cut(len(pool.players))
+    started = (f" · {plural(pool.rostered, 'player')} started from a roster's rating"
+               if pool.rostered else "")
     meta = para(f"{_system(pool)} · {plural(pool.periods, 'rating period')} · "
-                f"{plural(len(pool.players), 'player')}", "meta")
+                f"{plural(len(pool.players), 'player')}{started}", "meta")
     for n, part in enumerate(parts, 1):
         rows: list[list[str | Link]] = [
             [str(i + 1), (pool.players[i].name, _player_href(pool.players[i].player)),
