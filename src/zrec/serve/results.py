@@ -34,6 +34,7 @@ from fastapi.responses import RedirectResponse, Response
 from zrec.archive import Archive
 from zrec.serve.access import Visitor, needs, settings_of
 from zrec.serve.errors import ApiError
+from zrec.serve.events import PendingBoard, pending_boards
 from zrec.serve.templating import url_part
 
 __all__ = ["Recording", "recording", "router"]
@@ -61,8 +62,8 @@ class Recording:
     terminations: list[str]
     players: list[str]
     refused: str | None = None
-    #: the boards of the first round with boards without a result (PendingBoard)
-    boards: list[Any] = field(default_factory=list)
+    #: the boards of the first round with boards without a result
+    boards: list[PendingBoard] = field(default_factory=list)
     #: the day the date field shows, YYYY.MM.DD
     today: str = ""
 
@@ -105,8 +106,6 @@ def recording(archive: Archive, event: Any) -> Recording | None:
     seats = list(rules.seats)
     players = sorted({e.name for e in event.entrants})
     terminations = [t for t in TERMINATIONS if t != "normal"]
-    from zrec.serve.events import pending_boards
-
     found = Recording(rules.name, split_options(str(row[1])), seats, _results(len(seats)),
                       terminations, players, today=today())
     found.boards = [b for b in pending_boards(archive, event) if len(b.players) == len(seats)]
