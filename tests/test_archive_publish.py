@@ -142,6 +142,12 @@ def game_ids(db: str) -> list[int]:
         return [int(r[0]) for r in archive.db.rows("SELECT id FROM games ORDER BY id")]
 
 
+def players_of(db: str, gid: int) -> str:
+    """A stored game's players in seat order, ``White – Black``."""
+    with Archive.open(db) as archive:
+        return " – ".join(name for _, name in next(iter(archive.games([gid]))).players)
+
+
 # -- reading pages ------------------------------------------------------------------------
 
 
@@ -227,11 +233,11 @@ def leftovers(parent: Path) -> list[str]:
 
 def check_links(site: Path) -> int:
     """Every relative link of every page names a file of the site (and an id of it,
-    for a link with a fragment); nothing is loaded from anywhere but the site's one
-    stylesheet and script of the game pages.  The links checked."""
+    for a link with a fragment); nothing is loaded from anywhere but the site's
+    stylesheet and the stylesheet and script of the game pages.  The links checked."""
     parsed = {path.resolve(): Page(text) for path, text in pages(site).items()}
     root = site.resolve()
-    shared = {root / "zrec-replay.css", root / "zrec-replay.js"}
+    shared = {root / "zrec-site.css", root / "zrec-replay.css", root / "zrec-replay.js"}
     checked = 0
     for path, page in parsed.items():
         for source in page.sources:
@@ -261,7 +267,8 @@ def test_every_page_is_there(built: tuple[str, Path, str]) -> None:
     expected = {"index.html", f"{FOLDER}/index.html"}
     expected |= {f"{FOLDER}/round-{n}.html" for n in range(1, ROUNDS + 1)}
     expected |= {f"{FOLDER}/game-{gid}.html" for gid in ids}
-    assert set(tree(site)) == expected | {MARKER, "zrec-replay.css", "zrec-replay.js"}
+    shared = {MARKER, "zrec-site.css", "zrec-replay.css", "zrec-replay.js"}
+    assert set(tree(site)) == expected | shared
     largest = max(p.stat().st_size for p in site.rglob("*.html"))
     assert report == (
         f"published 1 event, 202 game pages, 214 pages in {site} "
@@ -289,7 +296,8 @@ def test_every_link_resolves_and_nothing_comes_from_the_network(
     assert check_links(site) > 1500
     for path, text in pages(site).items():
         assert not re.search(r"""(src|href)\s*=\s*["']?\s*([a-z][a-z0-9+.-]*:|//)""", text, re.I)
-        assert "http" not in text.replace("http://www.w3.org/2000/svg", ""), path
+        plain = text.replace("http://www.w3.org/2000/svg", "").replace('http-equiv="', "")
+        assert "http" not in plain, path
         assert "@import" not in text and "url(" not in text, path
 
 
@@ -345,7 +353,14 @@ def test_a_game_page_is_the_replay_page_with_a_bar(built: tuple[str, Path, str])
     # the stylesheet and the script are the site's one copy, not in every game page
     assert '<script src="../zrec-replay.js"></script>' in text
     assert '<link href="../zrec-replay.css" rel="stylesheet">' in text
-    assert "<style>" not in text and "function" not in text
+    # then the site's stylesheet: the same font, links and bar as the other pages
+    assert text.index('<link href="../zrec-site.css" rel="stylesheet">') > text.index(
+        '<link href="../zrec-replay.css" rel="stylesheet">')
+    assert "<style>" not in text and "function" not in text and " style=" not in text
+    # titled by its players, event and round
+    title = f"{players_of(db, ids[1])}, {EVENT} round 1"
+    assert f"<title>{html.escape(title, quote=False)} — zrec replay</title>" in text
+    assert Page(text).h1 == [title]
     assert (site / "zrec-replay.js").read_text(encoding="utf-8") == data_text(PAGE_SCRIPT)
     page = Page(text)
     assert page.nav == [
@@ -480,6 +495,7 @@ def test_several_events_on_either_database(db_url: str, tmp_path: Path) -> None:
         "index.html",
         "zrec-replay.css",
         "zrec-replay.js",
+        "zrec-site.css",
         "zuni-club-championship-2026",
     ]
     with Archive.open(db_url) as archive, pytest.raises(SiteError, match="not a site"):

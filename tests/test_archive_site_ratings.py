@@ -53,7 +53,7 @@ def test_the_site_s_ratings_are_the_command_s(tmp_path: Path) -> None:
     index = Page((site / "index.html").read_text(encoding="utf-8"))
     assert index.nav == [("Ratings", "ratings/index.html")]
     pools = Page((site / "ratings" / "index.html").read_text(encoding="utf-8"))
-    title = f"{pool['game']} {pool['options'].replace(';', '; ')}"  # spaced: it wraps
+    title = "Awithlaknannai Mosona"  # the game's name: its options are the defaults
     assert pools.tables["events"][1] == [title, "Glicko-2", str(len(pool["players"]))]
     listed = Page((site / "ratings" / "pool-1.html").read_text(encoding="utf-8"))
     rows = listed.tables["standings"][1:]
@@ -109,3 +109,20 @@ def test_a_plackett_luce_list_shows_mu_and_sigma(tmp_path: Path) -> None:
     assert [[r[1], float(r[2])] for r in rows] == [[p["name"], p["rating"]]
                                                    for p in pool["players"]]
     assert [r[1] for r in rows] == ["A", "B", "C"]
+
+
+def test_an_event_named_ratings_does_not_take_the_ratings_folder(tmp_path: Path) -> None:
+    db = archive(tmp_path)
+    renamed = tmp_path / "ratings-event.zrec"
+    renamed.write_text('[Game "mosona"]\n[Event "Ratings"]\n[Round "1"]\n[White "Ann"]\n'
+                       '[Black "Bob"]\n[Result "1-0"]\n[Termination "resignation"]\n\n1-0\n',
+                       encoding="utf-8")
+    ok("import", "--db", db, "-q", str(renamed))
+    site = tmp_path / "site"
+    report = ok("publish", "--all", "--ratings", "--db", db, "-o", str(site))
+    assert report.startswith("published 3 events, ")
+    index = Page((site / "index.html").read_text(encoding="utf-8"))
+    assert "ratings-2/index.html" in index.links and "ratings/index.html" in index.links
+    assert (site / "ratings" / "pool-1.html").is_file()
+    assert (site / "ratings-2" / "round-1.html").is_file()
+    assert check_links(site) > 20

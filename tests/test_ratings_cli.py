@@ -154,3 +154,56 @@ def test_a_result_recorded_without_moves_is_rated(tmp_path: Path) -> None:
         ("Ames, Al", round(after.rating, 2), 1),
         ("Bell, Bo", round(3000 - after.rating, 2), 1),
     ]
+
+
+def test_a_list_is_headed_by_the_game_s_name_and_the_options_not_its_defaults(
+    club: str, tmp_path: Path
+) -> None:
+    heading = run("ratings", "--db", club).splitlines()[0]
+    assert heading == "Awithlaknannai Mosona (Glicko-2, 3 rating periods)"
+    bent = tmp_path / "bent.zrec"
+    bent.write_text('[Game "mosona"]\n[White "Ann"]\n[Black "Bob"]\n[Result "0-1"]\n'
+                    '[Jumps "bent"]\n[Date "2026.01.02"]\n[Termination "resignation"]\n\n0-1\n')
+    run("import", "--db", club, "-q", str(bent))
+    headings = [line for line in run("ratings", "--db", club).splitlines()
+                if "rating period" in line]
+    assert headings == ["Awithlaknannai Mosona, Jumps=bent (Glicko-2, 1 rating period)",
+                        "Awithlaknannai Mosona (Glicko-2, 3 rating periods)"]
+    # the JSON keeps the stored name and every option
+    options = [p["options"] for p in as_json("ratings", "--db", club)]
+    assert options[0] == "Board=lined;Jumps=bent;Middle=right;EndRule=majority;First=White"
+
+
+def test_a_roster_s_ratings_are_the_players_starting_ratings(tmp_path: Path) -> None:
+    db = str(tmp_path / "spring.sqlite")
+    run("roster", "--db", db, str(SAMPLES / "club" / "spring.trf"))
+    run("import", "--db", db, "-q", str(SAMPLES / "club" / "spring-round1.zrec"))
+    # round 1: Adams (1990 in the TRF) beat Evans (1950), both from the roster's rating
+    adams, evans = glicko2.Glicko(rating=1990.0), glicko2.Glicko(rating=1950.0)
+    after = glicko2.update(adams, [(evans, 1.0)])
+    (step,) = as_json("ratings", "--db", db, "--player", "Adams, Ada")[0]["history"]
+    assert (step["rating"], step["rd"]) == (round(after.rating, 2), round(after.rd, 2))
+    assert step["rating"] > 1990
+    heading = run("ratings", "--db", db).splitlines()[0]
+    assert heading == ("Awithlaknannai Mosona (Glicko-2, 1 rating period; 8 players started "
+                       "from a roster's rating)")
+
+
+def test_the_site_and_the_server_say_who_started_from_a_roster(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from zrec.serve.app import create_app
+
+    db = str(tmp_path / "spring.sqlite")
+    run("roster", "--db", db, str(SAMPLES / "club" / "spring.trf"))
+    run("import", "--db", db, "-q", str(SAMPLES / "club" / "spring-round1.zrec"))
+    site = tmp_path / "site"
+    run("publish", "--db", db, "Spring Swiss 2026", "--ratings", "-o", str(site))
+    listed = (site / "ratings" / "pool-1.html").read_text(encoding="utf-8")
+    assert ("<title>Awithlaknannai Mosona</title>" in listed
+            and "Glicko-2 · 1 rating period · 8 players · 8 players started from a roster's "
+            "rating" in listed)
+    with TestClient(create_app(db)) as client:
+        page = client.get("/ratings").text
+    assert "<h2>Awithlaknannai Mosona (Glicko-2)</h2>" in page
+    assert "<p>1 rating period; 8 players started from a roster's rating</p>" in page

@@ -8,7 +8,9 @@ PostgreSQL (when ``ZREC_TEST_PG`` names a server).
 
 from __future__ import annotations
 
+import datetime
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +189,79 @@ def test_a_game_with_setup_tags_is_imported_as_records(
                          headers={"X-CSRF-Token": csrf_of(page)})
     assert answer.status_code == 400
     assert answer.json() == {"error": {"code": "bad-result", "message": refused}}
+
+
+SWISS = "Spring Swiss 2026"
+
+
+def swiss_round_5_begun(db: str, tmp_path: Path) -> None:
+    """The Spring Swiss paired round by round (Hill's bye before round 3), its round 5
+    paired with one of its four games in (Hill – Adams, 0-1)."""
+    club = ROOT / "samples" / "club"
+    zrec("archive", "roster", "--db", db, str(club / "spring.trf"))
+    for n in range(1, 6):
+        if n == 3:
+            zrec("archive", "bye", "--db", db, SWISS, "3", "Hill, Hal", "--kind", "half")
+        zrec("archive", "pair", "--db", db, SWISS)
+        text = (club / f"spring-round{n}.zrec").read_text(encoding="utf-8")
+        if n == 5:
+            text = text.split("\n\n[Game ")[0] + "\n"
+        (tmp_path / f"r{n}.zrec").write_text(text, encoding="utf-8")
+        zrec("archive", "import", "--db", db, "-q", str(tmp_path / f"r{n}.zrec"))
+
+
+def test_the_form_offers_the_pending_boards_of_the_round_and_today(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+    tmp_path: Path,
+) -> None:
+    client, db = served
+    swiss_round_5_begun(db, tmp_path)
+    editor_page(client)
+    page = client.get(f"/events/{SWISS}").text
+    # what the standings count, and what is pending
+    assert ('<p class="after">After round 5 (1 of 4 games in; 3 pending); tie-breaks: '
+            in page)
+    assert "<h3>Round 4 (all 4 games in)</h3>" in page
+    assert "<h3>Round 5 (1 of 4 games in; 3 pending)</h3>" in page
+    assert '<td class="result"><a href="/games/' in page
+    assert page.count('<td class="result pending">pending</td>') == 3
+    # the form: round 5 (the one being played), today's date, the boards to pick
+    today = datetime.date.today().strftime("%Y.%m.%d")
+    form = page.split("<h2>Record a result</h2>")[1].split("</form>")[0]
+    assert 'name="round" value="5"' in form
+    assert f'name="date" value="{today}"' in form
+    assert re.findall(r'<option value="(5\.\d)" data-players="([^"]*)">([^<]*)</option>',
+                      form) == [
+        ("5.2", "Brown, Bea\nGray, Gus", "Round 5, board 2: Brown, Bea – Gray, Gus"),
+        ("5.3", "Fox, Fay\nClark, Cal", "Round 5, board 3: Fox, Fay – Clark, Cal"),
+        ("5.4", "Dunn, Dov\nEvans, Eli", "Round 5, board 4: Dunn, Dov – Evans, Eli"),
+    ]
+    assert '<script src="/static/event-result.js" defer></script>' in page
+    # the board's round in the form to record a game on the board: round 5 too
+    assert 'name="Round" value="5"' in page
+    # a board picked, its seats left blank (no script): the pairing's players, today
+    answer = client.post(f"/events/{SWISS}/results", data={
+        "board": "5.2", "round": "", "White": "", "Black": "", "result": "0-1",
+        "termination": "resignation", "date": "", "csrf": csrf_of(page)},
+        follow_redirects=False)
+    assert answer.status_code == 303, answer.text
+    gid = int(answer.headers["location"].split("added=")[1].split("#")[0])
+    record = with_archive(db, lambda a: next(iter(a.games([gid]))).text)
+    assert (f'[Event "{SWISS}"]\n[Date "{today}"]\n[Round "5.2"]\n[White "Brown, Bea"]\n'
+            '[Black "Gray, Gus"]\n[Result "0-1"]\n') in record
+    after = client.get(f"/events/{SWISS}").text
+    assert "<h3>Round 5 (2 of 4 games in; 2 pending)</h3>" in after
+    assert "After round 5 (2 of 4 games in; 2 pending)" in after
+
+
+def test_a_result_without_a_date_is_dated_today(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+) -> None:
+    client, db = served
+    page = editor_page(client)
+    undated = {k: v for k, v in FORFEIT.items() if k != "date"}
+    answer = client.post(f"/api{RESULTS}", json=undated, headers={"X-CSRF-Token": csrf_of(page)})
+    assert answer.status_code == 200
+    record = with_archive(db, lambda a: next(iter(a.games([5]))).text)
+    assert f'[Date "{datetime.date.today().strftime("%Y.%m.%d")}"]' in record
+    assert "????" not in record

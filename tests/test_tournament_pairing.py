@@ -70,8 +70,9 @@ def roster(tmp_path: Path, db: str, names: list[str], rounds: int, event: str = 
 
 
 def results(tmp_path: Path, db: str, number: int, games: list[tuple[str, str, str]],
-            event: str = EVENT) -> Result:
-    """Import result-only records of round ``number``: (white, black, result)."""
+            event: str = EVENT, code: int = 0) -> Result:
+    """Import result-only records of round ``number``: (white, black, result); the
+    import's exit code must be ``code``."""
     text = "\n".join(
         f'[Game "mosona"]\n[Event "{event}"]\n[Round "{number}"]\n[White "{w}"]\n'
         f'[Black "{b}"]\n[Result "{r}"]\n[Termination "resignation"]\n\n{r}\n'
@@ -80,7 +81,7 @@ def results(tmp_path: Path, db: str, number: int, games: list[tuple[str, str, st
     path = tmp_path / f"round{number}-{len(list(tmp_path.iterdir()))}.zrec"
     path.write_text(text)
     result = invoke("import", "--db", db, "-q", str(path))
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == code, result.stderr
     return result
 
 
@@ -227,21 +228,32 @@ def test_games_that_the_pairings_do_not_have_are_reported(tmp_path: Path) -> Non
     assert paired(db) == [(1, 5), (6, 2), (3, 7), (8, 4)]
     done = results(tmp_path, db, 1, [("Adams, Ada", "Evans, Eli", "1-0"),
                                       ("Brown, Bea", "Fox, Fay", "1-0"),
-                                      ("Clark, Cal", "Dunn, Dov", "1-0")])
-    warnings = [
-        "zrec: warning: 'Spring Swiss', round 1: game #2 has Brown, Bea (2) with White, but "
+                                      ("Clark, Cal", "Dunn, Dov", "1-0")], code=1)
+    said = [
+        "'Spring Swiss', round 1: game #2 has Brown, Bea (2) with White, but "
         "the pairings give White to Fox, Fay (6)",
-        "zrec: warning: 'Spring Swiss', round 1: game #3 (Clark, Cal (3) – Dunn, Dov (4)) "
+        "'Spring Swiss', round 1: game #3 (Clark, Cal (3) – Dunn, Dov (4)) "
         "is not in the round's pairings (Clark, Cal (3) – Gray, Gus (7); Hill, Hal (8) – "
         "Dunn, Dov (4))",
     ]
-    assert done.stderr.splitlines() == warnings  # the import says so
+    warnings = [f"zrec: warning: {s}" for s in said]
+    # the import says so even with -q, naming the file and the game, and exits with 1
+    file = str(next(tmp_path.glob("round1-*.zrec")))
+    assert done.stderr.splitlines() == [
+        f"{file}:11: warning: game 2: {said[0]}",
+        f"{file}:21: warning: game 3: {said[1]}",
+    ]
+    assert done.stdout.endswith("3 added, 0 duplicates, 0 truncated copies, 0 conflicts, "
+                                "0 continuations, 0 invalid\n")
     for command in ("standings", "crosstable"):
         result = invoke(command, "--db", db, EVENT)
         assert result.exit_code == 0
         assert result.stderr.splitlines() == warnings
     out = invoke("import", "--db", db, "-q", str(tmp_path / "roster.trf"))  # no game: quiet
     assert "warning" not in out.stderr
+    # a later import that adds a game does not say the games before it again
+    later = results(tmp_path, db, 2, [("Gray, Gus", "Hill, Hal", "1-0")])
+    assert later.stderr == ""
 
 
 def test_pair_refuses_what_it_cannot_pair(tmp_path: Path) -> None:
@@ -303,3 +315,17 @@ def test_a_round_after_one_not_drawn_is_refused(tmp_path: Path) -> None:
         "(zrec archive pair --round 1), or every player would be absent in the rounds "
         "between\n"
     )
+
+
+def test_the_standings_say_which_round_they_count_is_not_complete(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    roster(tmp_path, db, NAMES, 5)
+    assert paired(db) == [(1, 5), (6, 2), (3, 7), (8, 4)]
+    results(tmp_path, db, 1, [("Adams, Ada", "Evans, Eli", "1-0")])
+    table = run("standings", "--db", db, EVENT)
+    assert table.splitlines()[0] == "Spring Swiss, after round 1 (1 of 4 games in; 3 pending)"
+    page = run("standings", "--db", db, EVENT, "--format", "html")
+    assert "<title>Spring Swiss: standings after round 1 (1 of 4 games in; 3 pending)" in page
+    results(tmp_path, db, 1, [("Fox, Fay", "Brown, Bea", "0-1"), ("Clark, Cal", "Gray, Gus",
+                              "1-0"), ("Hill, Hal", "Dunn, Dov", "1/2-1/2")])
+    assert run("standings", "--db", db, EVENT).splitlines()[0] == "Spring Swiss, after round 1"

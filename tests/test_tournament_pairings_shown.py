@@ -39,9 +39,13 @@ def test_the_server_shows_the_pairings(tmp_path: Path) -> None:
         page = client.get(f"/events/{EVENT}").text
         api = client.get(f"/api/events/{EVENT}/pairings")
         unknown = client.get("/api/events/Nowhere/pairings")
-    assert "<h2>Pairings</h2>" in page and "<h3>Round 2</h3>" in page
+    assert "<h2>Pairings</h2>" in page and "<h3>Round 1 (all 4 games in)</h3>" in page
+    assert "<h3>Round 2 (0 of 4 games in; 4 pending)</h3>" in page
     assert ('<tr><td class="num">1</td><td><a href="/players/Fox%2C%20Fay">Fox, Fay (6)</a>'
-            '</td><td><a href="/players/Adams%2C%20Ada">Adams, Ada (1)</a></td></tr>') in page
+            '</td><td class="result pending">pending</td><td>'
+            '<a href="/players/Adams%2C%20Ada">Adams, Ada (1)</a></td></tr>') in page
+    assert ('<td><a href="/players/Adams%2C%20Ada">Adams, Ada (1)</a></td><td class="result">'
+            '<a href="/games/1">1–0</a></td>') in page
     assert "<script>x()" not in page
     assert ESCAPED in page
     assert unknown.status_code == 404
@@ -59,9 +63,11 @@ def test_the_published_site_shows_the_pairings(tmp_path: Path) -> None:
     site = tmp_path / "site"
     run("publish", "--db", db, EVENT, "-o", str(site))
     page = (site / "spring-swiss" / "index.html").read_text()
-    assert '<h2 id="pairings">Pairings</h2><h3>Round 1</h3>' in page
+    assert '<h2 id="pairings">Pairings</h2><h3>Round 1 (all 4 games in)</h3>' in page
     assert ('<tr><td class="num">2</td><td><span>' + ESCAPED
-            + " (8)</span></td><td><span>Clark, Cal (3)</span></td></tr>") in page
+            + ' (8)</span></td><td class="result pending">pending</td><td><span>Clark, Cal (3)'
+            '</span></td></tr>') in page
+    assert '<td class="result"><a href="game-1.html">1–0</a></td>' in page
     assert "<script>x()" not in page
     document = json.loads(run("standings", "--db", db, EVENT, "--format", "json"))
     assert document[0]["points"] == 1  # (and the pairings of round 2 change no score)
@@ -103,9 +109,10 @@ def test_the_pairings_of_round_one_are_published_before_any_result(tmp_path: Pat
     run("pair", "--db", db, EVENT)
     run("publish", "--db", db, "--all", "-o", str(site))  # events with rounds or pairings
     page = (site / "spring-swiss" / "index.html").read_text()
-    assert ('<h3>Round 1</h3><table class="pairings"><thead><tr><th>Board</th><th>White</th>'
-            '<th>Black</th></tr></thead><tbody><tr><td class="num">1</td><td><span>Adams, '
-            'Ada (1)</span></td><td><span>Evans, Eli (5)</span></td></tr>') in page
+    assert ('<h3>Round 1 (0 of 4 games in; 4 pending)</h3><table class="pairings"><thead><tr>'
+            '<th>Board</th><th>White</th><th>Result</th><th>Black</th></tr></thead><tbody><tr>'
+            '<td class="num">1</td><td><span>Adams, Ada (1)</span></td><td class="result '
+            'pending">pending</td><td><span>Evans, Eli (5)</span></td></tr>') in page
     assert "<p>No round has results yet.</p>" in page and "Standings" not in page
 
 

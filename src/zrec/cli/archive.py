@@ -30,6 +30,7 @@ from zrec.cli._archive_open import opened as opened
 from zrec.cli._inputs import display_name, records_of, unique
 
 if TYPE_CHECKING:
+    from zrec.archive.store import Archive
     from zrec.archive.store.facts import Facts
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import FileResult, ImportCounts, Notice
@@ -141,11 +142,13 @@ def import_command(
     (same game, options, setup and moves, however written) is stored once; a
     truncated copy of a stored game is reported and not stored; a game with the
     event, round and players of a stored game but other moves is a conflict: stored,
-    and reported.  Games are committed in batches: an import that is stopped keeps
-    what it committed, and importing the same file again goes on where it stopped.
+    and reported; a game its round's stored pairings do not have is stored, and
+    said on standard error even with -q.  Games are committed in batches: an import
+    that is stopped keeps what it committed, and importing the same file again goes
+    on where it stopped.
     A file imported before is not read again (unless --reread).  Exit code 0, or 1
-    when a game was invalid or no FILE holds a game, 2 when a file or the archive
-    cannot be used.
+    when a game was invalid, not in its round's pairings, or no FILE holds a game, 2
+    when a file or the archive cannot be used.
     """
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import ImportCounts, sha256_of
@@ -174,6 +177,10 @@ def import_command(
     results = []
     unreadable = 0
     with opened(db, create=True) as archive:
+        from zrec.archive.tournament.paired import archive_mismatches
+
+        # the stored games that contradicted their pairings already (said by their import)
+        before = {gid for gid, _ in archive_mismatches(archive)}
         importer = Importer(archive, keep_invalid, notify, batch)
         for file in inputs:
             name = display_name(file)
@@ -200,10 +207,11 @@ def import_command(
             results.append(result)
             if not result.counts.read and not result.counts.already:
                 say_no_game(file)
-        from zrec.archive.tournament.paired import archive_mismatches
-
-        for said in archive_mismatches(archive) if total.added else []:
-            typer.echo(f"zrec: warning: {said}", err=True)
+        unpaired = 0
+        for gid, said in archive_mismatches(archive) if total.added else []:
+            if gid not in before:
+                unpaired += 1
+                typer.echo(_where(archive, gid) + said, err=True)
     if bar is not None:
         bar.close()
     if as_json:
@@ -220,8 +228,18 @@ def import_command(
         typer.echo(_summary(total, len(results)))
     if unreadable:
         raise typer.Exit(EXIT_USAGE)
-    if total.invalid or not (total.read or total.already):
+    if total.invalid or unpaired or not (total.read or total.already):
         raise typer.Exit(EXIT_INVALID)
+
+
+def _where(archive: Archive, gid: int) -> str:
+    """The start of the warning about a stored game that its round's pairings do not
+    have: the file and game it was last read from."""
+    found = archive.sources_of(gid)
+    if not found:
+        return "zrec: warning: "
+    file, number, line = found[-1]
+    return f"{file}:{line}: warning: game {number}: "
 
 
 def _import_one(

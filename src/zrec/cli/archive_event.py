@@ -87,6 +87,17 @@ def _ranked(
     return event, rank(event, codes, rules, robin), codes, robin
 
 
+def _after(archive: Archive, event: Tournament) -> str:
+    """``after round 5``, and the rounds it counts that are not complete: ``after round 5
+    (1 of 4 games in; 3 pending)``."""
+    from zrec.archive.tournament.pairstore import stored_boards
+    from zrec.archive.tournament.progress import round_progress, standings_title
+
+    title = standings_title(event.rounds, round_progress(event, stored_boards(archive.db,
+                                                                                event.id)))
+    return "a" + title[1:]
+
+
 def _form(event: Tournament, robin: bool, form: str) -> str:
     if form == "auto":
         return "round robin" if robin else "swiss"
@@ -118,15 +129,16 @@ def standings(
     output_format = check_format(output_format, ("text", "csv", "json", "html", "trf"))
     with opened(db, write=False) as archive:  # (its errors are messages, exit 2)
         event, lines, codes, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
+        after = _after(archive, event)
         if output_format == "text":
-            text = tables.standings_text(event, lines, codes)
+            text = tables.standings_text(event, lines, codes, after)
         elif output_format == "csv":
             text = tables.standings_csv(lines, codes)
         elif output_format == "json":
             document = tables.standings_json(lines, codes)
             text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
         elif output_format == "html":
-            title = f"{event.name}: standings after round {event.rounds}"
+            title = f"{event.name}: standings {after}"
             text = tables.html_page(title, tables.standings_html(lines, codes))
         else:
             text = write_trf(event, lines, _form(event, robin, "auto"))

@@ -28,6 +28,7 @@ step into ``<pre id="zrec-test-log">``, one line a step: the key, the node numbe
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
@@ -48,6 +49,8 @@ __all__ = ["PageError", "assets", "replay_page", "write_folder", "write_page"]
 PageGame = tuple[Game, int, "str | None"]
 #: the names of the shared stylesheet and script (:func:`assets`)
 STYLESHEET, SCRIPT = "zrec-replay.css", "zrec-replay.js"
+#: a ``<style>`` of a board's view (a board with a stylesheet of its own), its text
+_STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 
 
 def assets() -> dict[str, str]:
@@ -126,12 +129,15 @@ def _html(root: ET.Element) -> str:
 
 
 def _games(
-    games: Iterable[PageGame], tables: Tables, boards: _Boards, out: TextIO
+    games: Iterable[PageGame], tables: Tables, boards: _Boards, out: TextIO,
+    heading: str | None = None,
 ) -> Iterable[GameData]:
     """Walk each game, writing its data to ``out`` (a comma between two); yields each
-    once written."""
+    once written (``heading``: the heading of every game, instead of its own)."""
     for i, (game, number, source) in enumerate(games):
         data = GameData(game, number, tables, source)
+        if heading is not None:
+            data.heading = heading
         board = boards.number(data)
         if i:
             out.write(",")
@@ -140,13 +146,16 @@ def _games(
 
 
 def _skeleton(
-    heading: str, count: int, nav: ET.Element | None, linked: str | None
+    heading: str, count: int, nav: ET.Element | None, linked: str | None,
+    sheets: Sequence[str] = (), csp: str | None = None,
 ) -> tuple[str, str, str]:
     """The page around its boards and its data: (before the boards, between the boards
     and the data, after the data)."""
     html = ET.Element("html", {"lang": "en"})
     head = ET.SubElement(html, "head")
     ET.SubElement(head, "meta", {"charset": "utf-8"})
+    if csp is not None:
+        ET.SubElement(head, "meta", {"http-equiv": "Content-Security-Policy", "content": csp})
     ET.SubElement(
         head, "meta", {"name": "viewport", "content": "width=device-width, initial-scale=1"}
     )
@@ -155,6 +164,8 @@ def _skeleton(
         ET.SubElement(head, "style").text = "\n" + DEFAULT_CSS + data_text(PAGE_CSS)
     else:
         ET.SubElement(head, "link", {"rel": "stylesheet", "href": linked + STYLESHEET})
+    for sheet in sheets:
+        ET.SubElement(head, "link", {"rel": "stylesheet", "href": sheet})
     body = ET.SubElement(html, "body")
     if nav is not None:
         body.append(nav)
@@ -207,21 +218,30 @@ def write_page(
     *,
     nav: ET.Element | None = None,
     linked: str | None = None,
+    heading: str | None = None,
+    sheets: Sequence[str] = (),
+    policy: Callable[[list[str]], str] | None = None,
 ) -> int:
     """Write the replay page of ``games`` to ``out`` as they are walked; the number of
     games shown.  ``nav``: a navigation bar, first in the body (a published site's);
     ``linked``: where the shared stylesheet and script are (such as ``"../"``), instead
-    of inline.  Raises :class:`PageError` for no game, or a game that cannot be
-    replayed (no engine, an illegal move in any line)."""
+    of inline; ``heading``: the page's title and heading, instead of the game's;
+    ``sheets``: more stylesheets, linked after the page's own; ``policy``: the
+    Content-Security-Policy of a ``<meta>`` in the head, given the texts of the
+    ``<style>`` elements of the page's boards.  Raises :class:`PageError` for no game,
+    or a game that cannot be replayed (no engine, an illegal move in any line)."""
     tables, boards = Tables(), _Boards()
-    count, heading = 0, ""
+    count, title = 0, ""
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
-        for data in _games(games, tables, boards, spool):
-            heading = heading or data.heading
+        for data in _games(games, tables, boards, spool, heading):
+            title = title or data.heading
             count += 1
         if not count:
             raise PageError("there is no game to show")
-        before, between, after = _skeleton(heading, count, nav, linked)
+        csp = None
+        if policy is not None:
+            csp = policy([m for v in boards.views for m in _STYLE.findall(v)])
+        before, between, after = _skeleton(title, count, nav, linked, sheets, csp)
         out.write(before)
         for view in boards.views:
             out.write(view)

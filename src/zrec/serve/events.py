@@ -30,8 +30,8 @@ from zrec.archive.tournament.tiebreaks import (
 )
 from zrec.serve.errors import ApiError
 
-__all__ = ["Ranking", "event_pairings", "event_rounds", "pairings_text", "ranking",
-           "standings_text"]
+__all__ = ["PendingBoard", "Ranking", "after_words", "event_pairings", "event_rounds",
+           "pairings_text", "pending_boards", "ranking", "standings_text"]
 
 
 @dataclass(slots=True)
@@ -132,15 +132,69 @@ def _board(tag: str) -> int:
 
 def event_pairings(
     archive: Archive, event: Tournament, link: Callable[[Entrant], str | None]
-) -> list[tuple[int, ET.Element]]:
-    """Each round with stored pairings, and its boards as an HTML table (names linked
-    by ``link``)."""
+) -> list[tuple[str, ET.Element]]:
+    """Each round with stored pairings, headed by how far it has got (``Round 5 (1 of
+    4 games in; 3 pending)``), and its boards as an HTML table (names linked by
+    ``link``, each board's result by its game's page, or ``pending``)."""
     from zrec.archive.tournament.pairing_tables import pairings_html, round_boards
-    from zrec.archive.tournament.pairstore import stored_boards
+    from zrec.archive.tournament.pairstore import Board, stored_boards
+    from zrec.archive.tournament.progress import board_result, progress_words, round_progress
 
     boards = stored_boards(archive.db, event.id)
-    numbers = sorted({b.round for b in boards})
-    return [(n, pairings_html(event, round_boards(boards, n), link)) for n in numbers]
+    progress = round_progress(event, boards)
+
+    def result(board: Board) -> tuple[str, str | None] | None:
+        found = board_result(event, board)
+        if found is None:
+            return None
+        text = found.text + (" (forfeit)" if found.forfeit else "")
+        return text, None if found.game is None else f"/games/{found.game}"
+
+    out = []
+    for n in sorted({b.round for b in boards}):
+        title = f"Round {n}" + (f" ({progress_words(progress[n])})" if n in progress else "")
+        out.append((title, pairings_html(event, round_boards(boards, n), link, result)))
+    return out
+
+
+def after_words(archive: Archive, event: Tournament) -> str:
+    """``After round 5``, saying when a round it counts is not complete: ``After round
+    5 (1 of 4 games in; 3 pending)``."""
+    from zrec.archive.tournament.pairstore import stored_boards
+    from zrec.archive.tournament.progress import round_progress, standings_title
+
+    return standings_title(event.rounds, round_progress(event, stored_boards(archive.db,
+                                                                             event.id)))
+
+
+@dataclass(frozen=True, slots=True)
+class PendingBoard:
+    """A stored board without a result yet: its round, its number and its players in
+    seat order (White, Black)."""
+
+    round: int
+    board: int
+    players: tuple[str, ...]
+
+    @property
+    def value(self) -> str:
+        """The ``Round`` tag of its game: ``5.2`` for board 2 of round 5."""
+        return f"{self.round}.{self.board}"
+
+
+def pending_boards(archive: Archive, event: Tournament) -> list[PendingBoard]:
+    """The boards of the first paired round that has boards without a result, in board
+    order (none when every paired board has its result)."""
+    from zrec.archive.tournament.pairstore import stored_boards
+    from zrec.archive.tournament.progress import board_result
+
+    names = {e.player: e.name for e in event.entrants}
+    found = [
+        PendingBoard(b.round, b.board, tuple(names.get(p, "?") for p in b.players))
+        for b in sorted(stored_boards(archive.db, event.id), key=lambda b: (b.round, b.board))
+        if not b.bye and board_result(event, b) is None
+    ]
+    return [b for b in found if b.round == found[0].round] if found else []
 
 
 def pairings_text(archive: Archive, event: Tournament) -> str:

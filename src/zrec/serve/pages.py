@@ -33,7 +33,7 @@ from zrec.archive.store.search import Query, SearchError, search_page
 from zrec.serve.access import Reader, visitor
 from zrec.serve.board_page import event_board
 from zrec.serve.errors import ApiError, not_found
-from zrec.serve.events import event_pairings, event_rounds, loaded, ranking
+from zrec.serve.events import after_words, event_pairings, event_rounds, loaded, ranking
 from zrec.serve.finding import PAGE, Filters, filters, find
 from zrec.serve.headers import csp_with_styles
 from zrec.serve.templating import render, render_text, url_part
@@ -231,14 +231,18 @@ def event_page(request: Request, archive: Reader, name: str) -> Response:
             "crosstable": _markup(crosstable_html(ranked.event, ranked.lines, form, game)),
             "form": form,
             "left_out": ranked.event.left_out,
+            "after": after_words(archive, event),
         }
     from zrec.serve.results import recording, said
 
     pairings = [(n, _markup(t)) for n, t in event_pairings(
         archive, event, lambda e: "/players/" + url_part(e.name))]
     board = event_board(event, rounds, loose) if visitor(request).may("import") else None
+    found = recording(archive, event)
+    if board is not None and found is not None and found.boards:  # the round being played
+        board["round"] = found.round
     return render(request, "event.html", title=event.name, event=event, rounds=rounds,
-                  loose=loose, board=board, recording=recording(archive, event),
+                  loose=loose, board=board, recording=found,
                   pairings=pairings,
                   recorded=said(dict(request.query_params)), **parts)
 

@@ -19,7 +19,7 @@ from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, Response
 
 from zrec.archive import Archive
-from zrec.archive.ratings.compute import GLICKO2, Pool, rate
+from zrec.archive.ratings.compute import GLICKO2, Pool, pool_title, rate
 from zrec.serve.access import Reader
 from zrec.serve.errors import ApiError
 from zrec.serve.templating import render
@@ -55,7 +55,7 @@ def all_pools(archive: Archive) -> list[Pool]:
 
 def _title(pool: Pool) -> str:
     system = "Glicko-2" if pool.system == GLICKO2 else "Plackett-Luce, rating μ − 3σ"
-    return f"{pool.game} {pool.options.replace(';', '; ')} ({system})"
+    return f"{pool_title(pool.game, pool.options)} ({system})"
 
 
 @router.get("/ratings", response_class=HTMLResponse)
@@ -80,7 +80,7 @@ def ratings_page(
     day = bounds[1] if bounds else None
     pools = rate(archive, name, day)[0] if name or day else all_pools(archive)
     shown = [{"title": _title(p), "glicko": p.system == GLICKO2, "periods": p.periods,
-              "players": p.players} for p in pools]
+              "rostered": p.rostered, "players": p.players} for p in pools]
     title = "Ratings" + (f" as of {day}" if day else "")
     return render(request, "ratings.html", title=title, pools=shown)
 

@@ -2,11 +2,15 @@
 
 An editor gives a round, a player for each seat, a result, how the game ended (a
 ``Termination`` other than ``normal``: a record with no moves cannot have ended by the
-rules) and a date.  The server builds the record (the tags ``Game`` and the rule
-options of the event's games, ``Event``, ``Date``, ``Round``, the seats, ``Result``
-and ``Termination``, and no moves) with the notation's writer, and imports it as
-``POST /import`` does (:func:`zrec.serve.writing.page_import`), so a duplicate or a
-conflict is reported as an import reports it.
+rules) and a date (today's when none is given: the form shows it, to be changed).
+When the event has stored pairings, the form offers the boards of the first round that
+has boards without a result: picking one fills the round (``5.2``: board 2 of round 5)
+and the players (a script does it on the page; without it the server fills the seats
+left blank from that board's pairing).  The server builds the record (the tags
+``Game`` and the rule options of the event's games, ``Event``, ``Date``, ``Round``,
+the seats, ``Result`` and ``Termination``, and no moves) with the notation's writer,
+and imports it as ``POST /import`` does (:func:`zrec.serve.writing.page_import`), so
+a duplicate or a conflict is reported as an import reports it.
 
 - ``POST /events/{name}/results`` (a form): then back to the event's page, which
   says what became of the record;
@@ -19,8 +23,9 @@ is not offered the form: its results are imported as records.
 
 from __future__ import annotations
 
+import datetime
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -29,6 +34,7 @@ from fastapi.responses import RedirectResponse, Response
 from zrec.archive import Archive
 from zrec.serve.access import Visitor, needs, settings_of
 from zrec.serve.errors import ApiError
+from zrec.serve.events import PendingBoard, pending_boards
 from zrec.serve.templating import url_part
 
 __all__ = ["Recording", "recording", "router"]
@@ -56,6 +62,20 @@ class Recording:
     terminations: list[str]
     players: list[str]
     refused: str | None = None
+    #: the boards of the first round with boards without a result
+    boards: list[PendingBoard] = field(default_factory=list)
+    #: the day the date field shows, YYYY.MM.DD
+    today: str = ""
+
+    @property
+    def round(self) -> str:
+        """The round the form starts at: the first with boards without a result."""
+        return str(self.boards[0].round) if self.boards else ""
+
+
+def today() -> str:
+    """Today's date (the server's), as a ``Date`` tag writes it."""
+    return datetime.date.today().strftime("%Y.%m.%d")
 
 
 def _results(seats: int) -> list[str]:
@@ -87,7 +107,8 @@ def recording(archive: Archive, event: Any) -> Recording | None:
     players = sorted({e.name for e in event.entrants})
     terminations = [t for t in TERMINATIONS if t != "normal"]
     found = Recording(rules.name, split_options(str(row[1])), seats, _results(len(seats)),
-                      terminations, players)
+                      terminations, players, today=today())
+    found.boards = [b for b in pending_boards(archive, event) if len(b.players) == len(seats)]
     if len(seats) != event.seats or rules.inputs:
         found.refused = (f"results of {rules.title} are imported as records (on the import "
                          "page): a record of this game names its seats and setup in tags "
@@ -107,7 +128,7 @@ def result_text(found: Recording, event: str, given: dict[str, str]) -> str:
 
     if found.refused:
         raise _bad(found.refused)
-    number = given.get("round", "").strip()
+    number = given.get("round", "").strip() or given.get("board", "").strip()
     if not _ROUND.fullmatch(number):
         raise _bad(f"the round is a number from 1 to 999 (3, or 3.2 for board 2), "
                    f"not {number!r}")
@@ -118,10 +139,12 @@ def result_text(found: Recording, event: str, given: dict[str, str]) -> str:
     if ended not in found.terminations:
         raise _bad(f"how the game ended is one of {', '.join(found.terminations)}, "
                    f"not {ended!r}")
-    date = given.get("date", "").strip().replace("-", ".") or "????.??.??"
+    date = given.get("date", "").strip().replace("-", ".") or found.today or today()
     if not _DATE.fullmatch(date):
         raise _bad(f"the date is written YYYY.MM.DD (or YYYY-MM-DD), not {date!r}")
-    names = [(seat, " ".join(given.get(seat, "").split())) for seat in found.seats]
+    paired = next((b.players for b in found.boards if b.value == number), None)
+    names = [(seat, " ".join(given.get(seat, "").split()) or (paired[i] if paired else ""))
+             for i, seat in enumerate(found.seats)]
     missing = [seat for seat, name in names if not name]
     if missing:
         raise _bad(f"name the player of each seat: {', '.join(missing)} has none")

@@ -7,22 +7,37 @@ against the opponents' ratings before the period, each game scoring 1 for the hi
 score, ½ for equal scores and 0 for the lower.  A pool of a game of more seats is rated
 by Plackett-Luce (:mod:`zrec.archive.ratings.plackett`), game by game in period order.
 A player who sits out periods of their pool has their deviation widened for each
-(Glicko-2's step 6), up to an unrated player's.
+(Glicko-2's step 6), up to an unrated player's.  A player starts from 1500 (Glicko-2),
+or, when their first period is a round of an event whose roster gives them a rating
+(a TRF file's), from that rating, with an unrated player's deviation and volatility.
+Plackett-Luce pools start everyone alike (a roster's Elo-like rating has no μ).
+
+:func:`pool_title` names a pool for a reader: the game's name from its rules package
+and the rule options that are not the game's defaults.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from zrec.archive.ratings import glicko2, plackett
 from zrec.archive.ratings.games import Period, RatedGame, Reading, periods, read_games
-from zrec.archive.store import Archive
+from zrec.archive.store import Archive, split_options
 from zrec.rules import find_game
 from zrec.rules.base import UnknownGameError
 
-__all__ = ["GLICKO2", "PLACKETT_LUCE", "Pool", "Rated", "Step", "rate", "rate_pool"]
+__all__ = [
+    "GLICKO2",
+    "PLACKETT_LUCE",
+    "Pool",
+    "Rated",
+    "Step",
+    "pool_title",
+    "rate",
+    "rate_pool",
+]
 
 GLICKO2 = "glicko2"
 PLACKETT_LUCE = "plackett-luce"
@@ -67,6 +82,21 @@ class Pool:
     system: str
     players: list[Rated] = field(default_factory=list)
     periods: int = 0
+    rostered: int = 0  # the players who started from a roster's rating
+
+
+def pool_title(game: str, options: str) -> str:
+    """A pool's name for a reader: the game's title from its rules package, and the
+    stored options that differ from the game's defaults, if any (``TITLE, Jumps=bent``);
+    a game the registry does not know, its stored name and every option."""
+    chosen = split_options(options)
+    try:
+        rules = find_game(game)
+    except UnknownGameError:
+        return f"{game} {options.replace(';', '; ')}" if options else game
+    specs = rules.options
+    differ = [f"{k}={v}" for k, v in chosen.items() if k not in specs or specs[k].default != v]
+    return ", ".join([rules.title, *differ])
 
 
 def system_of(game: str, games: Sequence[RatedGame]) -> str:
@@ -84,7 +114,17 @@ def _score(mine: Fraction, theirs: Fraction) -> float:
     return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 
 
-def _glicko(order: list[Period], rated: dict[int, Rated]) -> None:
+def _start(starts: Mapping[tuple[int, int], int], period: Period, pid: int) -> glicko2.Glicko:
+    """A player's rating before their first period: their roster's, else 1500."""
+    given = starts.get((period.games[0].event_id, pid))
+    return glicko2.DEFAULT if given is None else glicko2.Glicko(rating=float(given))
+
+
+def _glicko(
+    order: list[Period], rated: dict[int, Rated], starts: Mapping[tuple[int, int], int]
+) -> int:
+    """Rate the periods by Glicko-2 into ``rated``; how many players started from a
+    roster's rating."""
     state: dict[int, tuple[glicko2.Glicko, int, int]] = {}  # now, last period, games
     for index, period in enumerate(order):
         faced: dict[int, list[tuple[int, float]]] = {}
@@ -94,7 +134,7 @@ def _glicko(order: list[Period], rated: dict[int, Rated]) -> None:
             faced.setdefault(b, []).append((a, _score(sb, sa)))
         before = {
             pid: glicko2.idle(state[pid][0], index - state[pid][1] - 1)
-            if pid in state else glicko2.DEFAULT
+            if pid in state else _start(starts, period, pid)
             for pid in faced
         }
         for pid, games in faced.items():
@@ -110,6 +150,20 @@ def _glicko(order: list[Period], rated: dict[int, Rated]) -> None:
             aged = glicko2.idle(now, last - index)
             rated[pid].aged = Step(order[last].label, order[last].date, aged.rating, aged.rd,
                                    aged.volatility, count)
+    return sum(
+        (order[index].games[0].event_id, pid) in starts
+        for pid, index in _firsts(order).items()
+    )
+
+
+def _firsts(order: list[Period]) -> dict[int, int]:
+    """Each player's first period (its index)."""
+    found: dict[int, int] = {}
+    for index, period in enumerate(order):
+        for game in period.games:
+            for pid in game.players:
+                found.setdefault(pid, index)
+    return found
 
 
 def _plackett(order: list[Period], rated: dict[int, Rated]) -> None:
@@ -129,15 +183,24 @@ def _plackett(order: list[Period], rated: dict[int, Rated]) -> None:
             rated.setdefault(pid, Rated(pid)).history.append(step)
 
 
-def rate_pool(game: str, options: str, games: list[RatedGame]) -> Pool:
+def rate_pool(
+    game: str,
+    options: str,
+    games: list[RatedGame],
+    starts: Mapping[tuple[int, int], int] | None = None,
+) -> Pool:
     """The pool of ``games`` (one game and options), its players best first (by
     rating, then the smaller deviation, then name; names are filled in by
-    :func:`rate`)."""
+    :func:`rate`); ``starts``: the rosters' ratings, by (event id, player id)."""
     system = system_of(game, games)
     order = periods(games)
     rated: dict[int, Rated] = {}
-    (_plackett if system == PLACKETT_LUCE else _glicko)(order, rated)
-    pool = Pool(game, options, system, list(rated.values()), len(order))
+    rostered = 0
+    if system == PLACKETT_LUCE:
+        _plackett(order, rated)
+    else:
+        rostered = _glicko(order, rated, starts or {})
+    pool = Pool(game, options, system, list(rated.values()), len(order), rostered)
     pool.players.sort(key=lambda r: (-r.now.rating, r.now.rd, r.player))
     return pool
 
@@ -151,7 +214,9 @@ def rate(
     their ids, when given), by game and options; and what was read (the games left
     out, by reason)."""
     reading = read_games(archive, game, as_of, events)
-    pools = [rate_pool(g, o, games) for (g, o), games in sorted(reading.pools.items())]
+    pools = [
+        rate_pool(g, o, games, reading.starts) for (g, o), games in sorted(reading.pools.items())
+    ]
     names = archive.player_names({r.player for p in pools for r in p.players})
     for pool in pools:
         for rated in pool.players:

@@ -11,6 +11,8 @@
   games), then event and round order; games of an unknown date come first.
 - ``as_of``: only the games certainly played by that day (the last day their date
   may be); a game of an unknown date is then left out.
+- **Starting ratings**: the ratings the events' rosters give their players (a TRF
+  file's rating field, ``zrec archive roster``), by event and player.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class Reading:
 
     pools: dict[tuple[str, str], list[RatedGame]] = field(default_factory=dict)
     left_out: Counter[str] = field(default_factory=Counter)
+    starts: dict[tuple[int, int], int] = field(default_factory=dict)  # (event, player)
 
 
 def _why_not(result: str, termination: str, seats: int, players: list[int]) -> str:
@@ -124,6 +127,14 @@ def read_games(
             str(ename or "") if number else "", int(eid or 0) if number else 0, number,
         )
         found.pools.setdefault((rated.game, rated.options), []).append(rated)
+    rostered = sorted({g.event_id for games in found.pools.values() for g in games} - {0})
+    if rostered:
+        for eid, pid, rating in db.rows(
+            "SELECT event, player, rating FROM event_players WHERE rating > 0 AND event IN "
+            f"({','.join('?' * len(rostered))})",
+            tuple(rostered),
+        ):
+            found.starts[int(eid), int(pid)] = int(rating)
     return found
 
 

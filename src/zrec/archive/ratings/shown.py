@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zrec.archive.ratings.compute import GLICKO2, Pool, Step
+from zrec.archive.ratings.compute import GLICKO2, Pool, Step, pool_title
 
 __all__ = ["history_json", "history_text", "pools_json", "pools_text"]
 
@@ -49,7 +49,11 @@ def history_json(pools: list[Pool], players: set[int]) -> list[dict[str, Any]]:
 def _heading(pool: Pool) -> str:
     system = "Glicko-2" if pool.system == GLICKO2 else "Plackett-Luce"
     periods = f"{pool.periods} rating period" + ("" if pool.periods == 1 else "s")
-    return f"{pool.game} {pool.options} ({system}, {periods})"
+    started = ""
+    if pool.rostered:
+        started = (f"; {pool.rostered} player{'' if pool.rostered == 1 else 's'} started "
+                   "from a roster's rating")
+    return f"{pool_title(pool.game, pool.options)} ({system}, {periods}{started})"
 
 
 def _grid(rows: list[list[str]], left: set[int]) -> list[str]:

@@ -10,8 +10,9 @@
   and absences;
 - per stored game, ``<folder>/game-ID.html``: the replay page of that one game, with a
   navigation bar at the top (the site, the event, the round, the games either side);
-- ``zrec-replay.css`` and ``zrec-replay.js``: the stylesheet and script of the game
-  pages, one copy for the whole site;
+- ``zrec-site.css``: the stylesheet of every page (the game pages' font, links and bar
+  too), and ``zrec-replay.css`` and ``zrec-replay.js``: the stylesheet and script of
+  the game pages, one copy for the whole site;
 - with ``ratings``, ``ratings/``: the ratings of the games the events are played in,
   and each player's history (:mod:`zrec.archive.site.ratings`).
 
@@ -46,14 +47,18 @@ from typing import TextIO
 
 from zrec.archive.site.paged import event_pages, game_home, page_count
 from zrec.archive.site.pages import (
+    CSS,
+    STYLESHEET,
     EventPlan,
     Pairing,
     fallback_page,
     game_href,
     game_links,
     game_nav,
+    game_title,
     index_page,
     neighbours,
+    policy,
 )
 from zrec.archive.site.ratings import FOLDER, rating_pages
 from zrec.archive.store import Archive, ArchiveError, StoredGame
@@ -73,6 +78,8 @@ MARKER = ".zrec-site"
 ABOUT = "A site zrec archive publish made: publishing again replaces this folder."
 #: (pages written, pages in all), after each page
 Progress = Callable[[int, int], None]
+#: the names of the site's own folders, which no event's folder takes
+RESERVED = frozenset({FOLDER})
 #: the board of a game whose Round tag names none (after every numbered board)
 _NO_BOARD = 1 << 30
 
@@ -95,7 +102,7 @@ class Published:
 
 def slug(name: str, taken: set[str]) -> str:
     """A folder name for an event: lower-case ASCII letters, digits and ``-``, not in
-    ``taken`` (which it joins)."""
+    ``taken`` (which it joins; :func:`publish` starts it with :data:`RESERVED`)."""
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-") or "event"
     found, n = base, 2
@@ -278,13 +285,13 @@ def _game_page(
     script, written as the game is walked (one long game costs no more memory than a
     short one); or, for a game that cannot be replayed, why, and its record."""
     links = game_links(plan, number, game_home(plan, stored.id, number), *around)
+    title = game_title(plan, stored.players, number)
     try:
         game = read_game(stored.text, f"game #{stored.id}")
-        write_page([(game, 1, None)], out, nav=game_nav(links), linked="../")
+        write_page([(game, 1, None)], out, nav=game_nav(links), linked="../", heading=title,
+                   sheets=["../" + STYLESHEET], policy=policy)
     except ZrecError as exc:  # nothing was written: the page is written after the walk
-        players = " – ".join(name for _, name in stored.players)
-        title = f"{plan.event.name}: game #{stored.id}" + (f", {players}" if players else "")
-        out.write(fallback_page(title, links, str(exc), stored.text))
+        out.write(fallback_page(f"{title} (game #{stored.id})", links, str(exc), stored.text))
 
 
 def _write_event(archive: Archive, plan: EventPlan, out: _Writer) -> None:
@@ -332,7 +339,7 @@ def publish(
     shown = str(out_dir)
     target = Path(os.path.realpath(out_dir))
     _check_target(target, shown)
-    taken: set[str] = set()
+    taken: set[str] = set(RESERVED)  # an event called "Ratings" gets ratings-2/
     plans = [_plan(archive, event, taken) for event in _events(archive, events)]
     rated = rating_pages(archive, [p.event.id for p in plans]) if ratings else []
     total = 1 + sum(page_count(p) + len(p.games) for p in plans) + len(rated)
@@ -352,7 +359,7 @@ def publish(
             out.write(name, text)
         links = [("Ratings", f"{FOLDER}/index.html")] if rated else []
         out.write("index.html", index_page(plans, links))
-        shared = assets()
+        shared = {**assets(), STYLESHEET: CSS}
         for name, text in shared.items():
             (built / name).write_text(text, encoding="utf-8")
         (built / MARKER).write_text(_manifest([*out.names, *shared]), encoding="utf-8")

@@ -23,7 +23,7 @@ rounds (at most 999).
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 
 from zrec.archive.site.pages import (
@@ -41,6 +41,13 @@ from zrec.archive.site.pages import (
 from zrec.archive.tournament import tables
 from zrec.archive.tournament.event import CODES, Entrant, Round
 from zrec.archive.tournament.pairing_tables import pairings_html, round_boards
+from zrec.archive.tournament.pairstore import Board
+from zrec.archive.tournament.progress import (
+    board_result,
+    progress_words,
+    round_progress,
+    standings_title,
+)
 from zrec.archive.tournament.tiebreaks import NAMES
 
 __all__ = ["COLUMNS", "PER_PAGE", "event_pages", "game_home", "page_count"]
@@ -115,8 +122,22 @@ def _pairings_parts(plan: EventPlan) -> Iterator[tuple[str, int, range]]:
             yield _pairings_href(n, k), n, part
 
 
-def _pairings_section(plan: EventPlan) -> list[ET.Element]:
-    """The event page's pairings: each round's boards, or links to their pages."""
+def _result_cell(plan: EventPlan, pages: set[int]) -> Callable[[Board], Link | None]:
+    """A stored board's result, linked to its game's page; ``None`` while pending."""
+
+    def cell(board: Board) -> Link | None:
+        found = board_result(plan.event, board)
+        if found is None:
+            return None
+        text = found.text + (" (forfeit)" if found.forfeit else "")
+        return text, game_href(found.game) if found.game in pages else None
+
+    return cell
+
+
+def _pairings_section(plan: EventPlan, pages: set[int]) -> list[ET.Element]:
+    """The event page's pairings: each round's boards with their results (or
+    ``pending``), or links to their pages."""
     numbers = _paired_rounds(plan)
     if not numbers:
         return []
@@ -124,10 +145,14 @@ def _pairings_section(plan: EventPlan) -> list[ET.Element]:
     if _pairings_paged(plan):
         links: list[Link] = [(f"Round {n}", _pairings_href(n, 1)) for n in numbers]
         return [*parts, _pager("Rounds:", links)]
+    progress = round_progress(plan.event, plan.boards)
     for n in numbers:
         title = ET.Element("h3")
         title.text = f"Round {n}"
-        parts += [title, pairings_html(plan.event, round_boards(plan.boards, n))]
+        if n in progress:
+            title.text += f" ({progress_words(progress[n])})"
+        boards = round_boards(plan.boards, n)
+        parts += [title, pairings_html(plan.event, boards, result=_result_cell(plan, pages))]
     return parts
 
 
@@ -211,13 +236,17 @@ def event_page(plan: EventPlan, pages: set[int]) -> str:
     event = plan.event
     parts = [para(summary(plan), "meta"), heading("Rounds", "rounds")]
     rounds = ET.Element("ul", {"class": "rounds"})
+    progress = round_progress(event, plan.boards)
     for n in range(1, event.rounds + 1):
         item = ET.SubElement(rounds, "li")
         ET.SubElement(item, "a", {"href": round_href(n)}).text = f"Round {n}"
         count = len(plan.round_games(n))
-        ET.SubElement(item, "span").text = f" ({plural(count, 'game')})"
+        said = plural(count, "game")
+        if n in progress and progress[n].pending:
+            said += f"; {plural(progress[n].pending, 'board')} pending"
+        ET.SubElement(item, "span").text = f" ({said})"
     parts.append(rounds)
-    parts += _pairings_section(plan)
+    parts += _pairings_section(plan, pages)
     if event.rounds:
         parts += _tables(plan, pages)
     else:  # (only pairings so far)
@@ -235,7 +264,7 @@ def event_page(plan: EventPlan, pages: set[int]) -> str:
 def _tables(plan: EventPlan, pages: set[int]) -> list[ET.Element]:
     """The event page's standings and crosstable (or links to their pages)."""
     event = plan.event
-    parts = [heading(f"Standings after round {event.rounds}", "standings")]
+    parts = [heading(_standings_words(plan), "standings")]
     if _standings_paged(plan):
         parts.append(_pager("Players:", _standings_links(plan)))
     else:
@@ -251,6 +280,13 @@ def _tables(plan: EventPlan, pages: set[int]) -> list[ET.Element]:
 
         parts.append(tables.crosstable_html(event, plan.lines, plan.form, link))
     return parts
+
+
+def _standings_words(plan: EventPlan) -> str:
+    """``Standings after round 5``, saying which rounds counted are not complete:
+    ``Standings after round 5 (1 of 4 games in; 3 pending)``."""
+    title = standings_title(plan.event.rounds, round_progress(plan.event, plan.boards))
+    return "Standings a" + title[1:]
 
 
 def _other_links(plan: EventPlan, current: int = 0) -> list[Link]:
@@ -318,6 +354,13 @@ def round_page(plan: EventPlan, number: int, k: int = 1) -> str:
     else:
         head = ["Board", "Players and scores", "Note", "Game"]
     parts: list[ET.Element] = []
+    progress = round_progress(event, plan.boards).get(number)
+    if progress is not None and progress.pending and k == 1:
+        said = para(f"{progress_words(progress).capitalize()}. The round's pairings, with "
+                    "each board's result, are on ", "meta")
+        link = ET.SubElement(said, "a", {"href": "index.html#pairings"})
+        link.text, link.tail = "the event page", "."
+        parts.append(said)
     if len(parts_of) > 1:
         links: list[Link] = [
             (f"page {i}", None if i == k else _round_part_href(number, i))
@@ -355,7 +398,7 @@ def event_pages(plan: EventPlan, pages: set[int]) -> Iterator[tuple[str, str]]:
         for k, part in enumerate(cut(len(plan.lines)), 1):
             shown = plan.lines[part.start : part.stop]
             yield f"standings-{k}.html", page(
-                f"{event.name}: standings after round {event.rounds}, players {_span(part)}",
+                f"{event.name}: {_standings_words(plan).lower()}, players {_span(part)}",
                 _bar(plan),
                 _pager("Players:", _standings_links(plan, k)),
                 tables.standings_html(shown, plan.codes),
@@ -390,4 +433,5 @@ def event_pages(plan: EventPlan, pages: set[int]) -> Iterator[tuple[str, str]]:
         for name, n, part in _pairings_parts(plan):
             cut_boards = round_boards(plan.boards, n)[part.start : part.stop]
             yield name, page(f"{event.name}: pairings of round {n}, boards {_span(part)}",
-                             _bar(plan), pairings_html(event, cut_boards))
+                             _bar(plan), pairings_html(event, cut_boards,
+                                                       result=_result_cell(plan, pages)))

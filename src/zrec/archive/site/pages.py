@@ -5,17 +5,20 @@ the navigation bar put at the top of a game's replay page.  The event's own page
 :mod:`zrec.archive.site.paged`.
 
 Pages are built as :mod:`xml.etree` elements, so every text from the archive is escaped
-when it is written out; every link is relative, and no page loads anything (no
-stylesheet, script or image from elsewhere).
+when it is written out; every link is relative, and no page loads anything from
+elsewhere.  Every page links the site's one stylesheet (:data:`STYLESHEET`, the same
+for the game pages, after the replay page's own) and carries a Content-Security-Policy
+(:func:`policy`) that allows no inline script or style, as the served pages do.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from zrec.archive.tournament import tables
 from zrec.archive.tournament.event import Entrant, Round, Tournament
 from zrec.archive.tournament.pairstore import Board
 from zrec.archive.tournament.tiebreaks import Ranked
@@ -25,28 +28,61 @@ __all__ = [
     "Pairing",
     "fallback_page",
     "game_nav",
+    "game_title",
     "heading",
     "index_page",
     "neighbours",
     "page",
     "para",
     "plural",
+    "policy",
     "table",
 ]
 
-CSS = (
-    tables.CSS
-    + """
+#: the site's stylesheet, one file at the site's top (linked by every page)
+STYLESHEET = "zrec-site.css"
+
+#: its text: the pages' font and link colour, which a game page takes too (its replay
+#: stylesheet comes first), then what only the site's own pages (``body.page``) have
+CSS = """/* zrec archive publish: every page of the site (a game page after its own) */
+body{font-family:system-ui,sans-serif;color:#222}
+a{color:#7a3b12}
 nav.site{margin:0 0 1rem;padding:.4rem 0;border-bottom:1px solid #ddd}
 nav.site span{color:#888}
-p.meta{color:#555}ul.rounds{columns:12rem}pre.record{white-space:pre-wrap}"""
+nav.site.game{margin:0;padding:6px 12px;background:#f3f0e8;font:14px/1.4 system-ui,sans-serif}
+body.page{margin:1.5rem}
+body.page table{border-collapse:collapse;margin:1rem 0}
+body.page th,body.page td{padding:.25rem .6rem;border-bottom:1px solid #ddd}
+body.page th{text-align:left;background:#f3f0e8}
+body.page td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.pending{color:#888;font-style:italic}
+p.meta{color:#555}ul.rounds{columns:12rem}pre.record{white-space:pre-wrap}
+"""
+
+#: what the site's pages may load: their own folder's files, nothing inline
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'{styles}; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; form-action 'none'"
 )
 
-#: the bar above a game's replay page (whose own stylesheet knows nothing of it)
-NAV_STYLE = (
-    "font:14px/1.4 system-ui,sans-serif;padding:6px 12px;background:#f3f0e8;"
-    "border-bottom:1px solid #ddd"
-)
+
+def policy(styles: Sequence[str] = ()) -> str:
+    """The Content-Security-Policy of a page; ``styles``: the texts of the ``<style>``
+    elements it carries (a board with a stylesheet of its own), allowed by their
+    SHA-256 (still no ``'unsafe-inline'``)."""
+    hashes = "".join(
+        f" 'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
+        for s in styles
+    )
+    return CSP.format(styles=hashes)
+
+
+def csp_meta(styles: Sequence[str] = ()) -> ET.Element:
+    """The ``<meta http-equiv>`` that carries :func:`policy` (a static site has no
+    headers of its own)."""
+    return ET.Element(
+        "meta", {"http-equiv": "Content-Security-Policy", "content": policy(styles)}
+    )
 
 #: a link: (text, relative address or None for no link)
 Link = tuple[str, str | None]
@@ -107,17 +143,19 @@ def nav(links: Sequence[Link]) -> ET.Element:
     return bar
 
 
-def page(title: str, links: Sequence[Link], *parts: ET.Element) -> str:
-    """A page of the site: the navigation bar, the title and the parts."""
+def page(title: str, links: Sequence[Link], *parts: ET.Element, top: str = "../") -> str:
+    """A page of the site: the navigation bar, the title and the parts (``top``: the
+    way to the site's top folder, where its stylesheet is)."""
     html = ET.Element("html", {"lang": "en"})
     head = ET.SubElement(html, "head")
     ET.SubElement(head, "meta", {"charset": "utf-8"})
+    head.append(csp_meta())
     ET.SubElement(
         head, "meta", {"name": "viewport", "content": "width=device-width, initial-scale=1"}
     )
     ET.SubElement(head, "title").text = title
-    ET.SubElement(head, "style").text = CSS
-    body = ET.SubElement(html, "body")
+    ET.SubElement(head, "link", {"rel": "stylesheet", "href": top + STYLESHEET})
+    body = ET.SubElement(html, "body", {"class": "page"})
     if links:
         body.append(nav(links))
     ET.SubElement(body, "h1").text = title
@@ -198,7 +236,7 @@ def index_page(plans: Sequence[EventPlan], links: Sequence[Link] = ()) -> str:
         for p in plans
     ]
     head = ["Event", "Dates", "Site", "Rounds", "Players", "Games"]
-    return page("Events", links, table(head, rows, "events"))
+    return page("Events", links, table(head, rows, "events"), top="")
 
 
 def neighbours(plan: EventPlan) -> dict[int, tuple[int | None, int | None]]:
@@ -227,11 +265,20 @@ def game_links(
 
 
 def game_nav(links: Sequence[Link]) -> ET.Element:
-    """The navigation bar of a game's replay page (styled in its own attribute: the
-    replay page has its own stylesheet)."""
+    """The navigation bar of a game's replay page (styled by the site's stylesheet)."""
     bar = nav(links)
-    bar.set("style", NAV_STYLE)
+    bar.set("class", "site game")
     return bar
+
+
+def game_title(
+    plan: EventPlan, players: Sequence[tuple[str, str]], number: int | None
+) -> str:
+    """A game page's title: ``White – Black, Event round N`` (every seat's player, in
+    seat order, for a game of more seats; no round for a game that does not count)."""
+    names = " – ".join(name for _, name in players if name and name != "?")
+    where = plan.event.name + (f" round {number}" if number is not None else "")
+    return f"{names}, {where}" if names else where
 
 
 def fallback_page(title: str, links: Sequence[Link], problem: str, text: str) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 
-from zrec.archive.ratings.compute import GLICKO2, Pool, Rated, Step, rate
+from zrec.archive.ratings.compute import GLICKO2, Pool, Rated, Step, pool_title, rate
 from zrec.archive.site.paged import cut
 from zrec.archive.site.pages import Link, heading, nav, page, para, plural, table
 from zrec.archive.store import Archive
@@ -32,8 +32,8 @@ def _system(pool: Pool) -> str:
 
 
 def _title(pool: Pool) -> str:
-    """The pool's game and options, the options spaced so that a page can wrap them."""
-    return f"{pool.game} {pool.options.replace(';', '; ')}"
+    """The pool's game by its name, with the options that are not its defaults."""
+    return pool_title(pool.game, pool.options)
 
 
 def _pool_href(k: int, part: int = 1) -> str:
@@ -62,8 +62,10 @@ BAR: list[Link] = [("Events", "../index.html"), ("Ratings", "index.html")]
 
 def _pool_pages(k: int, pool: Pool) -> Iterator[tuple[str, str]]:
     parts = cut(len(pool.players))
+    started = (f" · {plural(pool.rostered, 'player')} started from a roster's rating"
+               if pool.rostered else "")
     meta = para(f"{_system(pool)} · {plural(pool.periods, 'rating period')} · "
-                f"{plural(len(pool.players), 'player')}", "meta")
+                f"{plural(len(pool.players), 'player')}{started}", "meta")
     for n, part in enumerate(parts, 1):
         rows: list[list[str | Link]] = [
             [str(i + 1), (pool.players[i].name, _player_href(pool.players[i].player)),

@@ -3,8 +3,9 @@
 
 - :func:`mismatches` lists, in words, each stored game of a paired round that is not
   what the pairings say (other players, or colours the other way round);
-- :func:`archive_mismatches` does so for every event with stored pairings (what
-  ``zrec archive import`` warns of).
+- :func:`archive_mismatches` does so for every event with stored pairings, each
+  with the stored game it is about (what ``zrec archive import`` warns of, naming the
+  file and the game that was read).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from zrec.archive.store import Archive
 from zrec.archive.tournament.event import EventError, Tournament, load_event
 from zrec.archive.tournament.pairstore import Board, stored_boards
 
-__all__ = ["archive_mismatches", "mismatches"]
+__all__ = ["archive_mismatches", "game_mismatches", "mismatches"]
 
 
 def _who(event: Tournament, number: int) -> str:
@@ -31,13 +32,18 @@ def _board_words(event: Tournament, board: tuple[int, ...], code: str = "") -> s
 def mismatches(event: Tournament, boards: Iterable[Board]) -> list[str]:
     """Each stored game of a paired round that the round's pairings do not have: its
     players not paired together, or (two players) the colours the other way round."""
+    return [said for _, said in game_mismatches(event, boards)]
+
+
+def game_mismatches(event: Tournament, boards: Iterable[Board]) -> list[tuple[int, str]]:
+    """:func:`mismatches`, each with the id of the stored game it is about."""
     by_player = {e.player: e.number for e in event.entrants}
     paired: dict[int, dict[int, tuple[tuple[int, ...], str]]] = {}
     for board in boards:
         numbers = tuple(by_player[p] for p in board.players if p in by_player)
         for number in numbers:
             paired.setdefault(board.round, {})[number] = (numbers, board.code)
-    found = []
+    found: list[tuple[int, str]] = []
     for number in sorted(paired):
         seen: set[int] = set()
         table = paired[number]
@@ -58,28 +64,30 @@ def mismatches(event: Tournament, boards: Iterable[Board]) -> list[str]:
                 if at == game or (len(game) > 2 and sorted(at) == sorted(game)):
                     continue
                 if len(game) == 2 and at == game[::-1]:
-                    found.append(
+                    found.append((
+                        held.game,
                         f"{event.name!r}, round {number}: game #{held.game} has "
                         f"{_who(event, game[0])} with White, but the pairings give White to "
-                        f"{_who(event, at[0])}"
-                    )
+                        f"{_who(event, at[0])}",
+                    ))
                     continue
             said = "; ".join(
                 "not paired" if b is None else _board_words(event, *b)
                 for b in dict.fromkeys(where[n] for n in game)
             )
-            found.append(
+            found.append((
+                held.game,
                 f"{event.name!r}, round {number}: game #{held.game} "
                 f"({' – '.join(_who(event, n) for n in game)}) is not in the round's "
-                f"pairings ({said})"
-            )
+                f"pairings ({said})",
+            ))
     return found
 
 
-def archive_mismatches(archive: Archive) -> list[str]:
-    """:func:`mismatches` of every event with stored pairings (an event that cannot be
-    scored as it stands is left to its standings to report)."""
-    found = []
+def archive_mismatches(archive: Archive) -> list[tuple[int, str]]:
+    """:func:`game_mismatches` of every event with stored pairings (an event that cannot
+    be scored as it stands is left to its standings to report)."""
+    found: list[tuple[int, str]] = []
     for eid, name in archive.db.rows(
         "SELECT id, name FROM events WHERE id IN (SELECT event FROM event_pairings) "
         "ORDER BY name"
@@ -88,5 +96,5 @@ def archive_mismatches(archive: Archive) -> list[str]:
             event = load_event(archive, str(name))
         except EventError:
             continue
-        found += mismatches(event, stored_boards(archive.db, int(eid)))
+        found += game_mismatches(event, stored_boards(archive.db, int(eid)))
     return found

@@ -22,6 +22,8 @@ __all__ = ["pairings_html", "pairings_json", "pairings_text", "round_boards"]
 
 #: a player's page, or None for no link
 PlayerLink = Callable[[Entrant], str | None]
+#: a board's result as a table shows it: (text, the game's page or None); None: none yet
+ResultCell = Callable[[Board], tuple[str, str | None] | None]
 
 
 def round_boards(boards: Sequence[Board], number: int) -> list[Board]:
@@ -98,15 +100,33 @@ def pairings_text(event: Tournament, boards: Sequence[Board]) -> str:
 
 
 def pairings_html(
-    event: Tournament, boards: Sequence[Board], link: PlayerLink | None = None
+    event: Tournament,
+    boards: Sequence[Board],
+    link: PlayerLink | None = None,
+    result: ResultCell | None = None,
 ) -> ET.Element:
-    """One round's boards as an HTML table (every text escaped as it is written)."""
+    """One round's boards as an HTML table (every text escaped as it is written);
+    with ``result``, a column of each board's result (``pending`` while it has none)."""
     two = _two(boards)
     table = ET.Element("table", {"class": "pairings"})
     row = ET.SubElement(ET.SubElement(table, "thead"), "tr")
-    for title in ["Board", "White", "Black"] if two else ["Table", "Players (seat order)"]:
+    head = ["Board", "White", "Black"] if two else ["Table", "Players (seat order)"]
+    if result is not None:
+        head.insert(2, "Result")
+    for title in head:
         ET.SubElement(row, "th").text = title
     body = ET.SubElement(table, "tbody")
+
+    def outcome(parent: ET.Element, board: Board) -> None:
+        assert result is not None
+        found = result(board)
+        td = ET.SubElement(parent, "td", {"class": "result" if found else "result pending"})
+        if found is None:
+            td.text = "pending"
+        elif found[1] is None:
+            td.text = found[0]
+        else:
+            ET.SubElement(td, "a", {"href": found[1]}).text = found[0]
 
     def cell(parent: ET.Element, entrant: Entrant, tail: str) -> None:
         href = link(entrant) if link else None
@@ -120,13 +140,18 @@ def pairings_html(
         seated = _seated(event, board)
         ET.SubElement(row, "td", {"class": "num"}).text = "" if board.bye else str(board.board)
         if board.bye:
-            td = ET.SubElement(row, "td", {"colspan": "2" if two else "1"})
+            span = (3 if two else 2) if result is not None else (2 if two else 1)
+            td = ET.SubElement(row, "td", {"colspan": str(span)})
             cell(td, seated[0], f": {_bye_words(board)}")
         elif two:
-            for entrant in seated:
+            for i, entrant in enumerate(seated):
                 cell(ET.SubElement(row, "td"), entrant, "")
+                if i == 0 and result is not None:
+                    outcome(row, board)
         else:
             td = ET.SubElement(row, "td")
             for i, entrant in enumerate(seated):
                 cell(td, entrant, ", " if i + 1 < len(seated) else "")
+            if result is not None:
+                outcome(row, board)
     return table

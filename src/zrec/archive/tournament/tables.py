@@ -76,9 +76,14 @@ def _aligned(rows: Sequence[Sequence[str]], left: set[int]) -> list[str]:
     ]
 
 
-def standings_text(event: Tournament, lines: Sequence[Ranked], codes: Sequence[str]) -> str:
+def standings_text(
+    event: Tournament, lines: Sequence[Ranked], codes: Sequence[str], after: str | None = None
+) -> str:
+    """The standings as a table under ``EVENT, after round N`` (``after``: what follows
+    the event's name instead, such as ``after round 5 (1 of 4 games in; 3 pending)``)."""
     rows = [_header(codes), *(_cells(line, codes) for line in lines)]
-    out = [_title(event), "", *_aligned(rows, {2})]
+    title = _title(event) if after is None else f"{event.name}, {after}"
+    out = [title, "", *_aligned(rows, {2})]
     if codes:
         out += ["", "Tie-breaks: " + ", ".join(codes)]
     return "\n".join(out) + "\n"
