@@ -236,7 +236,7 @@ def test_an_illegal_record_is_answered_with_the_validators_diagnostic(
     message = ("move 1 (Black): b4-b5 is illegal: b5 is not empty; legal moves: b4xb6")
     assert answer == {"error": {
         "code": "invalid-record",
-        "message": f"<stdin>:4:10: error[illegal-move] game 1, ply 2: {message}",
+        "message": f"line 4, column 10: error[illegal-move], ply 2: {message}",
         "diagnostics": [{"code": "illegal-move", "severity": "error", "file": "<stdin>",
                          "game": 1, "line": 4, "column": 10, "message": message,
                          "ply": 2, "move": "b4-b5"}],
@@ -350,11 +350,11 @@ def test_tags_and_the_result(client: TestClient) -> None:
     (0, "tags", {"tags": {f"T{i}": "x" for i in range(65)}}, "bad-edit",
      "65 tags in one edit: at most 64"),
     (0, "tags", {"tags": {"Game": "kolowis"}}, "bad-edit",
-     "after this edit the record would not be valid: <stdin>:4:4: error[illegal-move] game 1, "
+     "after this edit the record would not be valid: line 4, column 4: error[illegal-move], "
      "ply 1: move 1 (White): b6-b5 is illegal: there is no White piece on b6; legal moves: "
      "a8-b9, a9-b9, b10-b9"),
     (3, "result", {"result": "1-0"}, "bad-edit",
-     "after this edit the record would not be valid: <stdin>:4:19: error[wrong-result] game 1, "
+     "after this edit the record would not be valid: line 4, column 19: error[wrong-result], "
      "ply 3: the result is 1-0 but the game ends by agreement and the end rule \"majority\" "
      "gives 1/2-1/2 (White 11 pieces, Black 11)"),
     (0, "result", {"result": "1-0-0"}, "bad-edit", "'1-0-0' is not * or a result of 2 sides"),
