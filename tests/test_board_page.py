@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import datetime
 import html
+import json
+import os
 import re
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -152,13 +156,77 @@ def test_zrec_board_serves_the_file_it_was_given(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         url = process.stdout.readline().strip()
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/board\?start=1", url), url
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/board\?token=[\w-]{43}&start=1", url), url
         with urllib.request.urlopen(url, timeout=10) as answer:
+            assert answer.url.endswith("/board?start=1")  # (the token left the address)
             assert record_shown(answer.read().decode()) == SMALL
     finally:
         process.terminate()
         process.wait(timeout=30)
     assert (tmp_path / "b.sqlite").exists()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any) -> None:  # (the answer itself is wanted)
+        return None
+
+
+def asked(url: str, data: bytes | None = None, **headers: str) -> tuple[int, Any, str]:
+    """The status, headers and text of a request to the local board (no redirect
+    followed)."""
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(urllib.request.Request(url, data, headers), timeout=10) as answer:
+            return answer.status, answer.headers, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read().decode()
+
+
+def test_zrec_board_writes_nothing_unasked_and_its_owner_saves(tmp_path: Path) -> None:
+    here, scratch = tmp_path / "here", tmp_path / "tmp"
+    here.mkdir()
+    scratch.mkdir()
+    environment = {k: v for k, v in os.environ.items() if k != "ZREC_DB"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zrec", "board", "--no-open"], cwd=here,
+        env={**environment, "TMPDIR": str(scratch)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        found = re.fullmatch(r"(http://127\.0\.0\.1:(\d+))/board\?token=([\w-]{43})", url)
+        assert found is not None, url
+        base, port, token = found.groups()
+        # anyone else: anonymous, and the saving button is not offered
+        status, _, page = asked(base + "/board")
+        assert status == 200 and 'id="board-save"' not in page
+        assert asked(base + "/board?token=" + token[::-1])[0] == 403
+        # the owner: the address gives a session, and the token leaves the address
+        status, headers, _ = asked(url)
+        assert (status, headers["location"]) == (303, "/board")
+        cookie = headers["set-cookie"].split(";")[0]
+        status, _, page = asked(base + "/board", Cookie=cookie)
+        assert 'id="board-save"' in page and "you (zrec board) (editor)" in page
+        csrf = re.search(r'data-csrf="([^"]+)"', page)
+        assert csrf is not None
+        status, _, said = asked(base + "/api/games", SMALL.encode(), Cookie=cookie,
+                                **{"X-CSRF-Token": csrf.group(1),
+                                   "Content-Type": "text/plain"})
+        assert status == 200 and json.loads(said)["added"] == 1
+        assert asked(base + "/games/1")[0] == 200
+        # a page of another site reaching 127.0.0.1 under its own name (DNS rebinding)
+        for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example"):
+            status, _, said = asked(base + "/board", Host=host)
+            assert (status, said) == (400, (
+                "zrec board answers only to localhost, 127.0.0.1 or [::1] (the Host this "
+                f"request names is {host}): open the address zrec board printed\n"))
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
+            assert asked(base + "/board", Host=host)[0] == 200
+        assert [p.name for p in scratch.iterdir()][0].startswith("zrec-board-")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert list(here.iterdir()) == [] and list(scratch.iterdir()) == []
 
 
 @pytest.mark.parametrize(("content", "message"), [

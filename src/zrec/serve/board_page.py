@@ -160,11 +160,14 @@ def board_page(
     gid: Annotated[int | None, Param(alias="id", ge=0, le=2**62)] = None,
     start: Annotated[int | None, Param(ge=0, le=1)] = None,
     hidden: Annotated[str | None, Param(max_length=10)] = None,
+    token: Annotated[str | None, Param(max_length=200)] = None,
 ) -> Response:
     from zrec.rules import find_game
-    from zrec.rules.base import UnknownGameError
     from zrec.serve.errors import not_found
 
+    if token is not None:
+        return _owner_enters(request, token)
+    from zrec.rules.base import UnknownGameError
     tags = [(k, v) for k, v in request.query_params.multi_items() if _TAG.match(k) and k != "O"]
     text, problem = "", None
     if gid is not None:
@@ -195,6 +198,27 @@ def board_page(
         roster=ROSTER, suffixes=" ".join(SUFFIXES), opponents=opponents,
         opponents_hint=hint, today=today(), hidden=hidden or "draw",
     )
+
+
+def _owner_enters(request: Request, token: str) -> Response:
+    """The address ``zrec board`` printed: the owner's session cookie, given for the
+    board's token, and the same page without the token (:mod:`zrec.serve.local`)."""
+    from urllib.parse import urlencode
+
+    from fastapi.responses import RedirectResponse
+
+    from zrec.serve.errors import ApiError
+    from zrec.serve.local import owner_session
+    from zrec.serve.sessions import write
+
+    session = owner_session(request, token)
+    if session is None:
+        raise ApiError(403, "bad-token", "this token is not the board's: open the address "
+                       "zrec board printed (a board started again has a new one)")
+    rest = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
+    answer = RedirectResponse("/board" + ("?" + rest if rest else ""), status_code=303)
+    write(request, answer, session)
+    return answer
 
 
 def opponents_offered() -> tuple[list[str], str]:
