@@ -222,7 +222,8 @@ def test_zrec_board_writes_nothing_unasked_and_its_owner_saves(tmp_path: Path) -
                 f"request names is {host}): open the address zrec board printed\n"))
         for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
             assert asked(base + "/board", Host=host)[0] == 200
-        assert [p.name for p in scratch.iterdir()][0].startswith("zrec-board-")
+        (made,) = [p.name for p in scratch.iterdir()]
+        assert made.startswith("zrec-board-")
     finally:
         process.terminate()
         process.wait(timeout=30)
