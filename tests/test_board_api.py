@@ -93,12 +93,12 @@ def test_a_mosona_record_at_its_start_and_in_a_variation(client: TestClient) -> 
         "choices": {"clicks": [], "options": [{"click": "a4", "label": "a4"},
                                               {"click": "a5", "label": "a5"},
                                               {"click": "b6", "label": "b6"}],
-                    "move": None, "prompt": ""},
+                    "move": None, "prompt": "", "stands": None},
         "outcome": None,
     }
     after_one = position(client, LINED, at=0, clicks="a5")["choices"]
     assert after_one == {"clicks": ["a5"], "options": [{"click": "b5", "label": "b5"}],
-                         "move": None, "prompt": ""}
+                         "move": None, "prompt": "", "stands": None}
     done = position(client, LINED, at=0, clicks="a5,b5", view="false")
     assert (done["view"], done["choices"]["move"], offered(done)) == (None, "a5-b5", [])
     # node 1: the main line's 1. b6-b5; node 2: the variation's 1. a4-b5
@@ -157,7 +157,8 @@ def test_a_pass_has_no_clicks(client: TestClient) -> None:
     text = (SAMPLES / "stone-warriors-culin.zrec").read_text(encoding="utf-8")
     state = position(client, text, at=152)  # after 76. h9-g10: Black cannot move
     assert (state["number"], state["legal"]) == ("76...", [{"move": "--", "clicks": []}])
-    assert state["choices"] == {"clicks": [], "options": [], "move": "--", "prompt": ""}
+    assert state["choices"] == {"clicks": [], "options": [], "move": "--", "prompt": "",
+                                "stands": None}
 
 
 def test_the_herd_turn_needs_its_roll(client: TestClient) -> None:
@@ -183,6 +184,7 @@ def test_the_shepherds_turn_is_not_listed_but_built_by_choices(client: TestClien
                     {"click": "=s", "label": "the sum divided: 2 each"}],
         "move": None,
         "prompt": "Shepherd1's shepherds' turn, 1234: one die each (e) or the sum divided (s)?",
+        "stands": None,
     }
     path = position(client, text, at=1, roll="1234", clicks="=e", view="false")["choices"]
     assert (path["options"], path["prompt"]) == (
@@ -510,3 +512,13 @@ def test_a_body_over_the_limit_is_refused(tmp_path: Path) -> None:
         answer = small.post("/api/edit", json={"text": big.decode(), "at": 0, "op": "cut"})
         assert (answer.status_code, answer.json()["error"]["code"]) == (413, "too-large")
         assert small.post("/api/position", content=SMALL.encode()).status_code == 200
+
+
+def test_where_the_moving_piece_stands_mid_chain(client: TestClient) -> None:
+    """A chain under way: the board draws the piece on its last landing, which the
+    rules say (a click on a jumped piece, choosing between two chains, is none)."""
+    text = ('[Game "kolowis"]\n[Jumps "bent"]\n[Result "*"]\n\n'
+            "1. a7xb9xb8xc8xb9 c10xc9xb10xb9xb8 *\n")
+    stands = [position(client, text, clicks=",".join(clicks), view="false")["choices"]["stands"]
+              for clicks in (["a6"], ["a6", "c7"], ["a6", "c7", "b8"], ["a6", "c7", "b8", "b7"])]
+    assert stands == [None, "c7", "c7", "b7"]

@@ -5,7 +5,7 @@
   setup tag the rules registry lists (nothing of a game is written in the template or
   the script), or a record pasted or read from a file; ``/board?game=G&O=Tag=value&
   Event=...&Round=...&White=...`` starts a new game with those tags (``Date`` today's
-  unless given; a hidden setup the rules draw, such as Awéthi's herd orders, drawn by
+  unless given; a hidden setup the rules draw, such as the order of a herd, drawn by
   the server through the game's rules (:meth:`GameRules.random_tags` from
   :mod:`secrets`) where the form leaves it empty, unless ``hidden=enter``), ``/board?id=N``
   opens an archived game, ``/board?start=1`` the record ``zrec board FILE`` was started
@@ -54,7 +54,7 @@ def today() -> str:
 
 def drawable(rules: GameRules) -> list[str]:
     """The setup tags of a game its rules draw at random for a new game (a hidden
-    setup: Awéthi's herd orders), for any number of seats it may have."""
+    setup, such as the order of a herd), for any number of seats it may have."""
     found: dict[str, None] = {}
     for seats in [None, *range(1, len(rules.seats) + 1)]:
         try:
@@ -69,7 +69,7 @@ def drawn_setup(
     rules: GameRules, named: list[str], rng: random.Random
 ) -> tuple[list[str], dict[str, str]]:
     """The seats a new game with the seats ``named`` plays (its rules' smallest number
-    of seats that holds them all: Awéthi with Shepherd1 and Wolves named is a game of
+    of seats that holds them all: with Shepherd1 and Wolves named, a game of
     one shepherd player) and its hidden setup drawn by the rules with ``rng``."""
     for seats in [*range(1, len(rules.seats) + 1), None] if named else [None]:
         try:
@@ -88,7 +88,7 @@ def new_record(
 ) -> str:
     """A new game's record (no moves yet) as ``zrec fmt`` writes it: the game, the
     tags given (empty ones left out; ``Date`` today's when none is given) and the rule
-    options (``Tag=value``).  ``draw``: a hidden setup the rules draw (Awéthi's herd
+    options (``Tag=value``).  ``draw``: a hidden setup the rules draw (a herd's
     orders) that is not given is drawn with ``rng`` (by default from :mod:`secrets`),
     and a seat it needs that is not named is written ``?``."""
     from zrec.notation.writer import write_game

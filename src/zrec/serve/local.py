@@ -48,7 +48,7 @@ def _same(given: str, expected: str) -> bool:
 def owner_session(request: Request, token: str) -> Session | None:
     """A new session for the owner, when ``token`` is the board's; else ``None``
     (a server not started by ``zrec board`` has no owner and takes no token)."""
-    expected: str | None = getattr(request.app.state, "owner_token", None)
+    expected: str | None = request.app.state.owner_token
     if expected is None or not _same(token, expected):
         return None
     return Session.new(request.app.state.owner_session)
@@ -56,7 +56,7 @@ def owner_session(request: Request, token: str) -> Session | None:
 
 def owner_visitor(request: Request, session: Session | None) -> bool:
     """Whether ``session`` is the owner's (given by the token of this server)."""
-    owner: str | None = getattr(request.app.state, "owner_session", None)
+    owner: str | None = request.app.state.owner_session
     return (owner is not None and session is not None and session.id is not None
             and _same(session.id, owner))
 
