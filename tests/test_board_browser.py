@@ -372,7 +372,8 @@ def test_a_new_awethi_game_from_the_form(
 def box(page: Page, selector: str) -> dict[str, float]:
     found = page.locator(selector).bounding_box()
     assert found is not None, selector
-    return found
+    return {"x": found["x"], "y": found["y"], "width": found["width"],
+            "height": found["height"]}
 
 
 def test_the_board_and_its_record_side_by_side_and_stacked(

@@ -255,13 +255,15 @@ def tags_of(record: str) -> dict[str, str]:
     return dict(re.findall(r'^\[(\w+) "(.*)"\]$', record, re.M))
 
 
-def form_query(page: str, game: str, **typed: str) -> list[tuple[str, str]]:
+def form_query(
+    page: str, game: str, **typed: str
+) -> list[tuple[str, str | int | float | bool | None]]:
     """What the new-game form of ``page`` sends for ``game`` with the fields ``typed``
     filled in and every other one as the form has it (its defaults)."""
     form = page.split('<form class="board-new"')[1].split("</form>")[0]
     fields = form.split(f'data-game="{game}"')[1].split("</fieldset>")[0]
     shared = form.split("<fieldset")[0]
-    sent = [("game", game)]
+    sent: list[tuple[str, str | int | float | bool | None]] = [("game", game)]
     for part in (shared, fields):
         for name, value in re.findall(r'<input type="text" name="(\w+)" value="([^"]*)"', part):
             sent.append((name, typed.get(name, html.unescape(value))))
@@ -376,7 +378,7 @@ def test_the_import_page_lists_the_games_it_stored_while_another_import_runs(
         t.join()
     archive = Archive.open(db)
     try:
-        events = dict(archive.db.rows(
+        events: dict[int, str] = dict(archive.db.rows(
             "SELECT g.id, e.name FROM games g JOIN events e ON e.id = g.event"))
     finally:
         archive.close()
