@@ -421,6 +421,9 @@ def test_the_standings_scroll_in_their_own_box_on_a_phone(
     table = page.locator("div.scroll", has=page.locator("table.standings"))
     assert table.evaluate("e => e.scrollWidth > e.clientWidth") is True
     page.screenshot(path=shots / "event-390.png", full_page=True)
+    page.goto(url + "/players/" + urllib.parse.quote("Adams, Ada"))  # (its ratings too)
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    page.screenshot(path=shots / "player-390.png", full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
     page.screenshot(path=shots / "event-1280.png", full_page=True)
 
