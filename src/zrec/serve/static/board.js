@@ -294,7 +294,8 @@
       var x = Number(e.getAttribute("cx")), y = Number(e.getAttribute("cy"));
       if (!spots.some(function (s) { return s.name === name; })) {
         spots.push({ name: name, x: x, y: y, r: e.getBoundingClientRect().width / 2,
-                     attr: e.hasAttribute("data-point") ? "data-point" : "data-square" });
+                     attr: e.hasAttribute("data-point") ? "data-point" : "data-square",
+                     parent: e.parentNode });
       }
     });
     var circles = Array.prototype.map.call(svg.querySelectorAll("circle.point, circle.piece"), function (e) {
@@ -313,7 +314,7 @@
       ring.setAttribute("cy", String(spot.y));
       ring.setAttribute("r", String(room / scale));
       ring.setAttribute(spot.attr, spot.name);
-      svg.appendChild(ring);
+      spot.parent.appendChild(ring);  // (in its group: the same coordinates)
     });
   }
   var resized = null;
