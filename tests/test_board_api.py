@@ -93,12 +93,12 @@ def test_a_mosona_record_at_its_start_and_in_a_variation(client: TestClient) -> 
         "choices": {"clicks": [], "options": [{"click": "a4", "label": "a4"},
                                               {"click": "a5", "label": "a5"},
                                               {"click": "b6", "label": "b6"}],
-                    "move": None, "prompt": ""},
+                    "move": None, "prompt": "", "stands": None},
         "outcome": None,
     }
     after_one = position(client, LINED, at=0, clicks="a5")["choices"]
     assert after_one == {"clicks": ["a5"], "options": [{"click": "b5", "label": "b5"}],
-                         "move": None, "prompt": ""}
+                         "move": None, "prompt": "", "stands": None}
     done = position(client, LINED, at=0, clicks="a5,b5", view="false")
     assert (done["view"], done["choices"]["move"], offered(done)) == (None, "a5-b5", [])
     # node 1: the main line's 1. b6-b5; node 2: the variation's 1. a4-b5
@@ -157,7 +157,8 @@ def test_a_pass_has_no_clicks(client: TestClient) -> None:
     text = (SAMPLES / "stone-warriors-culin.zrec").read_text(encoding="utf-8")
     state = position(client, text, at=152)  # after 76. h9-g10: Black cannot move
     assert (state["number"], state["legal"]) == ("76...", [{"move": "--", "clicks": []}])
-    assert state["choices"] == {"clicks": [], "options": [], "move": "--", "prompt": ""}
+    assert state["choices"] == {"clicks": [], "options": [], "move": "--", "prompt": "",
+                                "stands": None}
 
 
 def test_the_herd_turn_needs_its_roll(client: TestClient) -> None:
@@ -183,6 +184,7 @@ def test_the_shepherds_turn_is_not_listed_but_built_by_choices(client: TestClien
                     {"click": "=s", "label": "the sum divided: 2 each"}],
         "move": None,
         "prompt": "Shepherd1's shepherds' turn, 1234: one die each (e) or the sum divided (s)?",
+        "stands": None,
     }
     path = position(client, text, at=1, roll="1234", clicks="=e", view="false")["choices"]
     assert (path["options"], path["prompt"]) == (
@@ -236,7 +238,7 @@ def test_an_illegal_record_is_answered_with_the_validators_diagnostic(
     message = ("move 1 (Black): b4-b5 is illegal: b5 is not empty; legal moves: b4xb6")
     assert answer == {"error": {
         "code": "invalid-record",
-        "message": f"<stdin>:4:10: error[illegal-move] game 1, ply 2: {message}",
+        "message": f"line 4, column 10: error[illegal-move], ply 2: {message}",
         "diagnostics": [{"code": "illegal-move", "severity": "error", "file": "<stdin>",
                          "game": 1, "line": 4, "column": 10, "message": message,
                          "ply": 2, "move": "b4-b5"}],
@@ -350,11 +352,11 @@ def test_tags_and_the_result(client: TestClient) -> None:
     (0, "tags", {"tags": {f"T{i}": "x" for i in range(65)}}, "bad-edit",
      "65 tags in one edit: at most 64"),
     (0, "tags", {"tags": {"Game": "kolowis"}}, "bad-edit",
-     "after this edit the record would not be valid: <stdin>:4:4: error[illegal-move] game 1, "
+     "after this edit the record would not be valid: line 4, column 4: error[illegal-move], "
      "ply 1: move 1 (White): b6-b5 is illegal: there is no White piece on b6; legal moves: "
      "a8-b9, a9-b9, b10-b9"),
     (3, "result", {"result": "1-0"}, "bad-edit",
-     "after this edit the record would not be valid: <stdin>:4:19: error[wrong-result] game 1, "
+     "after this edit the record would not be valid: line 4, column 19: error[wrong-result], "
      "ply 3: the result is 1-0 but the game ends by agreement and the end rule \"majority\" "
      "gives 1/2-1/2 (White 11 pieces, Black 11)"),
     (0, "result", {"result": "1-0-0"}, "bad-edit", "'1-0-0' is not * or a result of 2 sides"),
@@ -510,3 +512,13 @@ def test_a_body_over_the_limit_is_refused(tmp_path: Path) -> None:
         answer = small.post("/api/edit", json={"text": big.decode(), "at": 0, "op": "cut"})
         assert (answer.status_code, answer.json()["error"]["code"]) == (413, "too-large")
         assert small.post("/api/position", content=SMALL.encode()).status_code == 200
+
+
+def test_where_the_moving_piece_stands_mid_chain(client: TestClient) -> None:
+    """A chain under way: the board draws the piece on its last landing, which the
+    rules say (a click on a jumped piece, choosing between two chains, is none)."""
+    text = ('[Game "kolowis"]\n[Jumps "bent"]\n[Result "*"]\n\n'
+            "1. a7xb9xb8xc8xb9 c10xc9xb10xb9xb8 *\n")
+    stands = [position(client, text, clicks=",".join(clicks), view="false")["choices"]["stands"]
+              for clicks in (["a6"], ["a6", "c7"], ["a6", "c7", "b8"], ["a6", "c7", "b8", "b7"])]
+    assert stands == [None, "c7", "c7", "b7"]

@@ -14,13 +14,17 @@ the test's temporary folder.
 
 from __future__ import annotations
 
+import datetime
 import json
+import re
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page
+import pytest
+from playwright.sync_api import Browser, Page
 
 import test_serve_login_browser as login  # (Chromium there, or the module is skipped)
 from test_serve_browser import browser  # noqa: F401 - the shared fixture
@@ -79,6 +83,20 @@ def click(page: Page, name: str) -> None:
     settle(page)
 
 
+def landed(page: Page) -> tuple[str, bool]:
+    """Where the piece moving in a chain is drawn: its point, and whether it stands on
+    that point's centre (the drawing, not the name only)."""
+    found: list[Any] = page.eval_on_selector(
+        "#board-view .piece.board-moving",
+        """e => {
+          const name = e.getAttribute('data-square');
+          const p = document.querySelector(`#board-view circle.point[data-point="${name}"]`);
+          return [name, p.getAttribute('cx') === e.getAttribute('cx')
+                        && p.getAttribute('cy') === e.getAttribute('cy')];
+        }""")
+    return found[0], found[1]
+
+
 def enter(page: Page, clicks: list[str]) -> None:
     """A move entered click by click; "stop here" when the move could go on."""
     before = text(page)
@@ -133,7 +151,9 @@ def test_a_mosona_chain_commented_varied_and_saved(
     assert page.locator("#board-view .board-chosen").count() == 0
     click(page, "a3")
     click(page, "b5")
+    assert landed(page) == ("b5", True)  # mid-chain: the piece drawn on its landing
     click(page, "b4")
+    assert landed(page) == ("b4", True)
     assert marked(page) == ["a3", "c4"]
     page.screenshot(path=shots / "board-chain.png", full_page=True)
     click(page, "a3")  # the third landing: the move is made
@@ -316,3 +336,118 @@ def test_a_round_entered_from_the_event_page(
                               "--format", "json"))
     assert page.inner_text("h3:text('Round 3')") == "Round 3"
     assert {line["player"]: line["points"] for line in printed}["Dunn, Dov"] >= 1
+
+
+def test_a_new_awethi_game_from_the_form(
+    server: tuple[str, Path], page: Page, shots: Path
+) -> None:
+    url, _ = server
+    page.goto(url + "/board")
+    page.select_option("#board-game", "awethi")
+    fields = page.locator('fieldset[data-game="awethi"]')
+    assert fields.locator("select[name=hidden]").input_value() == "draw"
+    fields.locator("input[name=Shepherd1]").fill("Ana")
+    fields.locator("input[name=Wolves]").fill("Wil")
+    page.screenshot(path=shots / "board-new-awethi-form.png", full_page=True)
+    page.click("form.board-new button[type=submit]")
+    page.wait_for_url("**/board?game=awethi*")
+    settle(page)
+    assert page.is_hidden("#board-problem")
+    assert page.inner_text("#board-turn") == "Shepherd1 to move (move 1.)"
+    assert page.locator("#board-view svg").count() == 1
+    herd = re.search(r'\[Herd1 "([cwb]{6})"\]', text(page))
+    assert herd is not None and sorted(herd.group(1)) == sorted("cccwwb")
+    assert f'[Date "{datetime.date.today():%Y.%m.%d}"]' in text(page)
+    page.screenshot(path=shots / "board-new-awethi.png", full_page=True)
+    # the form's defaults alone start a game too
+    page.goto(url + "/board")
+    page.select_option("#board-game", "awethi")
+    page.click("form.board-new button[type=submit]")
+    page.wait_for_url("**/board?game=awethi*")
+    settle(page)
+    assert page.is_hidden("#board-problem")
+    assert page.inner_text("#board-turn") == "Shepherd1 to move (move 1.)"
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    found = page.locator(selector).bounding_box()
+    assert found is not None, selector
+    return {"x": found["x"], "y": found["y"], "width": found["width"],
+            "height": found["height"]}
+
+
+def test_the_board_and_its_record_side_by_side_and_stacked(
+    server: tuple[str, Path], page: Page, shots: Path
+) -> None:
+    url, _ = server
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(url + "/board?id=1")
+    settle(page)
+    play, record = box(page, ".board-play"), box(page, ".board-record")
+    assert record["x"] >= play["x"] + play["width"] and abs(record["y"] - play["y"]) < 2
+    page.screenshot(path=shots / "board-1280.png", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url + "/board?game=mosona&White=Ann&Black=Bob")
+    settle(page)
+    play, record = box(page, ".board-play"), box(page, ".board-record")
+    assert record["y"] >= play["y"] + play["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    # every point or piece to click is at least 24 px across to the finger
+    sizes = page.eval_on_selector_all("#board-view .board-option", """es => {
+        const most = {};
+        for (const e of es) {
+          const name = e.getAttribute('data-square') || e.getAttribute('data-point');
+          const r = e.getBoundingClientRect();
+          most[name] = Math.max(most[name] || 0, Math.min(r.width, r.height));
+        }
+        return most;
+      }""")
+    assert sorted(sizes) == ["a4", "a5", "b6"] and min(sizes.values()) >= 24, sizes
+    page.locator("#board-view").screenshot(path=shots / "board-390-points.png")
+    page.screenshot(path=shots / "board-390.png", full_page=True)
+    ring = box(page, '#board-view .board-hit[data-point="a4"]')
+    page.mouse.click(ring["x"] + 2, ring["y"] + ring["height"] / 2)  # (its edge)
+    settle(page)
+    assert page.inner_text("#board-prompt") == "so far: a4"
+
+
+def test_the_standings_scroll_in_their_own_box_on_a_phone(
+    server: tuple[str, Path], page: Page, shots: Path
+) -> None:
+    url, _ = server
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url + "/events/" + urllib.parse.quote(EVENT))
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    assert page.locator("table.standings").evaluate(  # (it scrolls, or its box does)
+        "e => e.scrollWidth > e.clientWidth"
+        " || e.parentElement.scrollWidth > e.parentElement.clientWidth") is True
+    page.screenshot(path=shots / "event-390.png", full_page=True)
+    page.goto(url + "/players/" + urllib.parse.quote("Adams, Ada"))  # (its ratings too)
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    page.screenshot(path=shots / "player-390.png", full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=shots / "event-1280.png", full_page=True)
+
+
+@pytest.fixture
+def page_400(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
+    yield from login.watched(browser, "status of 400")
+
+
+def test_a_bad_search_keeps_the_form_as_it_was_typed(
+    server: tuple[str, Path], page_400: Page, shots: Path
+) -> None:
+    url, _ = server
+    page = page_400
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(url + "/search")
+        page.fill("form.search input[name=player]", "Adams, Ada")
+        page.fill("form.search input[name=position]", "zzz")
+        page.click("form.search button[type=submit]")
+        page.wait_for_url("**/search?*")
+        assert page.inner_text("p.problem").startswith(
+            "The search was not made: --position 'zzz' is not a position: ")
+        assert page.input_value("form.search input[name=player]") == "Adams, Ada"
+        assert page.input_value("form.search input[name=position]") == "zzz"
+        page.screenshot(path=shots / f"search-bad-{width}.png", full_page=True)

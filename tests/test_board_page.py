@@ -6,18 +6,24 @@ form for editors; ``zrec board`` itself (a real server on a free port)."""
 
 from __future__ import annotations
 
+import datetime
 import html
+import json
+import os
 import re
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from test_serve_auth import EDITOR, EDITOR_PASSWORD, EVENT, log_in, make_archive
+from zrec.archive import Archive
 from zrec.rules import all_games
 from zrec.serve import create_app
 
@@ -67,8 +73,8 @@ def test_the_address_starts_a_new_game_with_its_tags(client: TestClient) -> None
         ("game", "awithlaknannai mosona"), ("O", "Jumps=bent"), ("Event", "Club"),
         ("Round", "3"), ("White", "Ada <b>"), ("Black", ""), ("id_like", "x")]).text
     assert record_shown(page) == (
-        '[Game "mosona"]\n[Event "Club"]\n[Round "3"]\n[White "Ada <b>"]\n'
-        '[Jumps "bent"]\n[Result "*"]\n\n*\n')
+        f'[Game "mosona"]\n[Event "Club"]\n[Date "{today()}"]\n[Round "3"]\n'
+        '[White "Ada <b>"]\n[Jumps "bent"]\n[Result "*"]\n\n*\n')
     assert "Ada <b>" not in page  # (escaped)
     unknown = client.get("/board?game=chess").text
     assert '<p class="problem">' in unknown and "chess" in unknown
@@ -150,13 +156,78 @@ def test_zrec_board_serves_the_file_it_was_given(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         url = process.stdout.readline().strip()
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/board\?start=1", url), url
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/board\?token=[\w-]{43}&start=1", url), url
         with urllib.request.urlopen(url, timeout=10) as answer:
+            assert answer.url.endswith("/board?start=1")  # (the token left the address)
             assert record_shown(answer.read().decode()) == SMALL
     finally:
         process.terminate()
         process.wait(timeout=30)
     assert (tmp_path / "b.sqlite").exists()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any) -> None:  # (the answer itself is wanted)
+        return None
+
+
+def asked(url: str, data: bytes | None = None, **headers: str) -> tuple[int, Any, str]:
+    """The status, headers and text of a request to the local board (no redirect
+    followed)."""
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(urllib.request.Request(url, data, headers), timeout=10) as answer:
+            return answer.status, answer.headers, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read().decode()
+
+
+def test_zrec_board_writes_nothing_unasked_and_its_owner_saves(tmp_path: Path) -> None:
+    here, scratch = tmp_path / "here", tmp_path / "tmp"
+    here.mkdir()
+    scratch.mkdir()
+    environment = {k: v for k, v in os.environ.items() if k != "ZREC_DB"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "zrec", "board", "--no-open"], cwd=here,
+        env={**environment, "TMPDIR": str(scratch)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        found = re.fullmatch(r"(http://127\.0\.0\.1:(\d+))/board\?token=([\w-]{43})", url)
+        assert found is not None, url
+        base, port, token = found.groups()
+        # anyone else: anonymous, and the saving button is not offered
+        status, _, page = asked(base + "/board")
+        assert status == 200 and 'id="board-save"' not in page
+        assert asked(base + "/board?token=" + token[::-1])[0] == 403
+        # the owner: the address gives a session, and the token leaves the address
+        status, headers, _ = asked(url)
+        assert (status, headers["location"]) == (303, "/board")
+        cookie = headers["set-cookie"].split(";")[0]
+        status, _, page = asked(base + "/board", Cookie=cookie)
+        assert 'id="board-save"' in page and "you (zrec board) (editor)" in page
+        csrf = re.search(r'data-csrf="([^"]+)"', page)
+        assert csrf is not None
+        status, _, said = asked(base + "/api/games", SMALL.encode(), Cookie=cookie,
+                                **{"X-CSRF-Token": csrf.group(1),
+                                   "Content-Type": "text/plain"})
+        assert status == 200 and json.loads(said)["added"] == 1
+        assert asked(base + "/games/1")[0] == 200
+        # a page of another site reaching 127.0.0.1 under its own name (DNS rebinding)
+        for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example"):
+            status, _, said = asked(base + "/board", Host=host)
+            assert (status, said) == (400, (
+                "zrec board answers only to localhost, 127.0.0.1 or [::1] (the Host this "
+                f"request names is {host}): open the address zrec board printed\n"))
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
+            assert asked(base + "/board", Host=host)[0] == 200
+        (made,) = [p.name for p in scratch.iterdir()]
+        assert made.startswith("zrec-board-")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert list(here.iterdir()) == [] and list(scratch.iterdir()) == []
 
 
 @pytest.mark.parametrize(("content", "message"), [
@@ -174,3 +245,144 @@ def test_zrec_board_refuses_a_file_it_cannot_open(
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr == f"zrec: {record}: {message}\n"
+
+
+def today() -> str:
+    return datetime.date.today().strftime("%Y.%m.%d")
+
+
+def tags_of(record: str) -> dict[str, str]:
+    return dict(re.findall(r'^\[(\w+) "(.*)"\]$', record, re.M))
+
+
+def form_query(
+    page: str, game: str, **typed: str
+) -> list[tuple[str, str | int | float | bool | None]]:
+    """What the new-game form of ``page`` sends for ``game`` with the fields ``typed``
+    filled in and every other one as the form has it (its defaults)."""
+    form = page.split('<form class="board-new"')[1].split("</form>")[0]
+    fields = form.split(f'data-game="{game}"')[1].split("</fieldset>")[0]
+    shared = form.split("<fieldset")[0]
+    sent: list[tuple[str, str | int | float | bool | None]] = [("game", game)]
+    for part in (shared, fields):
+        for name, value in re.findall(r'<input type="text" name="(\w+)" value="([^"]*)"', part):
+            sent.append((name, typed.get(name, html.unescape(value))))
+        for name, body in re.findall(r'<select name="(\w+)">(.*?)</select>', part, re.S):
+            if name == "game":
+                continue
+            chosen = re.search(r'<option value="([^"]*)" selected>', body)
+            assert chosen is not None, body
+            sent.append((name, html.unescape(chosen.group(1))))
+    return sent
+
+
+def test_a_new_awethi_game_has_its_herds_drawn_by_the_server(client: TestClient) -> None:
+    record = record_shown(client.get(
+        "/board?game=awethi&Shepherd1=Ana&Wolves=Wil").text)
+    tags = tags_of(record)
+    assert list(tags) == ["Game", "Date", "Shepherd1", "Wolves", "Herd1", "Result"]
+    assert (tags["Shepherd1"], tags["Wolves"], tags["Date"]) == ("Ana", "Wil", today())
+    assert sorted(tags["Herd1"]) == sorted("cccwwb")
+    answer = client.post("/api/position", content=record.encode())
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["seats"] == ["Shepherd1", "Wolves"]
+    # the form as it comes, with the names typed: it offers to draw the herds
+    page = client.get("/board").text
+    assert ('<option value="draw" selected>drawn by the server (any left empty below)'
+            '</option>') in page
+    sent = form_query(page, "awethi", Shepherd1="Ana", Shepherd2="Bo", Wolves="Wil")
+    assert ("hidden", "draw") in sent and ("Date", today()) in sent
+    tags = tags_of(record_shown(client.get("/board", params=sent).text))
+    assert [tags[k] for k in ("Shepherd1", "Shepherd2", "Wolves")] == ["Ana", "Bo", "Wil"]
+    assert sorted(tags["Herd1"]) == sorted(tags["Herd2"]) == sorted("cccwwb")
+    assert "Herd3" not in tags and "Shepherd3" not in tags
+    # the form's defaults alone start a game (two shepherd players, names unknown)
+    record = record_shown(client.get("/board", params=form_query(page, "awethi")).text)
+    tags = tags_of(record)
+    assert [tags[k] for k in ("Shepherd1", "Shepherd2", "Wolves")] == ["?", "?", "?"]
+    assert client.post("/api/position", content=record.encode()).status_code == 200
+    # herds entered are kept; "entered below" draws nothing
+    tags = tags_of(record_shown(client.get(
+        "/board?game=awethi&Shepherd1=Ana&Wolves=Wil&Herd1=cwcbwc").text))
+    assert tags["Herd1"] == "cwcbwc"
+    record = record_shown(client.get(
+        "/board?game=awethi&Shepherd1=Ana&Wolves=Wil&hidden=enter").text)
+    assert "Herd1" not in tags_of(record)
+    error = client.post("/api/position", content=record.encode()).json()["error"]
+    assert error["message"] == (
+        'line 1, column 1: error[missing-herd]: [Herd1]: Shepherd1 plays, so the record '
+        'states its herd\'s order, e.g. [Herd1 "cwcbwc"]')
+
+
+def test_the_date_is_todays_unless_given(client: TestClient) -> None:
+    page = client.get("/board").text
+    assert f'<input type="text" name="Date" value="{today()}"' in page
+    tags = tags_of(record_shown(client.get("/board?game=kolowis&White=A&Black=B").text))
+    assert tags["Date"] == today()
+    tags = tags_of(record_shown(client.get("/board?game=kolowis&Date=1923.07.14").text))
+    assert tags["Date"] == "1923.07.14"
+
+
+def test_a_web_records_errors_name_no_file(client: TestClient) -> None:
+    finished = SMALL.replace('"*"', '"1-0"').replace(" *\n", " 1-0\n")
+    error = client.post("/api/position", content=finished.encode()).json()["error"]
+    assert error["message"].startswith(
+        "line 4, column 73: error[wrong-result], ply 3: the result is 1-0 but")
+    assert "<stdin>" not in error["message"]
+
+
+def test_a_game_saved_twice_from_the_board_has_no_source(client: TestClient) -> None:
+    assert log_in(client, EDITOR, EDITOR_PASSWORD) == 303
+    csrf = re.search(r'data-csrf="([^"]+)"', client.get("/board").text)
+    assert csrf is not None
+    for _ in range(2):
+        saved = client.post("/api/games", content=SMALL.encode(),
+                            headers={"X-CSRF-Token": csrf.group(1)})
+        assert saved.status_code == 200, saved.text
+    assert [saved.json()[k] for k in ("added", "duplicates")] == [0, 1]
+    (gid,) = [r["other"] for r in saved.json()["reports"]]
+    page = client.get(f"/games/{gid}").text
+    assert "<stdin>" not in page
+    assert page.split("<h3>Found in</h3>")[1].split("</ul>")[0] == (
+        '\n<ul class="sources">\n<li>no file recorded</li>')
+
+
+def test_the_import_page_lists_the_games_it_stored_while_another_import_runs(
+    tmp_path: Path
+) -> None:
+    import threading
+
+    from zrec.serve.writing import page_import
+
+    db = str(tmp_path / "c.sqlite")
+    Archive.open(db, create=True).close()
+    app = create_app(db)
+
+    class Asked:  # (what page_import reads of a request: the app's settings)
+        def __init__(self) -> None:
+            self.app = app
+
+    bodies = ["".join(
+        f'[Game "mosona"]\n[Event "{side}"]\n[Round "{n}"]\n[Result "*"]\n\n'
+        '*\n\n'
+        for n in range(1, 41)) for side in ("A", "B")]
+    reports: dict[int, dict[str, object]] = {}
+
+    def run(i: int) -> None:
+        reports[i] = page_import(Asked(), bodies[i].encode(), "-", False)  # type: ignore[arg-type]
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    archive = Archive.open(db)
+    try:
+        events: dict[int, str] = dict(archive.db.rows(
+            "SELECT g.id, e.name FROM games g JOIN events e ON e.id = g.event"))
+    finally:
+        archive.close()
+    for i, side in enumerate("AB"):
+        ids = reports[i]["ids"]
+        assert isinstance(ids, list) and len(ids) == 40
+        assert {events[gid] for gid in ids} == {side}

@@ -119,7 +119,7 @@ def test_without_a_seed_the_server_rolls(client: TestClient) -> None:
     (CHOICE, "random", {"roll": "1"}, 400, "bad-roll",
      "the turn after node 0 rolls no dice: give no roll"),
     ('[Game "mosona"]\n\n1. b6-b4 *\n', "random", {}, 422, "invalid-record",
-     "<stdin>:3:4: error[illegal-move] game 1, ply 1: move 1 (White): b6-b4 is illegal: "
+     "line 3, column 4: error[illegal-move], ply 1: move 1 (White): b6-b4 is illegal: "
      "b6 and b4 are not joined by a line; legal moves: a4-b5, a5-b5, b6-b5"),
 ])
 def test_what_the_server_refuses(client: TestClient, text: str, player: str, args: Any,

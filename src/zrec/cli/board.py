@@ -1,16 +1,22 @@
 """``zrec board [FILE]``: the recording board (``/board`` of ``zrec serve``) on this
 machine, in the browser.
 
-It serves the archive (``--db``, as ``zrec serve``; created when there is none, since
-saving a game needs one) on a free port of 127.0.0.1, opens the page in the browser
+It serves on a free port of 127.0.0.1, opens the page in the browser
 (:mod:`webbrowser`; ``--no-open`` only prints the address) and, given FILE, the board
 opens with its record: the record is read once at start and kept in memory
 (``/board?start=1``), so no address can make the server read a file.
+
+It writes nothing unasked: games are saved to the archive ``--db`` (or ``$ZREC_DB``)
+when one is named (created when there is none), else to a temporary archive deleted
+when the board stops.  The person who started it saves without an account: the
+address printed and opened holds a secret token (:mod:`zrec.serve.local`), exchanged
+for a session cookie; the server answers only requests to a loopback ``Host``.
 """
 
 from __future__ import annotations
 
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -19,7 +25,6 @@ from typing import Annotated, Any
 import typer
 
 from zrec.cli._app import EXIT_USAGE, app, fail, file_text
-from zrec.cli._archive_open import DbOpt
 
 
 def _record_of(file: Path) -> str:
@@ -54,7 +59,13 @@ def board(
         typer.Argument(metavar="FILE", help="A record (.zrec) to open on the board.",
                        dir_okay=False),
     ] = None,
-    db: DbOpt = "zrec.sqlite",
+    db: Annotated[
+        str | None,
+        typer.Option("--db", envvar="ZREC_DB", metavar="PATH|URL", show_default=False,
+                     help="The archive games are saved to: a SQLite file (created when "
+                     "there is none) or a postgresql:// URL (default: $ZREC_DB, else a "
+                     "temporary archive, deleted when the board stops)."),
+    ] = None,
     port: Annotated[
         int, typer.Option("--port", min=0, max=65535, metavar="PORT",
                           help="The port (0, the default: a free one).")
@@ -65,16 +76,28 @@ def board(
 ) -> None:
     """Record a game by clicking: the recording board in the browser.
 
-    Starts zrec serve on this machine only (127.0.0.1, a free port) over the archive
-    --db (created when there is none: "Save to the archive" needs one), prints the
-    board's address and opens it in the browser. With FILE, the board opens with that
-    record, to go on from any of its moves. Stop it with Ctrl-C.
+    Starts zrec serve on this machine only (127.0.0.1, a free port), prints the
+    board's address (with a secret token: whoever opens it may save) and opens it in
+    the browser. "Save to the archive" saves to --db when it is given, else to a
+    temporary archive deleted when the board stops: nothing is written unasked. With
+    FILE, the board opens with that record, to go on from any of its moves. Stop it
+    with Ctrl-C.
     """
-    from zrec.cli._archive_open import opened
-
     start = _record_of(file) if file is not None else None
-    with opened(db, create=True) as archive:
-        shown = archive.db.target
+    with tempfile.TemporaryDirectory(prefix="zrec-board-") as scratch:
+        _serve(db, start, port, no_open, scratch)
+
+
+def _serve(db: str | None, start: str | None, port: int, no_open: bool,
+           scratch: str) -> None:
+    """Serve the board over ``db`` (``None``: a new archive in the folder ``scratch``)."""
+    from zrec.cli._archive_open import opened
+    from zrec.serve.local import new_token
+
+    target = db if db is not None else str(Path(scratch) / "board.sqlite")
+    with opened(target, create=True) as archive:
+        shown = (f"the archive {archive.db.target}" if db is not None else
+                 "a temporary archive (deleted when the board stops: --db keeps games)")
     import uvicorn
 
     from zrec.serve import create_app
@@ -85,10 +108,14 @@ def board(
     except OSError as exc:
         fail(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}", EXIT_USAGE)
     chosen = listening.getsockname()[1]
-    url = f"http://127.0.0.1:{chosen}/board" + ("?start=1" if start is not None else "")
-    typer.echo(f"zrec: the recording board of {shown} at {url} (Ctrl-C stops)", err=True)
-    config = uvicorn.Config(create_app(db, board_start=start), log_level="warning",
-                            timeout_keep_alive=5, server_header=False)
+    token = new_token()
+    url = f"http://127.0.0.1:{chosen}/board?token={token}" + (
+        "&start=1" if start is not None else "")
+    typer.echo(f"zrec: the recording board at http://127.0.0.1:{chosen}/board, saving to "
+               f"{shown}; the address below lets whoever opens it save (Ctrl-C stops)",
+               err=True)
+    config = uvicorn.Config(create_app(target, board_start=start, owner_token=token),
+                            log_level="warning", timeout_keep_alive=5, server_header=False)
     server = uvicorn.Server(config)
     threading.Thread(target=_open_when_up, args=(server, url, not no_open), daemon=True).start()
     server.run(sockets=[listening])

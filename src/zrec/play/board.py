@@ -52,13 +52,14 @@ class Roll:
 
 @dataclass(frozen=True)
 class Offer:
-    """What may be clicked after the clicks so far, the move they make (written), and
-    the board's question in words."""
+    """What may be clicked after the clicks so far, the move they make (written), the
+    board's question in words, and where the moving piece stands once it has landed."""
 
     clicks: tuple[str, ...]
     options: tuple[tuple[str, str], ...]
     move: str | None
     prompt: str
+    stands: str | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ class Board:
                 "options": [{"click": c, "label": w} for c, w in self.choices.options],
                 "move": self.choices.move,
                 "prompt": self.choices.prompt,
+                "stands": self.choices.stands,
             },
             "outcome": None if self.outcome is None else dict(
                 zip(("result", "termination", "reason"), self.outcome, strict=True)
@@ -244,6 +246,7 @@ def _with_moves(
         )
     move = None if chosen.move is None else engine.spell(pos, chosen.move).text()
     offer = Offer(
-        clicks, tuple((c.click, c.label or c.click) for c in chosen.options), move, chosen.prompt
+        clicks, tuple((c.click, c.label or c.click) for c in chosen.options), move, chosen.prompt,
+        chosen.stands,
     )
     return replace(board, legal=legal, listed=table is not None, choices=offer)

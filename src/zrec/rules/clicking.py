@@ -56,6 +56,9 @@ class Choices(Generic[M]):
     options: tuple[Choice, ...]
     move: M | None
     prompt: str = ""
+    #: where the moving piece stands after the clicks so far, once it has landed (a
+    #: chain under way, drawn there by the board); ``None`` before its first landing
+    stands: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,9 +89,12 @@ class ClickTable(Generic[M]):
         by_route: dict[tuple[str, ...], list[Entry[M]]] = {}
         for entry in unique:
             by_route.setdefault(entry.route, []).append(entry)
+        marked = [(entry, _clicks(entry, by_route[entry.route])) for entry in unique]
         self.rows: tuple[tuple[Entry[M], tuple[str, ...]], ...] = tuple(
-            (entry, _clicks(entry, by_route[entry.route])) for entry in unique
-        )
+            (entry, tuple(c for c, _ in clicks)) for entry, clicks in marked)
+        #: for each row, which clicks are landings (not the start, not a jumped piece)
+        self.landings: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(k for _, k in clicks) for _, clicks in marked)
         clicks = [c for _, c in self.rows]
         if len(set(clicks)) != len(clicks):
             raise ValueError("two legal moves have the same clicks")
@@ -111,31 +117,36 @@ class ClickTable(Generic[M]):
         n = len(done)
         options: dict[str, None] = {}
         move: M | None = None
-        for entry, entered in self.rows:
+        stands: str | None = None
+        for (entry, entered), landed in zip(self.rows, self.landings, strict=True):
             if entered[:n] != done:
                 continue
+            if stands is None:
+                stands = next((c for c, k in zip(done[::-1], landed[:n][::-1], strict=True)
+                               if k), None)
             if len(entered) == n:
                 move = entry.move
             else:
                 options.setdefault(entered[n], None)
-        return Choices(tuple(Choice(c, c) for c in options), move, prompt)
+        return Choices(tuple(Choice(c, c) for c in options), move, prompt, stands)
 
 
-def _clicks(entry: Entry[M], same_route: Sequence[Entry[M]]) -> tuple[str, ...]:
+def _clicks(entry: Entry[M], same_route: Sequence[Entry[M]]) -> tuple[tuple[str, bool], ...]:
     """The route, with a jumped piece's square before each landing where another move
-    of the same route, having jumped the same pieces so far, jumps another piece."""
+    of the same route, having jumped the same pieces so far, jumps another piece; each
+    click with whether it is a landing (not the start, not a jumped piece)."""
     route, jumped = entry.route, entry.jumped
     if len(same_route) == 1 or len(jumped) != len(route) - 1:
-        return route
-    clicks = [route[0]] if route else []
+        return tuple((square, i > 0) for i, square in enumerate(route))
+    clicks = [(route[0], False)] if route else []
     for i, landing in enumerate(route[1:]):
         if any(
             other.jumped[:i] == jumped[:i] and other.jumped[i:i + 1] != jumped[i:i + 1]
             for other in same_route
             if other is not entry
         ):
-            clicks.append(jumped[i])
-        clicks.append(landing)
+            clicks.append((jumped[i], False))
+        clicks.append((landing, True))
     return tuple(clicks)
 
 

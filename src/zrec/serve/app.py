@@ -31,6 +31,7 @@ from zrec import __version__
 from zrec.serve.access import Settings
 from zrec.serve.errors import install_handlers
 from zrec.serve.headers import HEADERS
+from zrec.serve.local import LocalHosts, new_token
 
 __all__ = ["BODY_TIMEOUT", "DB_VARIABLE", "HEADERS", "MAX_BODY", "app_from_environment",
            "create_app"]
@@ -121,10 +122,14 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
 
-def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None) -> FastAPI:
+def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None,
+               owner_token: str | None = None) -> FastAPI:
     """The application serving the archive at ``db`` (a SQLite path or a PostgreSQL
     URL); each request opens the archive and closes it after.  ``board_start``: the
-    record ``/board?start=1`` opens (``zrec board FILE``), kept in memory."""
+    record ``/board?start=1`` opens (``zrec board FILE``), kept in memory;
+    ``owner_token``: the local board's (``zrec board``, :mod:`zrec.serve.local`): its
+    address with the token makes its owner an editor, and only loopback hosts are
+    answered."""
     from zrec.serve import (
         api,
         board_api,
@@ -149,6 +154,8 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.state.settings = Settings(db)
     app.state.session_key = None  # (read from the archive on first need)
     app.state.board_start = board_start
+    app.state.owner_token = owner_token
+    app.state.owner_session = None if owner_token is None else "owner:" + new_token()
     install_handlers(app)
     app.include_router(api.router)
     app.include_router(board_api.router)
@@ -160,6 +167,8 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.include_router(pages.router)
     app.include_router(explorer.router)
     app.include_router(ratings.router)
+    if owner_token is not None:
+        app.add_middleware(LocalHosts)  # (inside Guard: its answer has the headers)
     app.add_middleware(Guard, max_body=max_body)
     return app
 

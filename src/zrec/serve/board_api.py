@@ -10,7 +10,9 @@
 - ``POST /api/json``: a record as the zrec JSON ``zrec convert --to json`` writes.
 
 A record that does not validate is answered 422 ``invalid-record`` with the
-validator's diagnostics (as ``POST /api/validate`` checks it); a node, roll, clicks or
+validator's diagnostics (as ``POST /api/validate`` checks it), its message naming the
+place in the record sent (``line 9, column 70: error[...]``: the record is no file, so
+no file is named); a node, roll, clicks or
 edit the record cannot take is 400 with the code :mod:`zrec.play.board` gives.  None
 of these writes to the archive.
 """
@@ -27,6 +29,7 @@ from fastapi import Query as Param
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from zrec.check.diagnostics import Diagnostic
 from zrec.notation.model import Game
 from zrec.play.board import BoardError, Prepared, board_at
 from zrec.serve.api import JsonText, records_in
@@ -99,12 +102,22 @@ def _checked(body: bytes) -> Prepared:
     errors = [d for d in report.diagnostics if d.severity == "error" and not (
         d.code in UNFINISHED and game is not None and game.result == "*")]
     if errors:
-        raise _invalid(errors[0].format(), [d.to_json() for d in report.diagnostics])
+        raise _invalid(web_message(errors[0]), [d.to_json() for d in report.diagnostics])
     assert game is not None  # (a record that validates was read)
     try:
         return Prepared(game)
     except BoardError as exc:
         raise _board_error(exc) from None
+
+
+def web_message(found: Diagnostic) -> str:
+    """A diagnostic of a record sent through the web, worded as ``zrec validate``
+    words it but naming no file (the record was no file: not ``<stdin>``) and no game
+    number (there is one record): ``line 9, column 70: error[wrong-result]: ...``."""
+    ply = f", ply {found.ply}" if found.ply is not None else ""
+    said = (f"line {found.line}, column {found.column}: {found.severity}[{found.code}]"
+            f"{ply}: {found.message}")
+    return f"{said}\n{found.excerpt}" if found.excerpt else said
 
 
 def _board_error(exc: BoardError) -> ApiError:

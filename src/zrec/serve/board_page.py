@@ -4,7 +4,10 @@
   new game of any game zrec has rules for, with its seats, each rule option and each
   setup tag the rules registry lists (nothing of a game is written in the template or
   the script), or a record pasted or read from a file; ``/board?game=G&O=Tag=value&
-  Event=...&Round=...&White=...`` starts a new game with those tags, ``/board?id=N``
+  Event=...&Round=...&White=...`` starts a new game with those tags (``Date`` today's
+  unless given; a hidden setup the rules draw, such as the order of a herd, drawn by
+  the server through the game's rules (:meth:`GameRules.random_tags` from
+  :mod:`secrets`) where the form leaves it empty, unless ``hidden=enter``), ``/board?id=N``
   opens an archived game, ``/board?start=1`` the record ``zrec board FILE`` was started
   with (kept in memory at start: no address reads a file).  The board itself is drawn
   by ``static/board.js`` from the JSON API (:mod:`zrec.serve.board_api`).
@@ -15,14 +18,19 @@
 
 from __future__ import annotations
 
+import datetime
+import random
 import re
+import secrets
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, Response
 
+from zrec.errors import ZrecError
 from zrec.notation.model import Game, Line
+from zrec.rules.base import GameRules
 from zrec.serve.access import Reader
 from zrec.serve.templating import render
 
@@ -39,15 +47,71 @@ ROSTER = ("Event", "Site", "Date", "Round")
 SUGGESTED = 50
 
 
-def new_record(game: str, options: list[str], tags: list[tuple[str, str]]) -> str:
-    """A new game's record (no moves yet) as ``zrec fmt`` writes it: the game, the
-    tags given (empty ones left out) and the rule options (``Tag=value``)."""
-    from zrec.notation.writer import write_game
+def today() -> str:
+    """Today's date (the server's), as a record writes dates: ``YYYY.MM.DD``."""
+    return datetime.date.today().strftime("%Y.%m.%d")
 
+
+def drawable(rules: GameRules) -> list[str]:
+    """The setup tags of a game its rules draw at random for a new game (a hidden
+    setup, such as the order of a herd), for any number of seats it may have."""
+    found: dict[str, None] = {}
+    for seats in [None, *range(1, len(rules.seats) + 1)]:
+        try:
+            drawn = rules.random_tags(seats, random.Random(0))
+        except ZrecError:
+            continue
+        found.update((tag, None) for tag in drawn if tag in rules.inputs)
+    return list(found)
+
+
+def drawn_setup(
+    rules: GameRules, named: list[str], rng: random.Random
+) -> tuple[list[str], dict[str, str]]:
+    """The seats a new game with the seats ``named`` plays (its rules' smallest number
+    of seats that holds them all: with Shepherd1 and Wolves named, a game of
+    one shepherd player) and its hidden setup drawn by the rules with ``rng``."""
+    for seats in [*range(1, len(rules.seats) + 1), None] if named else [None]:
+        try:
+            drawn = rules.random_tags(seats, rng)
+        except ZrecError:
+            continue
+        playing = [tag for tag in rules.seats if tag in drawn]
+        if set(named) <= set(playing) or seats is None:
+            return playing, {k: v for k, v in drawn.items() if k in rules.inputs}
+    return [], {}  # (not reached: every game can be drawn with its usual seats)
+
+
+def new_record(
+    game: str, options: list[str], tags: list[tuple[str, str]], draw: bool = True,
+    rng: random.Random | None = None,
+) -> str:
+    """A new game's record (no moves yet) as ``zrec fmt`` writes it: the game, the
+    tags given (empty ones left out; ``Date`` today's when none is given) and the rule
+    options (``Tag=value``).  ``draw``: a hidden setup the rules draw (a herd's
+    orders) that is not given is drawn with ``rng`` (by default from :mod:`secrets`),
+    and a seat it needs that is not named is written ``?``."""
+    from zrec.notation.writer import write_game
+    from zrec.rules import find_game
+
+    rules = find_game(game)
+    given = [(name, value.strip()) for name, value in tags
+             if value.strip() and name not in ("Game", "Result")]
+    if not any(name == "Date" for name, _ in given):
+        at = next((i for i, (name, _) in enumerate(given) if name not in ("Event", "Site")),
+                  len(given))
+        given.insert(at, ("Date", today()))
     written: dict[str, str] = {"Game": game}
-    for name, value in tags:
-        if value.strip() and name not in ("Game", "Result"):
-            written[name] = value.strip()
+    written.update(given)
+    if draw:
+        named = [seat for seat in rules.seats if seat in written]
+        playing, hidden = drawn_setup(
+            rules, named, rng or random.Random(secrets.randbits(128)))
+        if hidden:
+            for seat in playing:
+                written.setdefault(seat, "?")
+            for name, value in hidden.items():
+                written.setdefault(name, value)
     for item in options:
         name, sep, value = item.partition("=")
         if sep and _TAG.match(name.strip()) and value.strip():
@@ -69,6 +133,7 @@ def games_offered() -> list[dict[str, Any]]:
             "options": [(tag, spec.values, spec.default, spec.doc)
                         for tag, spec in rules.options.items()],
             "inputs": [(tag, spec.doc) for tag, spec in rules.inputs.items()],
+            "drawn": drawable(rules),
         }
         for rules in all_games()
     ]
@@ -77,7 +142,6 @@ def games_offered() -> list[dict[str, Any]]:
 def _formatted(text: str) -> str:
     """A record's text as ``zrec fmt`` writes it, or as it is when it cannot be read
     (the board then shows why, from the API)."""
-    from zrec.errors import ZrecError
     from zrec.notation.reader import read_game
     from zrec.notation.writer import write_game
 
@@ -95,12 +159,15 @@ def board_page(
     options: Annotated[list[str], Param(alias="O", max_length=200)] = [],  # noqa: B006
     gid: Annotated[int | None, Param(alias="id", ge=0, le=2**62)] = None,
     start: Annotated[int | None, Param(ge=0, le=1)] = None,
+    hidden: Annotated[str | None, Param(max_length=10)] = None,
+    token: Annotated[str | None, Param(max_length=200)] = None,
 ) -> Response:
-    from zrec.errors import ZrecError
     from zrec.rules import find_game
-    from zrec.rules.base import UnknownGameError
     from zrec.serve.errors import not_found
 
+    if token is not None:
+        return _owner_enters(request, token)
+    from zrec.rules.base import UnknownGameError
     tags = [(k, v) for k, v in request.query_params.multi_items() if _TAG.match(k) and k != "O"]
     text, problem = "", None
     if gid is not None:
@@ -117,7 +184,7 @@ def board_page(
             problem = str(exc)
         else:
             try:
-                text = new_record(name, options, tags)
+                text = new_record(name, options, tags, draw=hidden != "enter")
             except ZrecError as exc:
                 problem = str(exc)
     from zrec.play.editing import SUFFIXES
@@ -129,8 +196,29 @@ def board_page(
         games=games_offered(), chosen_game=(game or "").strip(), chosen=chosen,
         chosen_options=dict(o.partition("=")[::2] for o in options),
         roster=ROSTER, suffixes=" ".join(SUFFIXES), opponents=opponents,
-        opponents_hint=hint,
+        opponents_hint=hint, today=today(), hidden=hidden or "draw",
     )
+
+
+def _owner_enters(request: Request, token: str) -> Response:
+    """The address ``zrec board`` printed: the owner's session cookie, given for the
+    board's token, and the same page without the token (:mod:`zrec.serve.local`)."""
+    from urllib.parse import urlencode
+
+    from fastapi.responses import RedirectResponse
+
+    from zrec.serve.errors import ApiError
+    from zrec.serve.local import owner_session
+    from zrec.serve.sessions import write
+
+    session = owner_session(request, token)
+    if session is None:
+        raise ApiError(403, "bad-token", "this token is not the board's: open the address "
+                       "zrec board printed (a board started again has a new one)")
+    rest = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
+    answer = RedirectResponse("/board" + ("?" + rest if rest else ""), status_code=303)
+    write(request, answer, session)
+    return answer
 
 
 def opponents_offered() -> tuple[list[str], str]:

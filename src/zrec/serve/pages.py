@@ -70,9 +70,15 @@ def search(
     request: Request, archive: Reader, f: Annotated[Filters, Depends(filters)]
 ) -> Response:
     given = f.given()
-    found = find(archive, f) if given else None
+    try:
+        found = find(archive, f) if given else None
+    except ApiError as exc:  # (the form stays as it was filled, the reason above it)
+        if exc.code != "bad-search":
+            raise
+        return render(request, "search.html", status=exc.status, title="Search", f=f,
+                      found=None, problem=exc.message, pages=_pages(given, 0, 1, 0))
     return render(
-        request, "search.html", title="Search", f=f, found=found,
+        request, "search.html", title="Search", f=f, found=found, problem=None,
         pages=_pages(given, f.offset, f.limit, found.total if found else 0),
     )
 

@@ -10,6 +10,10 @@
   back, as ``zrec archive bye`` records it;
 - ``POST /games/{id}/remove`` (an admin): the game removed, as ``zrec archive remove``.
 
+Records sent with no file name (``-``: typed, pasted, saved from the board) are stored
+with no source: no game page says it was found in ``<stdin>``.  The page's report lists
+the ids the import stored, as the store answers them.
+
 Each opens the archive read-write for its request only (:func:`zrec.serve.access.writer`).
 Who may do what is :func:`zrec.serve.access.needs`: nobody logged in gets 401 (a page:
 a redirect to ``/login``), a role that may not 403, a form without its CSRF token 403.
@@ -40,25 +44,28 @@ Recorder = Annotated[Visitor, Depends(needs("record"))]
 Admin = Annotated[Visitor, Depends(needs("remove"))]
 
 
-def import_document(archive: Archive, body: bytes, name: str = "-",
-                    keep_invalid: bool = False) -> tuple[dict[str, Any], list[str]]:
+def import_document(
+    archive: Archive, body: bytes, name: str = "-", keep_invalid: bool = False
+) -> tuple[dict[str, Any], list[str], list[int]]:
     """What ``zrec archive import --format json NAME`` prints (as an object) for a file
-    holding ``body`` (``-``: standard input, named ``<stdin>``, so never "imported
-    before"), and its reports as the command's text output words them."""
+    holding ``body`` (``-``: standard input, named ``<stdin>`` in the reports, never
+    "imported before", stored with no source), its reports as the command's text output
+    words them, and the ids of the games it stored."""
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import Notice
 
     shown = "<stdin>" if name == "-" else name
     notices: list[Notice] = []
     importer = Importer(archive, keep_invalid, notices.append)
-    result = importer.import_records(records_in(body, name, shown), shown, None, None)
+    result = importer.import_records(records_in(body, name, shown), shown, None, None,
+                                     source=name != "-")
     document = {
         **result.counts.to_json(),
         "files": [{"file": result.file, "sha256": result.sha256, "status": result.status,
                    **result.counts.to_json()}],
         "reports": [n.to_json() for n in notices],
     }
-    return document, [n.format() for n in notices]
+    return document, [n.format() for n in notices], result.ids
 
 
 def import_text(archive: Archive, body: bytes, name: str = "-",
@@ -129,17 +136,14 @@ def page_import(request: Request, body: bytes, name: str, keep: bool) -> dict[st
 
     archive = Archive.open(settings_of(request).db)
     try:
-        before = int(archive.db.value("SELECT coalesce(max(id), 0) FROM games"))
-        document, lines = import_document(archive, body, name, keep)
-        ids = [int(r[0]) for r in archive.db.rows(
-            "SELECT id FROM games WHERE id > ? ORDER BY id LIMIT 200", (before,))]
+        document, lines, stored = import_document(archive, body, name, keep)
     finally:
         archive.close()
     keys = list(ImportCounts().to_json())
     said = ", ".join(f"{document[k]} {k}" for k in keys
                      if k != "read" and (document[k] or k == "added"))
     return {"summary": f"{document['read']} games read: {said}", "columns": keys,
-            "files": document["files"], "lines": lines, "ids": ids,
+            "files": document["files"], "lines": lines, "ids": stored[:200],
             "reports": document["reports"]}
 
 

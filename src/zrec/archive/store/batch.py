@@ -114,8 +114,10 @@ class Rows:
         self.same: dict[tuple[int, int, str], int] = {}  # (ident, plies, seats) -> id
         self.by_path: dict[int, list[tuple[int, int, str]]] = {}  # path -> (id, plies, seats)
 
-    def source(self, gid: int, sid: int, fact: Facts) -> None:
-        self.sources.append((gid, sid, fact.number, fact.line))
+    def source(self, gid: int, sid: int | None, fact: Facts) -> None:
+        """Where a game was found (``sid`` None: records that came from no file)."""
+        if sid is not None:
+            self.sources.append((gid, sid, fact.number, fact.line))
 
     def write(self, db: Any) -> None:
         db.copy_rows("game_tags", "game, idx, name, value", self.tags)

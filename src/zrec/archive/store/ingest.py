@@ -18,7 +18,10 @@ Then, in this order:
 Games are committed in batches, each batch with the count of its file's games done, so
 a killed import keeps every committed batch, never half a game, and the next import of
 the same file goes on after the last committed game.  A file whose every game was
-imported before (same SHA-256) is not read again.
+imported before (same SHA-256) is not read again.  Records sent with no file (through
+the web: ``source=False``) are stored with no source.  The result lists the ids of the
+games the import stored, so that no caller has to guess them (``max(id)`` is wrong
+while another import runs).
 """
 
 from __future__ import annotations
@@ -112,13 +115,20 @@ class Importer:
         size: int | None = None,
         facts: Callable[[int], Iterable[Facts]] | None = None,
         tick: Callable[[], None] | None = None,
+        source: bool = True,
     ) -> FileResult:
         """Import every record of one input (``file`` is its name in reports and
         sources).  ``facts``, given how many games of the file are done already, gives
         the facts of the others (default: the records validated one at a time, here;
         :func:`zrec.archive.store.jobs.parallel_facts` reads the file in several processes);
-        ``tick`` is called after each game (for a progress bar)."""
-        sid, done, status = self.begin(file, sha256, size)
+        ``tick`` is called after each game (for a progress bar); ``source`` False:
+        records that come from no file (sent through the web), stored with no source
+        (and never "imported before")."""
+        if source:
+            sid: int | None
+            sid, done, status = self.begin(file, sha256, size)
+        else:
+            sid, done, status = None, 0, "imported"
         result = FileResult(file, sha256, status)
         counts = result.counts
         if status == "already imported":
@@ -127,7 +137,7 @@ class Importer:
             return result
         found = iter(facts(done) if facts is not None else serial_facts(records, file, done))
         # the games up to ``done`` were committed by an earlier, interrupted import
-        while self._commit(found, sid, file, counts, tick):
+        while self._commit(found, sid, file, counts, tick, result.ids):
             pass
         counts.already += done
         counts.read += done
@@ -136,15 +146,18 @@ class Importer:
     def _commit(
         self,
         found: Iterator[Facts],
-        sid: int,
+        sid: int | None,
         file: str,
         counts: ImportCounts,
         tick: Callable[[], None] | None,
+        ids: list[int],
     ) -> bool:
         """Judge and store up to one batch of games in one transaction, a chunk at a
         time (memory holds one chunk of facts and the batch's position entries);
-        whether games may remain."""
+        whether games may remain.  The ids of the games stored are added to ``ids``
+        once committed."""
         mine = ImportCounts()
+        stored: list[int] = []
         notices: list[Notice] = []
         entries, openings, lines = Entries(POSITIONS), Entries(OPENINGS), Lines()
         more = True
@@ -163,19 +176,21 @@ class Importer:
                         prefetch(self.db, chunk, rows)
                         for fact in chunk:
                             mine.read += 1
-                            notices.extend(self._one(fact, sid, file, rows, mine))
+                            notices.extend(self._one(fact, sid, file, rows, mine, stored))
                             if tick is not None:
                                 tick()
                         rows.write(self.db)
-                        done = (chunk[-1].number, sid)
-                        self.db.execute("UPDATE sources SET games_done = ? WHERE id = ?", done)
+                        if sid is not None:
+                            done = (chunk[-1].number, sid)
+                            self.db.execute(
+                                "UPDATE sources SET games_done = ? WHERE id = ?", done)
                     if len(chunk) < asked:
                         more = False
                         break
                 entries.write(self.db)
                 openings.write(self.db)
                 lines.write(self.db)
-                if not more:
+                if not more and sid is not None:
                     self.db.execute("UPDATE sources SET complete = 1 WHERE id = ?", (sid,))
         except BaseException:  # what the batch made is gone with it
             self.archive.texts.forget()
@@ -183,6 +198,7 @@ class Importer:
                 cache.clear()
             raise
         counts.merge(mine)  # only once committed
+        ids.extend(stored)
         for notice in notices:
             self.notify(notice)
         return more
@@ -190,7 +206,8 @@ class Importer:
     # -- one game ------------------------------------------------------------------
 
     def _one(
-        self, fact: Facts, sid: int, file: str, rows: Rows, counts: ImportCounts
+        self, fact: Facts, sid: int | None, file: str, rows: Rows, counts: ImportCounts,
+        stored: list[int],
     ) -> list[Notice]:
         def notice(
             kind: str, message: str, stored: int | None = None, other: int | None = None
@@ -207,6 +224,7 @@ class Importer:
                 rows.source(same, sid, fact)
                 return [notice("invalid", f"not stored: a copy of #{same}: {problem}", other=same)]
             gid = self._store(fact, sid, rows)
+            stored.append(gid)
             return [notice("invalid", f"kept, flagged invalid, as #{gid}: {problem}", gid)]
         found: list[Notice] = []
         same = self._same(fact, rows)
@@ -225,6 +243,7 @@ class Importer:
             )
             return [notice("truncated", message, None, gid)]
         gid = self._store(fact, sid, rows)
+        stored.append(gid)
         counts.added += 1
         kinds = set()
         for other, plies, text in self._same_round(fact, gid):
@@ -304,7 +323,7 @@ class Importer:
 
     # -- storing ---------------------------------------------------------------------
 
-    def _store(self, fact: Facts, sid: int, rows: Rows) -> int:
+    def _store(self, fact: Facts, sid: int | None, rows: Rows) -> int:
         event = fact.tag("Event")
         eid = (
             self._id(self.events, "events", "name", event)

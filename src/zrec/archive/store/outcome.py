@@ -68,6 +68,8 @@ class FileResult:
     sha256: str | None
     status: str  # imported, resumed, already imported
     counts: ImportCounts = field(default_factory=ImportCounts)
+    #: the ids of the games this import stored (added, or kept flagged invalid)
+    ids: list[int] = field(default_factory=list)
 
 
 def sha256_of(path: str) -> tuple[str, int]:

@@ -232,6 +232,7 @@
     }
     byId("board-prompt").textContent = prompt;
     clear(byId("board-choices"));
+    showLanding(c);
     c.clicks.forEach(function (name) {
       Array.prototype.forEach.call(marked(name), function (e) { e.classList.add("board-chosen"); });
     });
@@ -245,6 +246,7 @@
           .setAttribute("data-click", option.click);
       }
     });
+    enlarge();
     if (c.move && (!c.clicks.length || c.options.length)) {
       button((c.clicks.length ? "Stop here: " : "Play ") + c.move, "board-play-move",
         function () { play(c.move); });
@@ -253,6 +255,73 @@
     byId("board-undo").disabled = !pos.at;
     showCurrent(pos);
   }
+
+  /* Mid-chain, the piece is drawn where the clicks so far have taken it: the server
+     says where it stands (choices.stands, from the rules: a click on a jumped piece,
+     which chooses a chain, is no landing); the piece first clicked is drawn on that
+     point, a faint copy left on its start. Only the drawing moves. */
+  function showLanding(choices) {
+    var view = byId("board-view");
+    if (!choices.stands || !choices.clicks.length) { return; }
+    var piece = view.querySelector(".piece[data-square=\"" + CSS.escape(choices.clicks[0]) + "\"]");
+    var q = CSS.escape(choices.stands);
+    var point = view.querySelector("circle.point[data-point=\"" + q + "\"]");
+    if (!piece || !point || piece.tagName.toLowerCase() !== "circle") { return; }
+    var left = piece.cloneNode(false);
+    left.removeAttribute("data-square");
+    left.setAttribute("class", "board-left " + (piece.getAttribute("class") || ""));
+    piece.parentNode.insertBefore(left, piece);
+    piece.setAttribute("cx", point.getAttribute("cx"));
+    piece.setAttribute("cy", point.getAttribute("cy"));
+    piece.setAttribute("data-square", choices.stands);  // (it stands there now)
+    piece.classList.add("board-moving");
+    piece.parentNode.appendChild(piece);  // (drawn over the point)
+  }
+
+  /* A point or piece to click that is drawn smaller than a finger (a long board on a
+     phone) gets a ring around it, as large as its neighbours leave room for: at most
+     44 px across, and never over another one's. */
+  function enlarge() {
+    var view = byId("board-view");
+    var svg = view.querySelector("svg");
+    Array.prototype.forEach.call(view.querySelectorAll(".board-hit"), function (e) { e.remove(); });
+    if (!svg || !svg.viewBox || !svg.viewBox.baseVal || !svg.viewBox.baseVal.width) { return; }
+    var scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    if (!scale) { return; }
+    var spots = [];
+    Array.prototype.forEach.call(view.querySelectorAll("circle.board-option"), function (e) {
+      var name = e.getAttribute("data-square") || e.getAttribute("data-point");
+      var x = Number(e.getAttribute("cx")), y = Number(e.getAttribute("cy"));
+      if (!spots.some(function (s) { return s.name === name; })) {
+        spots.push({ name: name, x: x, y: y, r: e.getBoundingClientRect().width / 2,
+                     attr: e.hasAttribute("data-point") ? "data-point" : "data-square",
+                     parent: e.parentNode });
+      }
+    });
+    var circles = Array.prototype.map.call(svg.querySelectorAll("circle.point, circle.piece"), function (e) {
+      return { x: Number(e.getAttribute("cx")), y: Number(e.getAttribute("cy")) };
+    });
+    spots.forEach(function (spot) {
+      var room = 22;  // px: half of 44
+      circles.forEach(function (c) {
+        var d = Math.hypot(c.x - spot.x, c.y - spot.y) * scale;
+        if (d > 0.5) { room = Math.min(room, d / 2); }
+      });
+      if (spot.r >= room) { return; }
+      var ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      ring.setAttribute("class", "board-hit board-option");
+      ring.setAttribute("cx", String(spot.x));
+      ring.setAttribute("cy", String(spot.y));
+      ring.setAttribute("r", String(room / scale));
+      ring.setAttribute(spot.attr, spot.name);
+      spot.parent.appendChild(ring);  // (in its group: the same coordinates)
+    });
+  }
+  var resized = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resized);
+    resized = setTimeout(enlarge, 100);
+  });
 
   function showCurrent(pos) {
     var box = byId("board-moves");
