@@ -19,7 +19,6 @@ CSRF token (no browser sends one by itself).
 
 from __future__ import annotations
 
-import hmac
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -31,7 +30,7 @@ from starlette.concurrency import run_in_threadpool
 
 from zrec.archive import Archive
 from zrec.serve.problems import ApiError
-from zrec.serve.sessions import Session
+from zrec.serve.sessions import Session, same_secret
 
 __all__ = ["Reader", "Settings", "Visitor", "Who", "Writer", "needs", "reader", "visitor",
            "writer"]
@@ -204,7 +203,7 @@ async def check_csrf(request: Request, who: Visitor) -> None:
     ):
         field = (await request.form()).get("csrf")
         given = field if isinstance(field, str) else None
-    if not who.csrf or not given or not hmac.compare_digest(given, who.csrf):
+    if not who.csrf or not given or not same_secret(given, who.csrf):
         raise ApiError(403, "csrf", "the form's CSRF token is missing or wrong: load the "
                        "page again and send it again")
 

@@ -127,7 +127,20 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> Response:
+        # (Starlette answers this outside the middleware that adds the security headers:
+        # they are added here, and a page that fails again is answered as JSON)
+        from zrec.serve.headers import HEADERS
+
         log.exception("error in %s %s", request.method, request.url.path)
-        return answer(
-            request, 500, "internal-error", "the server failed to answer (its log says why)"
-        )
+        message = "the server failed to answer (its log says why)"
+        try:
+            response = answer(request, 500, "internal-error", message)
+        except Exception:
+            log.exception("error in the error page of %s %s", request.method,
+                          request.url.path)
+            response = JSONResponse({"error": {"code": "internal-error", "message": message}},
+                                    status_code=500)
+        for name, value in HEADERS:
+            if name.decode() not in response.headers:
+                response.headers[name.decode()] = value.decode()
+        return response

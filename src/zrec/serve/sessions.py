@@ -35,7 +35,7 @@ from fastapi.responses import Response
 
 from zrec.archive.logins import LIFETIME
 
-__all__ = ["COOKIE", "LIFETIME", "SECRET_VARIABLE", "Session", "read", "write"]
+__all__ = ["COOKIE", "LIFETIME", "SECRET_VARIABLE", "Session", "read", "same_secret", "write"]
 
 COOKIE = "zrec_session"
 #: the variable that gives the signing key instead of the archive's
@@ -57,6 +57,15 @@ class Session:
         from :func:`zrec.archive.logins.start_session`) or an anonymous one."""
         ends = int(time.time()) + LIFETIME if expires is None else expires
         return Session(session_id, secrets.token_urlsafe(24), ends)
+
+
+def same_secret(given: str, expected: str) -> bool:
+    """Whether ``given`` (from the client: any characters) is ``expected``, compared in
+    constant time.  :func:`hmac.compare_digest` refuses text that is not ASCII (a
+    header's bytes 0x80-0xFF reach the application as such characters), so both are
+    compared as their UTF-8 bytes."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
 
 
 def _b64(data: bytes) -> str:
@@ -106,7 +115,7 @@ def decode(secret: bytes, value: str, now: float | None = None) -> Session | Non
         payload = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
     except (binascii.Error, ValueError):
         return None
-    if not hmac.compare_digest(_sign(secret, payload), signature):
+    if not same_secret(signature, _sign(secret, payload)):
         return None
     try:
         fields = json.loads(payload)
