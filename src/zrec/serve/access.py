@@ -32,8 +32,8 @@ from zrec.archive import Archive
 from zrec.serve.problems import ApiError
 from zrec.serve.sessions import Session, same_secret
 
-__all__ = ["Reader", "Settings", "Visitor", "Who", "Writer", "needs", "reader", "visitor",
-           "writer"]
+__all__ = ["Reader", "Settings", "Visitor", "Who", "Writer", "client_key", "needs", "reader",
+           "visitor", "writer"]
 
 #: the header a script sends the CSRF token in when it posts with a session cookie
 CSRF_HEADER = "x-csrf-token"
@@ -71,6 +71,15 @@ class Visitor:
         from zrec.archive.accounts import User
 
         return self.name is not None and User(self.name, self.role, "").may(action)
+
+
+def client_key(request: Request) -> str:
+    """Who sends a request, for every limit per client: its address as the server sees
+    it.  That is the connection's peer, unless ``zrec serve --forwarded-allow-ips``
+    names the peer as a proxy to trust: then uvicorn has put the address the proxy
+    gives (``X-Forwarded-For``) in its place.  Headers of any other peer are ignored, so
+    a client cannot claim to be many."""
+    return request.client.host if request.client is not None else "?"
 
 
 def settings_of(request: Request) -> Settings:
