@@ -281,3 +281,73 @@ def test_attempts_are_counted_one_at_a_time_on_both_databases(db_url: str) -> No
         succeeded(archive, "Bob", "192.0.2.9", None, row)
         assert archive.db.value("SELECT count(*) FROM login_failures WHERE name = 'bob'") == 0
         assert archive.db.value("SELECT count(*) FROM login_failures") == 5 + 15 + 5 + 1
+
+
+def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None:
+    """While ``zrec archive import`` (a process of its own) stores 5,000 games into the
+    served archive, a login every half second gets SQLite's write lock within seconds
+    (each waits for the import's transaction under way, a second at most on a busy
+    machine): the import commits every third of a second or so, not once a file."""
+    games = folder / "random.zrec"
+    subprocess.run([sys.executable, "-m", "zrec", "random", "--game", "mosona", "--count",
+                    "5000", "--seed", "7", "-o", str(games)], check=True, timeout=300)
+    with server(folder) as url:
+        httpx.get(url + "/login")  # (the archive's session key is made before)
+        importing = subprocess.Popen(
+            [sys.executable, "-m", "zrec", "archive", "import", "-q", "--db", "a.sqlite",
+             str(games)], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        took = []
+        try:
+            time.sleep(1.0)  # (the import has started writing)
+            while importing.poll() is None:
+                with httpx.Client(base_url=url, timeout=60) as client:
+                    asked = time.monotonic()
+                    answer = log_in(client, NAME, PASSWORD)
+                    took.append((time.monotonic() - asked, answer.status_code,
+                                 importing.poll() is None))
+                time.sleep(0.5)
+        finally:
+            out = importing.communicate(timeout=300)[0].decode()
+    assert importing.returncode == 0, out
+    assert "5000 games read" in out
+    during = [t for t in took if t[2]]  # (answered while the import still ran)
+    assert len(during) >= 3, took
+    assert all(status == 303 and seconds < 4.0 for seconds, status, _ in during), took
+
+
+def test_a_write_that_waits_too_long_is_answered_archive_busy(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A login while another process holds the archive's write lock for longer than a
+    write of the web waits: 503 ``archive-busy`` with ``Retry-After``, in words, and
+    nothing written (the login can be tried again at once)."""
+    import sqlite3
+
+    from fastapi.testclient import TestClient
+
+    from zrec.serve import access, create_app
+
+    monkeypatch.setattr(access, "WEB_WAIT", 1.0)
+    with TestClient(create_app(str(folder / "a.sqlite"))) as client:
+        token = csrf_of(client.get("/login").text)
+        holder = sqlite3.connect(folder / "a.sqlite", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            asked = time.monotonic()
+            answer = client.post("/login", data={"name": NAME, "password": PASSWORD,
+                                                 "csrf": token}, follow_redirects=False)
+            waited = time.monotonic() - asked
+            api = client.post("/api/games", content=b"", headers={"X-CSRF-Token": token})
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert answer.status_code == 503 and answer.headers["retry-after"] == "5"
+        assert ("the archive is busy with another writer (an import?): nothing was changed; "
+                "try again in a few seconds") in answer.text
+        assert 0.9 <= waited < 4.0
+        assert api.status_code == 401  # (anonymous: refused before any write)
+        with Archive.open(str(folder / "a.sqlite")) as archive:
+            assert archive.db.value("SELECT count(*) FROM login_failures") == 0
+        again = client.post("/login", data={"name": NAME, "password": PASSWORD,
+                                            "csrf": token}, follow_redirects=False)
+        assert again.status_code == 303

@@ -32,8 +32,12 @@ from zrec.archive import Archive
 from zrec.serve.problems import ApiError
 from zrec.serve.sessions import Session, same_secret
 
-__all__ = ["Reader", "Settings", "Visitor", "Who", "Writer", "client_key", "needs", "reader",
-           "visitor", "writer"]
+__all__ = ["WEB_WAIT", "Reader", "Settings", "Visitor", "Who", "Writer", "client_key", "needs",
+           "open_writer", "reader", "visitor", "writer"]
+
+#: seconds a write of the web waits for another writer (an import commits every half
+#: second or so) before it is answered 503 ``archive-busy``
+WEB_WAIT = 5.0
 
 #: the header a script sends the CSRF token in when it posts with a session cookie
 CSRF_HEADER = "x-csrf-token"
@@ -93,7 +97,7 @@ def _bearer(request: Request) -> str | None:
 
 
 def _find(request: Request) -> Visitor:
-    from zrec.archive.accounts import user_for_token
+    from zrec.archive.accounts import expired_token, user_for_token
     from zrec.archive.logins import session_user
     from zrec.serve.sessions import read
 
@@ -106,6 +110,10 @@ def _find(request: Request) -> Visitor:
         if token is not None:
             user = user_for_token(archive, token)
             if user is None:
+                ended = expired_token(archive, token)
+                if ended is not None:
+                    raise ApiError(401, "bad-token", f"the API token expired on {ended} (UTC): "
+                                   "zrec archive users token NAME makes a new one")
                 raise ApiError(401, "bad-token", "the API token is not valid (revoked, or its "
                                "user removed?): zrec archive users token NAME makes one")
             return Visitor(user.name, user.role, token=True)
@@ -192,9 +200,15 @@ def _keep(db: str, archive: Archive) -> bool:
         return True
 
 
+def open_writer(request: Request) -> Archive:
+    """The archive opened read-write for a request, its writes waiting for another
+    writer :data:`WEB_WAIT` seconds at most (then 503 ``archive-busy``)."""
+    return Archive.open(settings_of(request).db, wait=WEB_WAIT)
+
+
 def writer(request: Request) -> Iterator[Archive]:
     """The archive, opened read-write for one request that writes, closed after it."""
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         yield archive
     finally:

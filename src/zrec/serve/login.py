@@ -23,7 +23,7 @@ from fastapi import APIRouter, Request
 from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from zrec.serve.access import Visitor, check_csrf, client_key, settings_of, visitor
+from zrec.serve.access import Visitor, check_csrf, client_key, open_writer, visitor
 from zrec.serve.sessions import Session, device_of, read, write, write_device
 from zrec.serve.templating import render
 
@@ -97,11 +97,10 @@ def _try(request: Request, name: str, password: str, address: str,
          device: str | None) -> Session | int | None:
     """The new session of a login; seconds to wait (too many failures); ``None``:
     the name or password is wrong."""
-    from zrec.archive import Archive
     from zrec.archive.accounts import authenticate
     from zrec.archive.logins import begin_login, start_session, succeeded
 
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         wait, attempt = begin_login(archive, name, address, device)
         if wait:
@@ -109,8 +108,9 @@ def _try(request: Request, name: str, password: str, address: str,
         user = authenticate(archive, name, password)
         if user is None:
             return None  # (the attempt stays: a failure)
-        succeeded(archive, name, address, device, attempt)
-        return Session.new(*start_session(archive, user.name))
+        with archive.db.transaction(lock=True):  # (one wait for the lock, not two)
+            succeeded(archive, name, address, device, attempt)
+            return Session.new(*start_session(archive, user.name))
     finally:
         archive.close()
 
@@ -129,10 +129,9 @@ async def log_out(request: Request) -> Response:
 
 
 def _end(request: Request, session_id: str) -> None:
-    from zrec.archive import Archive
     from zrec.archive.logins import end_session
 
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         end_session(archive, session_id)
     finally:
