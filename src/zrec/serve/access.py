@@ -45,9 +45,11 @@ CSRF_HEADER = "x-csrf-token"
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What the application was made with."""
+    """What the application was made with: the archive, and the seconds a write waits
+    for another writer (:data:`WEB_WAIT`)."""
 
     db: str
+    wait: float = WEB_WAIT
 
     @property
     def dialect(self) -> str:
@@ -203,7 +205,8 @@ def _keep(db: str, archive: Archive) -> bool:
 def open_writer(request: Request) -> Archive:
     """The archive opened read-write for a request, its writes waiting for another
     writer :data:`WEB_WAIT` seconds at most (then 503 ``archive-busy``)."""
-    return Archive.open(settings_of(request).db, wait=WEB_WAIT)
+    settings = settings_of(request)
+    return Archive.open(settings.db, wait=settings.wait)
 
 
 def writer(request: Request) -> Iterator[Archive]:

@@ -69,14 +69,14 @@ def login_page(
 async def log_in(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
+    from zrec.archive.accounts import name_key
+
     form = await request.form()
     await check_csrf(request, Visitor(session=read(request)))
     name, password, back = (form.get(k) for k in ("name", "password", "next"))
     back_path = _next(back if isinstance(back, str) else None)
     if not isinstance(name, str) or not isinstance(password, str) or not name:
         return _form(request, 400, back_path, "give a name and a password")
-    from zrec.archive.accounts import name_key
-
     device = device_of(request, name_key(name))
     outcome = await run_in_threadpool(_try, request, name, password, client_key(request),
                                       device)

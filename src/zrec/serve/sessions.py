@@ -95,9 +95,7 @@ def key(request: Request) -> bytes:
         else:
             from zrec.archive import Archive
             from zrec.archive.logins import session_key
-            from zrec.serve.access import WEB_WAIT
-
-            archive = Archive.open(state.settings.db, wait=WEB_WAIT)
+            archive = Archive.open(state.settings.db, wait=state.settings.wait)
             try:
                 found = session_key(archive)
             finally:

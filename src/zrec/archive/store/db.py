@@ -27,6 +27,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import sys
 import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
@@ -271,7 +272,8 @@ def _busy(exc: Exception) -> bool:
     """Whether an error says that another writer held the lock past the wait."""
     if isinstance(exc, sqlite3.OperationalError):
         return str(exc).startswith(("database is locked", "database table is locked"))
-    return getattr(exc, "sqlstate", None) == "55P03"  # PostgreSQL's lock_not_available
+    errors = sys.modules.get("psycopg.errors")  # (loaded with psycopg, for PostgreSQL)
+    return errors is not None and isinstance(exc, errors.LockNotAvailable)  # 55P03
 
 
 def connect(target: str, create: bool, read_only: bool = False,
