@@ -286,6 +286,7 @@ def test_attempts_are_counted_one_at_a_time_on_both_databases(db_url: str) -> No
 def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None:
     """While ``zrec archive import`` (a process of its own) stores 5,000 games into the
     served archive, a login every half second gets SQLite's write lock within seconds
+    and a game's page answers as usual
     (each waits for the import's transaction under way, a second at most on a busy
     machine): the import commits every third of a second or so, not once a file."""
     games = folder / "random.zrec"
@@ -296,7 +297,7 @@ def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None
         importing = subprocess.Popen(
             [sys.executable, "-m", "zrec", "archive", "import", "-q", "--db", "a.sqlite",
              str(games)], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        took = []
+        took, pages = [], []
         try:
             time.sleep(1.0)  # (the import has started writing)
             while importing.poll() is None:
@@ -305,6 +306,9 @@ def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None
                     answer = log_in(client, NAME, PASSWORD)
                     took.append((time.monotonic() - asked, answer.status_code,
                                  importing.poll() is None))
+                    asked = time.monotonic()
+                    page = client.get("/games/1")
+                    pages.append((time.monotonic() - asked, page.status_code))
                 time.sleep(0.5)
         finally:
             out = importing.communicate(timeout=300)[0].decode()
@@ -313,6 +317,7 @@ def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None
     during = [t for t in took if t[2]]  # (answered while the import still ran)
     assert len(during) >= 3, took
     assert all(status == 303 and seconds < 4.0 for seconds, status, _ in during), took
+    assert all(status == 200 and seconds < 2.0 for seconds, status in pages), pages
 
 
 def test_a_write_that_waits_too_long_is_answered_archive_busy(folder: Path) -> None:
