@@ -2,9 +2,9 @@
 next import of the same file goes on after the last committed game: the archive then
 holds exactly the games a clean import holds, each once.
 
-The import runs as ``zrec archive import`` in a process of its own (committing a batch
-of 1000 games at a time), killed once some batches are in the archive.  On SQLite and
-on PostgreSQL."""
+The import runs as ``zrec archive import`` in a process of its own (committing at most
+1000 games at a time, whole chunks of 500), killed once some batches are in the
+archive.  On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from zrec.archive import Archive
 from zrec.archive.store.db import is_url
-from zrec.archive.store.ingest import Importer
+from zrec.archive.store.ingest import CHUNK, Importer
 from zrec.archive.store.outcome import sha256_of
 from zrec.archive.store.upkeep import check
 from zrec.cli import app
@@ -32,7 +32,7 @@ from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_games
 from zrec.rules import find_game
 
-#: games a transaction commits in this test (zrec archive import --batch)
+#: the most games a transaction commits in this test (zrec archive import --batch)
 BATCH = 1000
 TOTAL = 3000
 
@@ -137,7 +137,7 @@ def test_a_killed_import_goes_on_where_it_stopped(
         assert row is not None
         source, done, complete = row
         assert complete == 0
-        assert done % BATCH == 0 and 0 < done < TOTAL
+        assert done % CHUNK == 0 and 0 < done < TOTAL  # (a batch: whole chunks)
         last = archive.db.value("SELECT max(number) FROM game_sources WHERE source = ?", (source,))
         assert last == done
         assert archive.db.value("SELECT count(*) FROM game_sources") == done

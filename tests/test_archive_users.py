@@ -8,6 +8,7 @@ Every test that uses an archive runs on a real SQLite file and on PostgreSQL
 from __future__ import annotations
 
 import base64
+import datetime
 import hashlib
 import json
 import os
@@ -29,6 +30,7 @@ from zrec.archive import Archive, accounts
 from zrec.archive.accounts import (
     User,
     authenticate,
+    expired_token,
     hash_password,
     list_users,
     new_token,
@@ -57,6 +59,20 @@ def ok(*args: str, stdin: str | None = None) -> str:
     result = users(*args, stdin=stdin)
     assert result.exit_code == 0, (args, result.stdout, result.stderr)
     assert result.stderr == ""
+    return str(result.stdout)
+
+
+#: what ``users token`` says on standard error of the token it made
+EXPIRES = re.compile(r'zrec: the token of "[^"]+" expires on (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d'
+                     r'\+00:00) \(in (\d+) days?\)\n')
+
+
+def made_token(*args: str) -> str:
+    """A new token (``users token ARGS``): standard output, after checking that
+    standard error says when it expires."""
+    result = users("token", *args)
+    assert result.exit_code == 0, (args, result.stdout, result.stderr)
+    assert EXPIRES.fullmatch(result.stderr), result.stderr
     return str(result.stdout)
 
 
@@ -103,16 +119,19 @@ def test_every_command_on_a_real_archive(db: str) -> None:
     [ada, bob] = listed(db)
     assert CREATED.fullmatch(ada["created"]) and CREATED.fullmatch(bob["created"])
     assert (ada | {"created": ""}, bob | {"created": ""}) == (
-        {"name": "Ada", "role": "admin", "created": "", "tokens": 0},
-        {"name": "bob", "role": "editor", "created": "", "tokens": 0},
+        {"name": "Ada", "role": "admin", "created": "", "tokens": 0, "tokens_expire": []},
+        {"name": "bob", "role": "editor", "created": "", "tokens": 0, "tokens_expire": []},
     )
-    tokens = [ok("token", "ada", "--db", db) for _ in range(2)]
+    tokens = [made_token("ada", "--db", db) for _ in range(2)]
     assert all(re.fullmatch(r"zrec_[A-Za-z0-9_-]{43}\n", t) for t in tokens)
     assert tokens[0] != tokens[1]
+    [ada] = [u for u in listed(db) if u["name"] == "Ada"]
+    expires = ada["tokens_expire"]
+    assert len(expires) == 2 and all(CREATED.fullmatch(e) for e in expires)
     assert ok("list", "--db", db).splitlines() == [
-        "name  role    created                    tokens",
-        f"Ada   admin   {ada['created']}       2",
-        f"bob   editor  {bob['created']}       0",
+        "name  role    created                    tokens  next token expires",
+        f"Ada   admin   {ada['created']}       2  {expires[0]}",
+        f"bob   editor  {bob['created']}       0  -",
     ]
     with Archive.open(db) as archive:
         for token in tokens:
@@ -125,7 +144,7 @@ def test_every_command_on_a_real_archive(db: str) -> None:
     assert ok("password", "bob", "--db", db, stdin=PASSWORD + "\n") == (
         'changed the password of "bob"\n'
     )
-    kept = ok("token", "bob", "--db", db).strip()
+    kept = made_token("bob", "--db", db).strip()
     with Archive.open(db) as archive:
         assert authenticate(archive, "bob", OTHER) is None
         assert authenticate(archive, "bob", PASSWORD) is not None
@@ -351,3 +370,72 @@ def test_users_list_loads_the_accounts_and_no_reader_or_rules(tmp_path: Path) ->
     unused = ("lark", "rich", "zrec.notation", "zrec.rules", "zrec.play", "zrec.check",
               "zrec.cli.archive_find", "zrec.cli.archive_event")
     assert imported(modules, *NEVER, *unused) == []
+
+
+@pytest.mark.usefixtures("cheap")
+def test_a_token_expires_and_is_then_refused_in_words(db: str) -> None:
+    """A token lasts 90 days unless ``--days`` says otherwise; past its expiry the
+    server refuses it (401, saying when it expired); the list shows when the next one
+    expires; a new token deletes the user's expired ones."""
+    from fastapi.testclient import TestClient
+
+    from zrec.serve import create_app
+
+    ok("add", "Ada", "--role", "admin", "--db", db, stdin=PASSWORD + "\n")
+    before = time.time()
+    short = users("token", "ada", "--days", "1", "--db", db)
+    day = EXPIRES.fullmatch(short.stderr)
+    assert day is not None and day[2] == "1"
+    assert short.stderr.endswith("(in 1 day)\n")
+    usual = users("token", "ada", "--db", db)
+    ends = EXPIRES.fullmatch(usual.stderr)
+    assert ends is not None and ends[2] == "90"
+    expected = datetime.datetime.fromtimestamp(int(before) + 90 * 86400, datetime.timezone.utc)
+    assert abs(datetime.datetime.fromisoformat(ends[1]) - expected).total_seconds() <= 2
+    for days in ("0", "3661"):
+        wrong = users("token", "ada", "--days", days, "--db", db)
+        assert wrong.exit_code == 2 and "Invalid value for '--days'" in wrong.stderr
+    listed_ada = listed(db)[0]
+    assert listed_ada["tokens"] == 2 and listed_ada["tokens_expire"][1] == ends[1]
+    first = listed_ada["tokens_expire"][0]
+    assert ok("list", "--db", db).splitlines()[1].endswith(f"       2  {first}")
+    with Archive.open(db) as archive:
+        assert user_for_token(archive, short.stdout.strip()) is not None
+        later = time.time() + 86400 + 5
+        assert user_for_token(archive, short.stdout.strip(), later) is None
+        assert expired_token(archive, short.stdout.strip(), later) == first
+        assert expired_token(archive, usual.stdout.strip(), later) is None
+        assert list_users(archive, later)[0].tokens == 1
+        # the short token's day is over
+        archive.db.execute("UPDATE user_tokens SET expires = expires - 86400 - 5 "
+                           "WHERE expires < ?", (before + 2 * 86400,))
+    with TestClient(create_app(db)) as client:
+        valid = client.post("/api/games", content=b"",
+                            headers={"Authorization": f"Bearer {usual.stdout.strip()}"})
+        assert valid.status_code == 200 and valid.json()["read"] == 0
+        answer = client.post("/api/games", content=b"",
+                             headers={"Authorization": f"Bearer {short.stdout.strip()}"})
+        gone = datetime.datetime.fromisoformat(first) - datetime.timedelta(seconds=86405)
+        assert answer.json() == {"error": {"code": "bad-token", "message": (
+            f"the API token expired on {gone.isoformat(timespec='seconds')} (UTC): zrec "
+            "archive users token NAME makes a new one")}}
+    made_token("ada", "--db", db)  # a new token: the expired one's row goes
+    with Archive.open(db) as archive:
+        assert archive.db.value("SELECT count(*) FROM user_tokens") == 2
+        assert expired_token(archive, short.stdout.strip()) is None
+
+
+@pytest.mark.usefixtures("cheap")
+def test_the_tokens_of_an_archive_of_version_9_are_given_90_days(db: str) -> None:
+    ok("add", "Ada", "--role", "admin", "--db", db, stdin=PASSWORD + "\n")
+    kept = made_token("ada", "--db", db).strip()
+    with Archive.open(db) as archive:  # back to version 9: tokens without an expiry
+        archive.db.execute("ALTER TABLE user_tokens DROP COLUMN expires")
+        archive.db.execute("UPDATE meta SET value = '9' WHERE name = 'schema'")
+    migrated = time.time()
+    with Archive.open(db) as archive:
+        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == str(VERSION)
+        expires = float(archive.db.value("SELECT expires FROM user_tokens"))
+        assert migrated + 90 * 86400 - 1 <= expires <= time.time() + 90 * 86400
+        assert user_for_token(archive, kept) is not None
+        assert user_for_token(archive, kept, expires + 1) is None

@@ -165,3 +165,42 @@ def test_the_codes_are_read_from_the_guide() -> None:
         "too-large", "internal-error", "login-needed", "bad-token", "forbidden", "csrf",
         "bad-tree", "bad-import",
     } <= CODES
+
+
+#: the addresses whose headers are fuzzed (reads, and the writes that check a token)
+HEADER_ROUTES = [("GET", "/"), ("GET", "/login"), ("GET", "/api/games"),
+                 ("POST", "/login"), ("POST", "/logout"), ("POST", "/api/games")]
+
+
+def test_any_cookie_token_or_header_bytes_are_no_server_error(app: FastAPI) -> None:
+    """Session cookies, CSRF tokens (header and form field) and API tokens of any bytes
+    (not ASCII too: a header's bytes reach the application as Latin-1): never a 5xx,
+    always the security headers."""
+    from fastapi.testclient import TestClient
+    from hypothesis import strategies as st
+
+    header_bytes = st.binary(max_size=60).map(
+        lambda b: bytes(c for c in b if c not in b"\r\n\x00").strip())
+    with TestClient(app) as client:
+        client.get("/login")
+        session = client.cookies["zrec_session"].encode()
+
+        @given(route=st.sampled_from(HEADER_ROUTES), cookie=header_bytes, token=header_bytes,
+               bearer=header_bytes, signed=st.booleans(), field=st.text(max_size=20))
+        @settings(max_examples=150, deadline=None, database=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck))
+        def call(route: tuple[str, str], cookie: bytes, token: bytes, bearer: bytes,
+                 signed: bool, field: str) -> None:
+            headers = [(b"cookie", b"zrec_session=" + (session if signed else cookie)),
+                       (b"x-csrf-token", token)]
+            if bearer:
+                headers.append((b"authorization", b"Bearer " + bearer))
+            method, path = route
+            client.cookies.clear()
+            body = {"csrf": field, "name": "a", "password": "b"} if method == "POST" else None
+            answer = client.request(method, path, headers=headers, data=body,
+                                    follow_redirects=False)
+            assert answer.status_code < 500, (route, headers, answer.text[:200])
+            assert "default-src 'self'" in answer.headers["content-security-policy"]
+
+        call()

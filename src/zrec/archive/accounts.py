@@ -17,7 +17,12 @@ costs the same hash as a known one (:func:`authenticate`).
 
 An API token is ``zrec_`` and 43 characters of :func:`secrets.token_urlsafe` (32
 random bytes); only its SHA-256 is stored, so the token is shown once, when made.
-A user's tokens are revoked all together (their rows deleted), and go with the user.
+A token expires (:data:`TOKEN_DAYS` days after it was made unless told otherwise, at
+most :data:`MAX_TOKEN_DAYS`; archive schema 10, whose migration gives the tokens of
+before 90 days), so that one forgotten in an old script or a leaked log does not
+write for ever; an expired token is refused in words (:func:`expired_token`), and its
+row deleted when its user is given a new one.  A user's tokens are revoked all
+together (their rows deleted), and go with the user.
 A new password or a removed user also ends the user's sessions on ``zrec serve``
 (table ``sessions``, :mod:`zrec.archive.logins`).  The last admin cannot be removed:
 someone must be left to manage the users.
@@ -34,6 +39,7 @@ import datetime
 import hashlib
 import hmac
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
 
@@ -41,14 +47,17 @@ from zrec.archive.store import Archive
 from zrec.archive.store.db import ArchiveError
 
 __all__ = [
+    "MAX_TOKEN_DAYS",
     "MIN_PASSWORD",
     "ROLES",
+    "TOKEN_DAYS",
     "AccountError",
     "User",
     "add_user",
     "authenticate",
     "check_name",
     "check_password",
+    "expired_token",
     "find_user",
     "hash_password",
     "list_users",
@@ -57,8 +66,10 @@ __all__ = [
     "remove_user",
     "revoke_tokens",
     "set_password",
+    "token_expiry",
     "user_for_token",
     "verify_password",
+    "when",
 ]
 
 #: the roles, least first
@@ -73,6 +84,8 @@ MAX_NAME = 64
 #: scrypt's cost: N (CPU and memory), r (block size), p (parallel passes)
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 5
 _SALT, _KEY = 16, 32
+#: the days an API token lasts unless told otherwise, and the most it may be given
+TOKEN_DAYS, MAX_TOKEN_DAYS = 90, 3660
 #: what a token starts with (so that a secret scanner, or a reader, knows one)
 TOKEN_PREFIX = "zrec_"
 _TOKEN_LENGTH = len(TOKEN_PREFIX) + 43
@@ -88,25 +101,33 @@ class AccountError(ArchiveError):
 @dataclass(frozen=True, slots=True)
 class User:
     """A user as the archive keeps it (never its password): ``created`` in UTC
-    (ISO 8601, seconds), ``tokens`` the API tokens it has."""
+    (ISO 8601, seconds), ``tokens`` the API tokens it has (that have not expired), and
+    when they expire (UTC, ISO 8601, soonest first)."""
 
     name: str
     role: str
     created: str
     tokens: int = 0
+    expires: tuple[str, ...] = ()
 
     def may(self, action: str) -> bool:
         """Whether the user may ``import`` games, ``record`` results and byes,
         ``remove`` games or manage ``users`` (an admin)."""
         return action in _ACTIONS.get(self.role, frozenset())
 
-    def to_json(self) -> dict[str, str | int]:
+    def to_json(self) -> dict[str, str | int | list[str]]:
         return {"name": self.name, "role": self.role, "created": self.created,
-                "tokens": self.tokens}
+                "tokens": self.tokens, "tokens_expire": list(self.expires)}
 
 
 def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def when(seconds: float) -> str:
+    """Seconds since 1970 as the accounts show times: UTC, ISO 8601, to the second."""
+    moment = datetime.datetime.fromtimestamp(int(seconds), datetime.timezone.utc)
+    return moment.isoformat(timespec="seconds")
 
 
 def name_key(name: str) -> str:
@@ -266,24 +287,42 @@ def set_password(archive: Archive, name: str, password: str) -> User:
     return User(kept, role, created)
 
 
-def list_users(archive: Archive) -> list[User]:
-    """Every user, sorted by name without case, with its number of tokens."""
-    rows = archive.db.rows(
-        "SELECT u.name, u.role, u.created, (SELECT count(*) FROM user_tokens t "
-        "WHERE t.user_id = u.id) FROM users u ORDER BY u.norm"
-    )
-    return [User(str(n), str(r), str(c), int(t)) for n, r, c, t in rows]
+def list_users(archive: Archive, now: float | None = None) -> list[User]:
+    """Every user, sorted by name without case, with its tokens that have not expired
+    and when they expire."""
+    now = time.time() if now is None else now
+    rows = archive.db.rows("SELECT u.name, u.role, u.created, u.id FROM users u ORDER BY u.norm")
+    expiries: dict[int, list[str]] = {}
+    for uid, expires in archive.db.rows(
+        "SELECT user_id, expires FROM user_tokens WHERE expires > ? ORDER BY expires", (now,)
+    ):
+        expiries.setdefault(int(uid), []).append(when(float(expires)))
+    return [User(str(n), str(r), str(c), len(expiries.get(int(i), [])),
+                 tuple(expiries.get(int(i), []))) for n, r, c, i in rows]
 
 
-def new_token(archive: Archive, name: str) -> str:
-    """A new API token for a user: the token itself, which is not stored (its hash
-    is) and cannot be shown again."""
+def token_expiry(days: int, now: float) -> int:
+    """When a token made at ``now`` for ``days`` days expires (seconds since 1970)."""
+    return int(now) + days * 86400
+
+
+def new_token(archive: Archive, name: str, days: int = TOKEN_DAYS,
+              now: float | None = None) -> str:
+    """A new API token for a user, valid ``days`` days (1 to :data:`MAX_TOKEN_DAYS`,
+    until :func:`token_expiry`): the token itself, which is not stored (its hash is)
+    and cannot be shown again.  The user's expired tokens are deleted."""
+    if not 1 <= days <= MAX_TOKEN_DAYS:
+        raise AccountError(f"a token lasts 1 to {MAX_TOKEN_DAYS} days, not {days}")
+    now = time.time() if now is None else now
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    expires = token_expiry(days, now)
     with archive.db.transaction(lock=True):
         uid = _known(archive, name)[0]
+        archive.db.execute("DELETE FROM user_tokens WHERE user_id = ? AND expires <= ?",
+                           (uid, now))
         archive.db.execute(
-            "INSERT INTO user_tokens (hash, user_id, created) VALUES (?, ?, ?)",
-            (_token_hash(token), uid, _now()),
+            "INSERT INTO user_tokens (hash, user_id, created, expires) VALUES (?, ?, ?, ?)",
+            (_token_hash(token), uid, _now(), expires),
         )
     return token
 
@@ -312,14 +351,35 @@ def authenticate(archive: Archive, name: str, password: str) -> User | None:
     return User(row[1], row[2], row[4])
 
 
-def user_for_token(archive: Archive, token: str) -> User | None:
-    """The user an API token belongs to; ``None`` for a token that is not one (made
-    up, mistyped, revoked, or its user removed)."""
+def _token_row(archive: Archive, token: str) -> tuple[User, float | None] | None:
     if len(token) != _TOKEN_LENGTH or not token.startswith(TOKEN_PREFIX):
         return None
     row = archive.db.one(
-        "SELECT u.name, u.role, u.created FROM user_tokens t JOIN users u "
+        "SELECT u.name, u.role, u.created, t.expires FROM user_tokens t JOIN users u "
         "ON u.id = t.user_id WHERE t.hash = ?",
         (_token_hash(token),),
     )
-    return None if row is None else User(str(row[0]), str(row[1]), str(row[2]))
+    if row is None:
+        return None
+    return User(str(row[0]), str(row[1]), str(row[2])), (
+        None if row[3] is None else float(row[3]))
+
+
+def user_for_token(archive: Archive, token: str, now: float | None = None) -> User | None:
+    """The user an API token belongs to; ``None`` for a token that is not one (made
+    up, mistyped, revoked, expired, or its user removed)."""
+    found = _token_row(archive, token)
+    now = time.time() if now is None else now
+    if found is None or found[1] is None or found[1] <= now:
+        return None
+    return found[0]
+
+
+def expired_token(archive: Archive, token: str, now: float | None = None) -> str | None:
+    """When an API token expired (UTC, ISO 8601), if it is a user's token that has
+    expired; ``None`` otherwise (valid, or no token at all)."""
+    found = _token_row(archive, token)
+    now = time.time() if now is None else now
+    if found is None or (found[1] is not None and found[1] > now):
+        return None
+    return "an unknown time" if found[1] is None else when(found[1])

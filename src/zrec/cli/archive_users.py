@@ -126,8 +126,8 @@ def list_command(
         str, typer.Option("--format", metavar="text|json", help="What to print.")
     ] = "text",
 ) -> None:
-    """List the users: name, role, when it was added (UTC) and its API tokens, sorted by
-    name."""
+    """List the users: name, role, when it was added (UTC), its API tokens that have
+    not expired and when the first of them expires (UTC), sorted by name."""
     from zrec.archive.accounts import list_users
 
     output_format = check_format(output_format, ("text", "json"))
@@ -140,9 +140,11 @@ def list_command(
         typer.echo("no users (zrec archive users add NAME adds one)")
         return
     width = max([len("name"), *(len(u.name) for u in users)])
-    typer.echo(f"{'name':<{width}}  role    {'created':<25}  tokens")
+    typer.echo(f"{'name':<{width}}  role    {'created':<25}  tokens  next token expires")
     for user in users:
-        typer.echo(f"{user.name:<{width}}  {user.role:<6}  {user.created:<25}  {user.tokens:>6}")
+        soonest = user.expires[0] if user.expires else "-"
+        typer.echo(f"{user.name:<{width}}  {user.role:<6}  {user.created:<25}  "
+                   f"{user.tokens:>6}  {soonest}")
 
 
 @users_app.command("remove")
@@ -177,22 +179,34 @@ def token_command(
     revoke: Annotated[
         bool, typer.Option("--revoke", help="End every API token of the user instead.")
     ] = False,
+    days: Annotated[
+        int,
+        typer.Option("--days", min=1, max=3660, metavar="N",
+                     help="Days the new token lasts (then it is refused)."),
+    ] = 90,
 ) -> None:
     """Print a new API token for a user, for scripts: they send it as the header
     Authorization: Bearer TOKEN. It is shown this once (the archive keeps only its
-    SHA-256 hash); a user may have several. --revoke ends all of them.
+    SHA-256 hash); a user may have several. It expires after --days days (90 unless
+    told; standard error says when); zrec archive users list shows when each user's
+    tokens expire. --revoke ends all of them.
 
-    Example: TOKEN=$(zrec archive users token ada)
+    Example: TOKEN=$(zrec archive users token ada --days 30)
     """
-    from zrec.archive.accounts import new_token, revoke_tokens
+    import time
 
+    from zrec.archive.accounts import new_token, revoke_tokens, token_expiry, when
+
+    now = time.time()
     with opened(db) as archive:
         user = _known(archive, name)
         if revoke:
             count = revoke_tokens(archive, user.name)
         else:
-            token = new_token(archive, user.name)
+            token = new_token(archive, user.name, days, now)
     if revoke:
         typer.echo(f'revoked {count} token{"s" * (count != 1)} of "{user.name}"')
         return
     typer.echo(token)
+    typer.echo(f'zrec: the token of "{user.name}" expires on '
+               f"{when(token_expiry(days, now))} (in {days} day{'s' * (days != 1)})", err=True)

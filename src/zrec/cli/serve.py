@@ -41,6 +41,16 @@ def serve(
             help="Worker processes (more than 1: a PostgreSQL archive only)."
         ),
     ] = 1,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="IPS",
+            help="Proxies to trust, by address or network, comma-separated (* any): their "
+            "X-Forwarded-For and X-Forwarded-Proto give the client's address and scheme. "
+            "By default no proxy is trusted.",
+        ),
+    ] = "",
 ) -> None:
     """Serve an archive: its pages at http://HOST:PORT/ and its JSON API under /api.
 
@@ -73,6 +83,10 @@ def serve(
         "h11_max_incomplete_event_size": 64 * 1024,  # request line and headers
         "log_level": "info",
         "server_header": False,
+        # the client's address, for the limits per client: a proxy's headers only from
+        # the proxies the operator names (uvicorn trusts 127.0.0.1 unless told)
+        "proxy_headers": bool(forwarded_allow_ips.strip()),
+        "forwarded_allow_ips": forwarded_allow_ips.strip() or [],
     }
     if workers > 1:
         os.environ[DB_VARIABLE] = db

@@ -19,7 +19,6 @@ CSRF token (no browser sends one by itself).
 
 from __future__ import annotations
 
-import hmac
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -31,10 +30,14 @@ from starlette.concurrency import run_in_threadpool
 
 from zrec.archive import Archive
 from zrec.serve.problems import ApiError
-from zrec.serve.sessions import Session
+from zrec.serve.sessions import Session, same_secret
 
-__all__ = ["Reader", "Settings", "Visitor", "Who", "Writer", "needs", "reader", "visitor",
-           "writer"]
+__all__ = ["WEB_WAIT", "Reader", "Settings", "Visitor", "Who", "Writer", "client_key", "needs",
+           "open_writer", "reader", "visitor", "writer"]
+
+#: seconds a write of the web waits for another writer (an import commits every half
+#: second or so) before it is answered 503 ``archive-busy``
+WEB_WAIT = 5.0
 
 #: the header a script sends the CSRF token in when it posts with a session cookie
 CSRF_HEADER = "x-csrf-token"
@@ -42,9 +45,11 @@ CSRF_HEADER = "x-csrf-token"
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What the application was made with."""
+    """What the application was made with: the archive, and the seconds a write waits
+    for another writer (:data:`WEB_WAIT`)."""
 
     db: str
+    wait: float = WEB_WAIT
 
     @property
     def dialect(self) -> str:
@@ -74,6 +79,15 @@ class Visitor:
         return self.name is not None and User(self.name, self.role, "").may(action)
 
 
+def client_key(request: Request) -> str:
+    """Who sends a request, for every limit per client: its address as the server sees
+    it.  That is the connection's peer, unless ``zrec serve --forwarded-allow-ips``
+    names the peer as a proxy to trust: then uvicorn has put the address the proxy
+    gives (``X-Forwarded-For``) in its place.  Headers of any other peer are ignored, so
+    a client cannot claim to be many."""
+    return request.client.host if request.client is not None else "?"
+
+
 def settings_of(request: Request) -> Settings:
     found: Settings = request.app.state.settings
     return found
@@ -85,7 +99,7 @@ def _bearer(request: Request) -> str | None:
 
 
 def _find(request: Request) -> Visitor:
-    from zrec.archive.accounts import user_for_token
+    from zrec.archive.accounts import expired_token, user_for_token
     from zrec.archive.logins import session_user
     from zrec.serve.local import OWNER, OWNER_ROLE, owner_visitor
     from zrec.serve.sessions import read
@@ -101,6 +115,10 @@ def _find(request: Request) -> Visitor:
         if token is not None:
             user = user_for_token(archive, token)
             if user is None:
+                ended = expired_token(archive, token)
+                if ended is not None:
+                    raise ApiError(401, "bad-token", f"the API token expired on {ended} (UTC): "
+                                   "zrec archive users token NAME makes a new one")
                 raise ApiError(401, "bad-token", "the API token is not valid (revoked, or its "
                                "user removed?): zrec archive users token NAME makes one")
             return Visitor(user.name, user.role, token=True)
@@ -187,9 +205,16 @@ def _keep(db: str, archive: Archive) -> bool:
         return True
 
 
+def open_writer(request: Request) -> Archive:
+    """The archive opened read-write for a request, its writes waiting for another
+    writer :data:`WEB_WAIT` seconds at most (then 503 ``archive-busy``)."""
+    settings = settings_of(request)
+    return Archive.open(settings.db, wait=settings.wait)
+
+
 def writer(request: Request) -> Iterator[Archive]:
     """The archive, opened read-write for one request that writes, closed after it."""
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         yield archive
     finally:
@@ -207,7 +232,7 @@ async def check_csrf(request: Request, who: Visitor) -> None:
     ):
         field = (await request.form()).get("csrf")
         given = field if isinstance(field, str) else None
-    if not who.csrf or not given or not hmac.compare_digest(given, who.csrf):
+    if not who.csrf or not given or not same_secret(given, who.csrf):
         raise ApiError(403, "csrf", "the form's CSRF token is missing or wrong: load the "
                        "page again and send it again")
 

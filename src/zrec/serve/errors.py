@@ -33,6 +33,9 @@ code                      status  when
                                   says which field and why)
 ``too-many-logins``       429     too many failed logins (``Retry-After`` says when)
 ``busy``                  503     too many searches of players at once
+``archive-busy``          503     another writer (an import) held the archive
+                                  for longer than a write of the web waits
+                                  (``Retry-After`` says when to try again)
 ``archive-unavailable``   503     the archive cannot be opened or read
 ``damaged-archive``       500     the archive is damaged
 ``internal-error``        500     anything else (the server's log has the details)
@@ -49,12 +52,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from zrec.archive.store.db import ArchiveError, DamagedArchiveError
+from zrec.archive.store.db import ArchiveBusyError, ArchiveError, DamagedArchiveError
 from zrec.serve.problems import ApiError
 
 __all__ = ["ApiError", "install_handlers", "not_found"]
 
 log = logging.getLogger("zrec.serve")
+
+#: seconds an ``archive-busy`` answer says to wait before trying again
+BUSY_RETRY = 5
 
 _STATUS_CODES = {
     400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "too-large",
@@ -123,11 +129,30 @@ def install_handlers(app: FastAPI) -> None:
         if isinstance(exc, DamagedArchiveError):
             log.error("damaged archive: %s", exc)
             return answer(request, 500, "damaged-archive", str(exc))
+        if isinstance(exc, ArchiveBusyError):
+            busy = answer(request, 503, "archive-busy", "the archive is busy with another "
+                          "writer (an import?): nothing was changed; try again in a few "
+                          "seconds")
+            busy.headers["Retry-After"] = str(BUSY_RETRY)
+            return busy
         return answer(request, 503, "archive-unavailable", str(exc))
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> Response:
+        # (Starlette answers this outside the middleware that adds the security headers:
+        # they are added here, and a page that fails again is answered as JSON)
+        from zrec.serve.headers import HEADERS
+
         log.exception("error in %s %s", request.method, request.url.path)
-        return answer(
-            request, 500, "internal-error", "the server failed to answer (its log says why)"
-        )
+        message = "the server failed to answer (its log says why)"
+        try:
+            response = answer(request, 500, "internal-error", message)
+        except Exception:
+            log.exception("error in the error page of %s %s", request.method,
+                          request.url.path)
+            response = JSONResponse({"error": {"code": "internal-error", "message": message}},
+                                    status_code=500)
+        for name, value in HEADERS:
+            if name.decode() not in response.headers:
+                response.headers[name.decode()] = value.decode()
+        return response

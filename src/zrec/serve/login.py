@@ -1,11 +1,16 @@
 """Logging in and out: ``/login`` (a form: name and password) and ``POST /logout``.
 
 A login that succeeds starts a session (:mod:`zrec.serve.sessions`) with a new CSRF
-token and goes on to the page it came from (``next``, a path of this site).  Failed
-logins are counted in the archive (:mod:`zrec.archive.logins`), so the limit holds for
-every worker: after 5 failures of one name (or 20 from one address) in 15 minutes,
-logging in is answered 429 with ``Retry-After``, even with the right password, until
-the oldest failure is 15 minutes old.  The password is never logged or shown.
+token and goes on to the page it came from (``next``, a path of this site), and marks
+the browser as one that name has logged in from (its device cookie,
+:func:`zrec.serve.sessions.write_device`).  Logins are counted in the archive before
+the password is checked (:mod:`zrec.archive.logins`), so the limits hold for every
+worker and for logins sent at once: a client (its address, :func:`client_key`, or its
+device cookie) that failed 5 times for a name in 15 minutes, an address that failed
+20 times, or any client the name never logged in from once the name failed 20 times
+from such clients, is answered 429 with ``Retry-After``, even with the right password,
+until the oldest failure is 15 minutes old; a browser the name has logged in from is
+held only by its own failures.  The password is never logged or shown.
 Logging out ends the session in the archive too (:func:`zrec.archive.logins.end_session`),
 so that a copy of its cookie is no longer a session.
 """
@@ -18,8 +23,8 @@ from fastapi import APIRouter, Request
 from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from zrec.serve.access import Visitor, check_csrf, settings_of, visitor
-from zrec.serve.sessions import Session, read, write
+from zrec.serve.access import Visitor, check_csrf, client_key, open_writer, visitor
+from zrec.serve.sessions import Session, device_of, read, write, write_device
 from zrec.serve.templating import render
 
 __all__ = ["router"]
@@ -64,14 +69,17 @@ def login_page(
 async def log_in(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
+    from zrec.archive.accounts import name_key
+
     form = await request.form()
     await check_csrf(request, Visitor(session=read(request)))
     name, password, back = (form.get(k) for k in ("name", "password", "next"))
     back_path = _next(back if isinstance(back, str) else None)
     if not isinstance(name, str) or not isinstance(password, str) or not name:
         return _form(request, 400, back_path, "give a name and a password")
-    address = request.client.host if request.client is not None else "?"
-    outcome = await run_in_threadpool(_try, request, name, password, address)
+    device = device_of(request, name_key(name))
+    outcome = await run_in_threadpool(_try, request, name, password, client_key(request),
+                                      device)
     if isinstance(outcome, int):
         minutes = (outcome + 59) // 60
         return _form(request, 429, back_path,
@@ -81,27 +89,28 @@ async def log_in(request: Request) -> Response:
         return _form(request, 401, back_path, "the name or the password is wrong", name)
     answer = RedirectResponse(back_path, status_code=303)
     write(request, answer, outcome)
+    write_device(request, answer, name_key(name))
     return answer
 
 
-def _try(request: Request, name: str, password: str, address: str) -> Session | int | None:
+def _try(request: Request, name: str, password: str, address: str,
+         device: str | None) -> Session | int | None:
     """The new session of a login; seconds to wait (too many failures); ``None``:
     the name or password is wrong."""
-    from zrec.archive import Archive
     from zrec.archive.accounts import authenticate
-    from zrec.archive.logins import failed, retry_after, start_session, succeeded
+    from zrec.archive.logins import begin_login, start_session, succeeded
 
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
-        wait = retry_after(archive, name, address)
+        wait, attempt = begin_login(archive, name, address, device)
         if wait:
             return wait
         user = authenticate(archive, name, password)
         if user is None:
-            failed(archive, name, address)
-            return None
-        succeeded(archive, name)
-        return Session.new(*start_session(archive, user.name))
+            return None  # (the attempt stays: a failure)
+        with archive.db.transaction(lock=True):  # (one wait for the lock, not two)
+            succeeded(archive, name, address, device, attempt)
+            return Session.new(*start_session(archive, user.name))
     finally:
         archive.close()
 
@@ -120,10 +129,9 @@ async def log_out(request: Request) -> Response:
 
 
 def _end(request: Request, session_id: str) -> None:
-    from zrec.archive import Archive
     from zrec.archive.logins import end_session
 
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         end_session(archive, session_id)
     finally:

@@ -32,7 +32,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 
 from zrec.archive import Archive
-from zrec.serve.access import Visitor, needs, settings_of
+from zrec.serve.access import Visitor, needs, open_writer
 from zrec.serve.errors import ApiError
 from zrec.serve.events import PendingBoard, pending_boards
 from zrec.serve.templating import url_part
@@ -161,7 +161,7 @@ def _record(request: Request, name: str, given: dict[str, str]) -> dict[str, Any
     from zrec.serve.events import loaded
     from zrec.serve.writing import page_import
 
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         event = loaded(archive, name)
         found = recording(archive, event)

@@ -16,6 +16,13 @@ form has its CSRF token; it has no row in the archive.  The id of a logged-in us
 session names a row of the archive's table ``sessions``
 (:func:`zrec.archive.logins.session_user`), which logging out deletes: a signed cookie
 whose row is gone is no session, on every worker.
+
+A login that succeeds also sets the cookie :data:`DEVICE_COOKIE`: signed in the same
+way, it says that this browser logged in as that name (the name's key, a random id and
+an expiry, :data:`DEVICE_LIFETIME`), and is kept after logging out.  It is the "device
+cookie" of the OWASP Authentication Cheat Sheet: the limits on failed logins hold a
+browser that has logged in as a name only by its own failures, so that strangers
+failing with that name do not lock it out (:mod:`zrec.archive.logins`).
 """
 
 from __future__ import annotations
@@ -35,9 +42,14 @@ from fastapi.responses import Response
 
 from zrec.archive.logins import LIFETIME
 
-__all__ = ["COOKIE", "LIFETIME", "SECRET_VARIABLE", "Session", "read", "write"]
+__all__ = ["COOKIE", "DEVICE_COOKIE", "DEVICE_LIFETIME", "LIFETIME", "SECRET_VARIABLE",
+           "Session", "device_of", "read", "same_secret", "write", "write_device"]
 
 COOKIE = "zrec_session"
+#: the cookie of a browser that has logged in (which name, its id, until when)
+DEVICE_COOKIE = "zrec_device"
+#: how long a browser stays known after a login, in seconds (180 days)
+DEVICE_LIFETIME = 180 * 24 * 3600
 #: the variable that gives the signing key instead of the archive's
 SECRET_VARIABLE = "ZREC_SECRET"
 
@@ -59,6 +71,15 @@ class Session:
         return Session(session_id, secrets.token_urlsafe(24), ends)
 
 
+def same_secret(given: str, expected: str) -> bool:
+    """Whether ``given`` (from the client: any characters) is ``expected``, compared in
+    constant time.  :func:`hmac.compare_digest` refuses text that is not ASCII (a
+    header's bytes 0x80-0xFF reach the application as such characters), so both are
+    compared as their UTF-8 bytes."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
@@ -74,8 +95,7 @@ def key(request: Request) -> bytes:
         else:
             from zrec.archive import Archive
             from zrec.archive.logins import session_key
-
-            archive = Archive.open(state.settings.db)
+            archive = Archive.open(state.settings.db, wait=state.settings.wait)
             try:
                 found = session_key(archive)
             finally:
@@ -88,17 +108,14 @@ def _sign(secret: bytes, payload: bytes) -> str:
     return _b64(hmac.new(secret, payload, hashlib.sha256).digest())
 
 
-def encode(secret: bytes, session: Session) -> str:
-    payload = json.dumps(
-        {"i": session.id, "c": session.csrf, "e": session.expires},
-        separators=(",", ":"),
-    ).encode("utf-8")
+def _pack(secret: bytes, fields: dict[str, object]) -> str:
+    payload = json.dumps(fields, separators=(",", ":")).encode("utf-8")
     return f"{_b64(payload)}.{_sign(secret, payload)}"
 
 
-def decode(secret: bytes, value: str, now: float | None = None) -> Session | None:
-    """The session a cookie holds; ``None`` when it is not signed by ``secret``, is
-    damaged or has expired."""
+def _unpack(secret: bytes, value: str) -> dict[str, object] | None:
+    """The fields a signed cookie holds; ``None`` when it is not signed by ``secret``
+    or is damaged."""
     data, _, signature = value.partition(".")
     if not data or len(value) > 4096:
         return None
@@ -106,15 +123,31 @@ def decode(secret: bytes, value: str, now: float | None = None) -> Session | Non
         payload = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
     except (binascii.Error, ValueError):
         return None
-    if not hmac.compare_digest(_sign(secret, payload), signature):
+    if not same_secret(signature, _sign(secret, payload)):
         return None
     try:
         fields = json.loads(payload)
-        session = Session(fields["i"], str(fields["c"]), int(fields["e"]))
-    except (ValueError, KeyError, TypeError):  # (a cookie of before version 8: no "i")
+    except ValueError:
         return None
-    if session.id is not None and not isinstance(session.id, str):
+    return fields if isinstance(fields, dict) else None
+
+
+def encode(secret: bytes, session: Session) -> str:
+    return _pack(secret, {"i": session.id, "c": session.csrf, "e": session.expires})
+
+
+def decode(secret: bytes, value: str, now: float | None = None) -> Session | None:
+    """The session a cookie holds; ``None`` when it is not signed by ``secret``, is
+    damaged or has expired."""
+    fields = _unpack(secret, value)
+    if fields is None:
         return None
+    ident, csrf, expires = fields.get("i", 0), fields.get("c"), fields.get("e")
+    if ident is not None and not isinstance(ident, str):  # (before version 8: no "i")
+        return None
+    if not isinstance(csrf, str) or not isinstance(expires, int):
+        return None
+    session = Session(ident, csrf, expires)
     if session.expires <= (time.time() if now is None else now):
         return None
     return session
@@ -143,4 +176,30 @@ def write(request: Request, response: Response, session: Session | None) -> None
     response.set_cookie(
         COOKIE, encode(key(request), session), max_age=LIFETIME, path="/",
         httponly=True, samesite="lax", secure=secure(request),
+    )
+
+
+def device_of(request: Request, name_key: str) -> str | None:
+    """The id of this browser if it has logged in as the name whose key is
+    ``name_key`` (:func:`zrec.archive.accounts.name_key`) and that is still known;
+    ``None`` otherwise."""
+    value = request.cookies.get(DEVICE_COOKIE)
+    fields = _unpack(key(request), value) if value else None
+    if fields is None:
+        return None
+    device, name, expires = fields.get("d"), fields.get("n"), fields.get("e")
+    if (not isinstance(device, str) or name != name_key or not isinstance(expires, int)
+            or expires <= time.time()):
+        return None
+    return device
+
+
+def write_device(request: Request, response: Response, name_key: str) -> None:
+    """Set the cookie saying this browser logged in as ``name_key`` (its id kept when it
+    had one for that name)."""
+    device = device_of(request, name_key) or secrets.token_urlsafe(24)
+    fields = {"d": device, "n": name_key, "e": int(time.time()) + DEVICE_LIFETIME}
+    response.set_cookie(
+        DEVICE_COOKIE, _pack(key(request), fields), max_age=DEVICE_LIFETIME, path="/login",
+        httponly=True, samesite="strict", secure=secure(request),
     )

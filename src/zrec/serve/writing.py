@@ -30,7 +30,7 @@ from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from zrec.archive import Archive
-from zrec.serve.access import Visitor, Writer, needs, settings_of
+from zrec.serve.access import Visitor, Writer, needs, open_writer
 from zrec.serve.api import JsonText, records_in
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.templating import render, url_part
@@ -99,7 +99,7 @@ async def post_games(
 
 
 def _import(request: Request, body: bytes, name: str, keep_invalid: bool) -> str:
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         return import_text(archive, body, name, keep_invalid)
     finally:
@@ -134,7 +134,7 @@ def page_import(request: Request, body: bytes, name: str, keep: bool) -> dict[st
     """The import's report as the page shows it."""
     from zrec.archive.store.outcome import ImportCounts
 
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         document, lines, stored = import_document(archive, body, name, keep)
     finally:
@@ -172,7 +172,7 @@ def _bye(request: Request, event: str, number: int, player: str, kind: str,
     if kind != "remove" and kind not in BYE_KINDS:
         raise ApiError(400, "bad-bye", f"a bye's kind is one of {', '.join(BYE_KINDS)}, "
                        f"or remove, not {kind!r}")
-    archive = Archive.open(settings_of(request).db)
+    archive = open_writer(request)
     try:
         if kind == "remove":
             remove_bye(archive, event, number, player)

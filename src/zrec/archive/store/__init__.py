@@ -16,6 +16,7 @@ from typing import Any
 
 from zrec.archive.people.names import normal_name
 from zrec.archive.store.db import (
+    WAIT,
     ArchiveError,
     ArchiveFullError,
     DamagedArchiveError,
@@ -111,11 +112,13 @@ class Archive:
         self.texts = Texts(db)
 
     @classmethod
-    def open(cls, target: str, create: bool = False, read_only: bool = False) -> Archive:
+    def open(cls, target: str, create: bool = False, read_only: bool = False,
+             wait: float = WAIT) -> Archive:
         """Open the archive at ``target``; ``create``: make it when it does not exist;
         ``read_only``: for a command that only reads (an archive of an older schema is
-        brought up to date first, which needs to write)."""
-        db = connect(target, create, read_only)
+        brought up to date first, which needs to write); ``wait``: seconds a write waits
+        for another writer (:func:`zrec.archive.store.db.connect`)."""
+        db = connect(target, create, read_only, wait)
         try:
             # an empty database (a PostgreSQL database, an empty SQLite file) is not an
             # archive yet: only ``create`` makes it one

@@ -14,6 +14,11 @@ written (read-only media), as ``immutable``; a PostgreSQL session whose transact
 are read-only.  What SQLite says of a damaged file (a malformed page, a text that is
 not UTF-8) becomes :class:`DamagedArchiveError`, and a full disk
 :class:`ArchiveFullError`: one sentence each, never a traceback.
+
+A writer waits for another's transaction (SQLite's write lock, the advisory lock of
+PostgreSQL) ``wait`` seconds (:func:`connect`): a command :data:`WAIT`, 10 minutes,
+the web server a few seconds (:data:`zrec.serve.access.WEB_WAIT`).  Past it the write is
+refused with :class:`ArchiveBusyError`; nothing of it is kept.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import sys
 import urllib.parse
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
@@ -29,6 +35,8 @@ from typing import Any, Literal
 from zrec.errors import ZrecError
 
 __all__ = [
+    "WAIT",
+    "ArchiveBusyError",
     "ArchiveError",
     "ArchiveFullError",
     "DamagedArchiveError",
@@ -53,6 +61,15 @@ class DamagedArchiveError(ArchiveError):
         super().__init__(f"{target} is damaged: {reason}")
         self.reason = reason
         self.salvage = salvage
+
+
+class ArchiveBusyError(ArchiveError):
+    """Another writer held the archive for longer than this one may wait (nothing of
+    this one's change is kept): trying again later may succeed."""
+
+
+#: seconds a writer waits for another's transaction, by default
+WAIT = 600.0
 
 
 class ArchiveFullError(ArchiveError):
@@ -123,6 +140,7 @@ class Database:
         self.target = target
         self._texts: dict[str, str] = {}
         self._depth = 0
+        self.wait = WAIT
 
     def _sql(self, sql: str) -> str:
         if self.dialect == "sqlite":
@@ -241,17 +259,38 @@ class Database:
                 return DamagedArchiveError(self.target, damage)
             if _full(self.target, exc):
                 return ArchiveFullError(f"no space left on device: {self.target}")
+        if _busy(exc):
+            return ArchiveBusyError(
+                f"{self.target} is busy: another writer (an import?) held it for more than "
+                f"{self.wait:g} s; try again in a few seconds"
+            )
         what = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return ArchiveError(f"{self.target}: database error: {what}")
 
 
-def connect(target: str, create: bool, read_only: bool = False) -> Database:
+def _busy(exc: Exception) -> bool:
+    """Whether an error says that another writer held the lock past the wait."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return str(exc).startswith(("database is locked", "database table is locked"))
+    errors = sys.modules.get("psycopg.errors")  # (loaded with psycopg, for PostgreSQL)
+    return errors is not None and isinstance(exc, errors.LockNotAvailable)  # 55P03
+
+
+def connect(target: str, create: bool, read_only: bool = False,
+            wait: float = WAIT) -> Database:
     """Open the database ``target`` names (a SQLite path or a PostgreSQL URL).  A SQLite
     file that does not exist is made only when ``create`` is true; ``read_only``: the
-    connection cannot change anything (see the module's docs)."""
+    connection cannot change anything (see the module's docs); ``wait``: the seconds a
+    write waits for another writer's transaction before :class:`ArchiveBusyError`."""
     if is_url(target):
-        return _postgresql(target, read_only)
-    return _sqlite(target, create and not read_only, read_only)
+        db = _postgresql(target, read_only)
+        if wait != WAIT:  # (a command waits as long as it must)
+            db.execute(f"SET lock_timeout = {int(wait * 1000)}")
+    else:
+        db = _sqlite(target, create and not read_only, read_only)
+        db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")
+    db.wait = wait
+    return db
 
 
 def _sqlite(path: str, create: bool, read_only: bool) -> Database:
@@ -284,7 +323,6 @@ def _sqlite(path: str, create: bool, read_only: bool) -> Database:
             conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA cache_size=-49152")  # up to 48 MB: memory stays flat
         conn.execute("PRAGMA temp_store=MEMORY")
-        conn.execute("PRAGMA busy_timeout=600000")  # a writer waits out a batch of others
     except (sqlite3.Error, UnicodeDecodeError) as exc:
         if conn is not None:
             conn.close()

@@ -15,18 +15,20 @@ Then, in this order:
 5. a **conflict** (the event, round and players of a stored game, other moves) is
    stored and reported: both games are kept for someone to judge.
 
-Games are committed in batches, each batch with the count of its file's games done, so
-a killed import keeps every committed batch, never half a game, and the next import of
-the same file goes on after the last committed game.  A file whose every game was
-imported before (same SHA-256) is not read again.  Records sent with no file (through
-the web: ``source=False``) are stored with no source.  The result lists the ids of the
-games the import stored, so that no caller has to guess them (``max(id)`` is wrong
-while another import runs).
+Games are committed in batches of about :data:`TRANSACTION_SECONDS` of work (at most
+``batch`` games), each with the count of its file's games done, so that other writers
+wait for an import a second or so, and a killed import keeps every committed batch,
+never half a game, and the next import of the same file goes on after the last
+committed game.  A file whose every game was imported before (same SHA-256) is not read
+again.  Records sent with no file (through the web: ``source=False``) are stored with no
+source.  The result lists the ids of the games the import stored, so that no caller has
+to guess them (``max(id)`` is wrong while another import runs).
 """
 
 from __future__ import annotations
 
 import datetime
+import time
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 
@@ -54,13 +56,20 @@ from zrec.notation.reader import Record
 
 __all__ = ["Importer"]
 
-#: games committed in one transaction (larger batches touch each index page fewer
-#: times: at 100,000 games, 20,000 a batch imported in 90.5 s where 5000 took 99.0 s)
+#: the most games committed in one transaction (``--batch``)
 BATCH = 20_000
 #: games judged and written at a time inside a batch: memory holds one chunk's facts
 #: (7.4 KB a game) and rows, whatever the size of the batch or the file (70,000 games,
 #: --jobs 2: 150.6 MB peak with 1000, 143.4 MB with 500, the same CPU time)
 CHUNK = 500
+#: a transaction commits after the chunk that takes it past this many seconds, so that
+#: other writers (a login, a result entered on the web) wait for an import a second or
+#: so, never the minutes a batch of 20,000 games held SQLite's write lock for
+TRANSACTION_SECONDS = 0.3
+#: seconds a SQLite archive is left free between two transactions of an import (the
+#: time to read and validate the next chunk counts): a writer waiting for SQLite's
+#: lock tries again at least every 0.1 s, so it gets in between them
+GAP_SECONDS = 0.1
 
 
 def _now() -> str:
@@ -85,6 +94,7 @@ class Importer:
         self.players: dict[str, int] = {}
         self.events: dict[str, int] = {}
         self.options: dict[str, int] = {}  # rule options -> their id
+        self._committed: float | None = None  # when the last transaction committed
 
     # -- files ---------------------------------------------------------------------
 
@@ -161,12 +171,13 @@ class Importer:
         notices: list[Notice] = []
         entries, openings, lines = Entries(POSITIONS), Entries(OPENINGS), Lines()
         more = True
+        asked = min(CHUNK, self.batch)
+        chunk = self._next(found, asked)  # (read, and validated, outside the lock)
         try:
             with self.db.transaction(lock=True):
+                started = time.monotonic()
                 taken = 0
-                while taken < self.batch:
-                    asked = min(CHUNK, self.batch - taken)
-                    chunk = list(islice(found, asked))
+                while True:
                     taken += len(chunk)
                     if chunk:
                         self.archive.texts.train((f.name, f.text) for f in chunk if f.readable)
@@ -187,6 +198,10 @@ class Importer:
                     if len(chunk) < asked:
                         more = False
                         break
+                    if taken >= self.batch or time.monotonic() - started >= TRANSACTION_SECONDS:
+                        break
+                    asked = min(CHUNK, self.batch - taken)
+                    chunk = list(islice(found, asked))
                 entries.write(self.db)
                 openings.write(self.db)
                 lines.write(self.db)
@@ -201,7 +216,17 @@ class Importer:
         ids.extend(stored)
         for notice in notices:
             self.notify(notice)
+        self._committed = time.monotonic()
         return more
+
+    def _next(self, found: Iterator[Facts], asked: int) -> list[Facts]:
+        """The next chunk of games, read before a transaction; on SQLite, at least
+        :data:`GAP_SECONDS` after the last commit, so that a writer waiting for the
+        lock gets it (PostgreSQL's lock serves its waiters in turn)."""
+        chunk = list(islice(found, asked))
+        if self.db.dialect == "sqlite" and self._committed is not None:
+            time.sleep(max(0.0, self._committed + GAP_SECONDS - time.monotonic()))
+        return chunk
 
     # -- one game ------------------------------------------------------------------
 

@@ -62,6 +62,10 @@ a two-player game); a board of one player is a round without an opponent, its
 ``code`` ``U`` (the pairing-allocated bye) or ``Z`` (a round-robin player's round off)
 (:mod:`zrec.archive.tournament.pairstore`).
 
+Version 10 gives each API token an expiry: ``user_tokens.expires`` (seconds since 1970,
+UTC).  The tokens of an older archive are given 90 days from the migration
+(:data:`zrec.archive.accounts.TOKEN_DAYS`), so that no script stops at once.
+
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
@@ -69,6 +73,7 @@ by a newer zrec is refused rather than damaged.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from zrec.archive.store.db import ArchiveError, DamagedArchiveError, Database
@@ -263,10 +268,18 @@ CREATE TABLE IF NOT EXISTS event_pairings (
 CREATE INDEX IF NOT EXISTS event_pairings_player ON event_pairings (player)
 """
 
+# version 10, the API tokens' expiry (zrec.archive.accounts); the tokens of before are
+# given one by _expire_old_tokens
+_V10_TOKEN_EXPIRY = """
+ALTER TABLE user_tokens ADD COLUMN expires DOUBLE PRECISION
+"""
+#: the days an API token of an archive before version 10 is given from its migration
+OLD_TOKEN_DAYS = 90
+
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
     1: _V1, 2: _V2, 3: _V3, 4: V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
-    6: _V6_LINES, 7: V7_LOGINS, 8: V8_SESSIONS, 9: _V9_PAIRINGS,
+    6: _V6_LINES, 7: V7_LOGINS, 8: V8_SESSIONS, 9: _V9_PAIRINGS, 10: _V10_TOKEN_EXPIRY,
 }
 VERSION = max(MIGRATIONS)
 
@@ -301,6 +314,16 @@ def _tables(db: Database) -> set[str]:
             "current_schema()"
         )
     return {str(r[0]) for r in rows}
+
+
+def _has_column(db: Database, table: str, column: str) -> bool:
+    if db.dialect == "sqlite":
+        return any(r[1] == column for r in db.rows(f"PRAGMA table_info({table})"))
+    found = db.value(
+        "SELECT count(*) FROM information_schema.columns WHERE table_schema = "
+        "current_schema() AND table_name = ? AND column_name = ?", (table, column)
+    )
+    return int(found) == 1
 
 
 def schema_version(db: Database) -> int | None:
@@ -363,8 +386,14 @@ def migrate(
             db.execute("INSERT INTO meta (name, value) VALUES ('schema', '0')")
             version = 0
         for step in range(version + 1, VERSION + 1):
-            for statement in _statements(db, MIGRATIONS[step]):
-                db.execute(statement)
+            if step == 10 and _has_column(db, "user_tokens", "expires"):
+                pass  # (an archive turned back to version 9 by hand keeps the column)
+            else:
+                for statement in _statements(db, MIGRATIONS[step]):
+                    db.execute(statement)
+            if step == 10:
+                db.execute("UPDATE user_tokens SET expires = ? WHERE expires IS NULL",
+                           (time.time() + OLD_TOKEN_DAYS * 86400,))
             if step == 3:  # version 4 builds the index again: no rows to convert
                 db.execute("DROP TABLE positions_v2")
             if step == 4:
