@@ -122,11 +122,11 @@ async def validate(
     request: Request,
     name: Annotated[str, Param(max_length=200, description="The record's file name.")] = "-",
 ) -> Response:
-    from starlette.concurrency import run_in_threadpool
+    from zrec.serve.work import run
 
     body = await request.body()
-    # checked in a thread: the server goes on answering other requests meanwhile
-    return JsonText(await run_in_threadpool(validation_text, body, name))
+    # checked in the pool of expensive work: the server goes on answering meanwhile
+    return JsonText(await run(request, validation_text, body, name))
 
 
 def validation_text(body: bytes, name: str = "-") -> str:

@@ -107,15 +107,30 @@ class JsonText(Response):
     response_class=JsonText,
     responses={400: _ERROR},
 )
-def api_tree(
-    archive: Reader,
+async def api_tree(
+    request: Request,
     game: _Game = None,
     moves: _Moves = None,
     position: _Position = None,
     options: _Options = [],  # noqa: B006
 ) -> Response:
-    branches = branches_of(archive, game, option_pairs(options), moves, position)
-    return JsonText(tree_json(branches))
+    from zrec.serve.access import settings_of
+    from zrec.serve.work import run
+
+    pairs = option_pairs(options)
+    return JsonText(await run(request, tree_text, settings_of(request).db, game, pairs,
+                              moves, position))
+
+
+def tree_text(
+    db: str, game: str | None, options: dict[str, str], moves: str | None,
+    position: str | None,
+) -> str:
+    """What ``GET /api/tree`` answers (work for the pool of :mod:`zrec.serve.work`)."""
+    from zrec.serve.work import opened
+
+    with opened(db) as archive:
+        return tree_json(branches_of(archive, game, options, moves, position))
 
 
 @dataclass(slots=True)
