@@ -60,13 +60,16 @@ class Budget:
             raise Stopped(reason)
 
 
-_local = threading.local()
+class _Armed(threading.local):
+    budget: Budget | None = None
+
+
+_local = _Armed()
 
 
 def current() -> Budget | None:
     """The budget of this thread's work, or ``None`` (none armed)."""
-    found: Budget | None = getattr(_local, "budget", None)
-    return found
+    return _local.budget
 
 
 @contextmanager

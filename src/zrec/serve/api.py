@@ -27,7 +27,7 @@ from fastapi.responses import Response
 from zrec.serve.access import Reader, settings_of
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.events import loaded, pairings_text, ranking, standings_text
-from zrec.serve.finding import Filters, filters, find, search_text
+from zrec.serve.finding import Filters, filters, find_for, search_text
 
 __all__ = ["router"]
 
@@ -55,8 +55,10 @@ def health(request: Request, archive: Reader) -> dict[str, Any]:
     response_class=JsonText,
     responses={400: _ERROR},
 )
-def games(archive: Reader, f: Annotated[Filters, Depends(filters)]) -> Response:
-    found = find(archive, f)
+async def games(
+    request: Request, archive: Reader, f: Annotated[Filters, Depends(filters)]
+) -> Response:
+    found = await find_for(request, archive, f)
     return JsonText(search_text(found), headers={"X-Total-Count": str(found.total)})
 
 

@@ -16,7 +16,11 @@ code                      status  when
 ``player-refuses``,               budget over the web's limit, a player that cannot
 ``game-over``, ``no-move``        play the game, a game over, no move found
 ``invalid-record``        422     a record sent to the board that does not validate
+``record-too-long``       422     a record sent to the board with more moves than it
+                                  takes (:data:`zrec.serve.board_api.MAX_MOVES`)
 ``search-too-long``       422     a player's search that ran past its time
+``over-budget``           422     work that ran past its request's budget
+                                  (:mod:`zrec.serve.work`)
 ``no-engine``             422     a record of a game zrec has no rules for, to the board
 ``login-needed``          401     a write by nobody logged in (a page: a redirect
                                   to ``/login``)
@@ -32,7 +36,10 @@ code                      status  when
 ``bad-result``            400     a result the event's form cannot record (the message
                                   says which field and why)
 ``too-many-logins``       429     too many failed logins (``Retry-After`` says when)
-``busy``                  503     too many searches of players at once
+``too-many-requests``     429     too many of one client's expensive requests at once
+                                  (``Retry-After``)
+``busy``                  503     too many searches of players, or requests of
+                                  expensive work, at once (``Retry-After``)
 ``archive-unavailable``   503     the archive cannot be opened or read
 ``damaged-archive``       500     the archive is damaged
 ``internal-error``        500     anything else (the server's log has the details)

@@ -315,8 +315,9 @@ async def _gone(request: Request) -> None:
 def pool_of(request: Request) -> Pool:
     """The pool of the application (``app.state.work``), made on first need."""
     state = request.app.state
-    pool: Pool | None = getattr(state, "work", None)
-    if pool is None:
+    try:
+        pool: Pool = state.work
+    except AttributeError:
         pool = state.work = Pool()
     return pool
 
@@ -352,9 +353,9 @@ def _serve(conn: Any, flag: Any) -> None:
     under its budget and sends back what came of it."""
     import os
 
-    import zrec.serve.api  # (the modules of the work, loaded once)
-    import zrec.serve.board_api
-    import zrec.serve.board_player  # noqa: F401
+    import zrec.archive.store.tree  # (what the work uses, loaded before it comes)
+    import zrec.check.validate
+    import zrec.play.board  # noqa: F401
     from zrec.budget import Stopped, limited
 
     with suppress(OSError, AttributeError):  # (the server's own process first)
