@@ -126,9 +126,8 @@ async def validate(
 ) -> Response:
     from zrec.serve.work import run
 
-    body = await request.body()
     # checked in the pool of expensive work: the server goes on answering meanwhile
-    return JsonText(await run(request, validation_text, body, name))
+    return JsonText(await run(request, validation_text, name, body=True))
 
 
 def validation_text(body: bytes, name: str = "-") -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import secrets
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi import Query as Param
@@ -34,6 +34,8 @@ from zrec.serve.errors import ApiError
 from zrec.serve.work import run
 
 __all__ = ["router"]
+
+Parsed = TypeVar("Parsed", bound=BaseModel)
 
 router = APIRouter(prefix="/api", tags=["board"])
 
@@ -173,9 +175,9 @@ async def position(
     view: Annotated[bool, Param(description=(
         "false: leave the drawing out (null), while a move is being clicked."))] = True,
 ) -> Response:
-    body = await request.body()
     try:
-        return JSONResponse(await run(request, position_json, body, at, roll, clicks, view))
+        return JSONResponse(await run(request, position_json, at, roll, clicks, view,
+                                      body=True))
     except _Invalid as exc:
         return exc.answer
 
@@ -193,6 +195,25 @@ class EditRequest(BaseModel):
     tags: dict[str, str | None] | None = None
     result: str | None = Field(None, max_length=100)
     termination: str | None = Field(None, max_length=100)
+
+
+def parsed(model: type[Parsed], body: bytes) -> Parsed:
+    """The JSON body as ``model``; 400 ``bad-request`` in words (as FastAPI says it of
+    a body it reads) if it is not one."""
+    from pydantic import ValidationError
+
+    from zrec.serve.errors import words
+
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as exc:
+        raise ApiError(400, "bad-request", words(
+            [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()])) from None
+
+
+def edit_body(body: bytes) -> dict[str, Any]:
+    """What ``POST /api/edit`` answers for its body."""
+    return edit_json(parsed(EditRequest, body))
 
 
 def edit_json(request: EditRequest) -> dict[str, Any]:
@@ -218,10 +239,12 @@ def edit_json(request: EditRequest) -> dict[str, Any]:
     "/edit",
     summary="Edit a record (play a move, comment, NAG, cut, tags, result, promote)",
     responses={400: _ERROR, 413: _ERROR, 422: _INVALID},
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": EditRequest.model_json_schema()}}}},
 )
-async def edit_record(request: EditRequest, raw: Request) -> Response:
-    try:
-        return JSONResponse(await run(raw, edit_json, request))
+async def edit_record(request: Request) -> Response:
+    try:  # (the body read once the pool lets the request in, and parsed there)
+        return JSONResponse(await run(request, edit_body, body=True))
     except _Invalid as exc:
         return exc.answer
 
@@ -255,9 +278,8 @@ def roll(
     openapi_extra=_TEXT_BODY,
 )
 async def as_json(request: Request) -> Response:
-    body = await request.body()
     try:
-        return JsonText(await run(request, json_text, body))
+        return JsonText(await run(request, json_text, body=True))
     except _Invalid as exc:
         return exc.answer
 

@@ -30,9 +30,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from zrec.play.board import BoardError, board_at, parse_roll
 from zrec.serve.board_api import _board_error, _Invalid, checked
@@ -163,6 +162,13 @@ class _Timed:
         return self._engine.apply(pos, move)
 
 
+def reply_body(body: bytes, seconds: float = SEARCH_SECONDS) -> dict[str, Any]:
+    """What ``POST /api/reply`` answers for its body."""
+    from zrec.serve.board_api import parsed
+
+    return reply_json(parsed(ReplyRequest, body), seconds)
+
+
 def reply_json(request: ReplyRequest, seconds: float = SEARCH_SECONDS) -> dict[str, Any]:
     """What ``POST /api/reply`` answers (``seconds``: the most the search runs)."""
     from zrec.errors import ZrecError
@@ -232,13 +238,7 @@ async def reply(request: Request) -> Response:
                        "other requests: ask again in a moment",
                        {"Retry-After": str(RETRY_AFTER)})
     try:
-        body = await request.body()
-        try:
-            asked = ReplyRequest.model_validate_json(body)
-        except ValidationError as exc:
-            raise RequestValidationError(
-                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]) from None
-        answer = await run(request, reply_json, asked, SEARCH_SECONDS,
+        answer = await run(request, reply_body, SEARCH_SECONDS, body=True,
                            seconds=SEARCH_SECONDS + WORK_SECONDS)
         return JSONResponse(answer)
     except _Invalid as exc:

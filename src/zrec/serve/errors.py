@@ -59,7 +59,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from zrec.archive.store.db import ArchiveError, DamagedArchiveError
 from zrec.serve.problems import ApiError
 
-__all__ = ["ApiError", "install_handlers", "not_found"]
+__all__ = ["ApiError", "install_handlers", "not_found", "words"]
 
 log = logging.getLogger("zrec.serve")
 
@@ -96,7 +96,7 @@ def answer(request: Request, status: int, code: str, message: str) -> Response:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def _words(errors: Any) -> str:
+def words(errors: Any) -> str:
     """A validation error of FastAPI in words: ``limit: Input should be ...``."""
     parts = []
     for error in errors:
@@ -116,7 +116,7 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
-        return answer(request, 400, "bad-request", _words(exc.errors()))
+        return answer(request, 400, "bad-request", words(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -40,11 +40,12 @@ import traceback
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any
-
-from starlette.requests import Request
+from typing import TYPE_CHECKING, Any
 
 from zrec.serve.problems import ApiError
+
+if TYPE_CHECKING:  # (a worker process imports this module: no more than it needs)
+    from starlette.requests import Request
 
 __all__ = [
     "CLIENT_AT_ONCE",
@@ -73,6 +74,8 @@ CLIENT_AT_ONCE = 4
 WORK_SECONDS = 10.0
 #: seconds a request may wait for a worker (within its budget); then 503 ``busy``
 WAIT_SECONDS = 5.0
+#: seconds the first requests may wait for the pool's workers to start
+START_SECONDS = 60.0
 #: seconds a worker is given to stop (past its budget, or its client gone) before it
 #: is killed and replaced
 GRACE = 2.0
@@ -154,6 +157,9 @@ class Pool:
         self._idle: list[_Worker] = []
         self._waiting: collections.deque[asyncio.Future[_Worker]] = collections.deque()
         self._clients: collections.Counter[str] = collections.Counter()
+        #: whether a worker has started yet (till then a request waits for one longer:
+        #: :data:`START_SECONDS`)
+        self.started = False
         #: pieces of work answered, stopped (``over-budget``) and dropped (client gone)
         self.counts: collections.Counter[str] = collections.Counter()
         weakref.finalize(self, _stop_all, self._all)
@@ -169,6 +175,7 @@ class Pool:
 
         def started(done: asyncio.Future[Any]) -> None:
             if not done.cancelled() and done.exception() is None:
+                self.started = True
                 self._give(worker)
             else:
                 self._replace(worker)
@@ -189,19 +196,23 @@ class Pool:
                 return
         self._idle.append(worker)
 
+    def _busy(self) -> ApiError:
+        self.counts["busy"] += 1
+        return ApiError(503, "busy", f"the server is busy: {self.size} requests of "
+                        f"expensive work run and {self.queue} wait already; ask again "
+                        "in a moment", {"Retry-After": str(RETRY_AFTER)})
+
     async def _take(self, gone: asyncio.Future[Any]) -> _Worker:
         self._start()
         if self._idle:
             return self._idle.pop()
         if len(self._waiting) >= self.queue:
-            self.counts["busy"] += 1
-            raise ApiError(503, "busy", f"the server is busy: {self.size} requests of "
-                           f"expensive work run and {self.queue} wait already; ask again "
-                           "in a moment", {"Retry-After": str(RETRY_AFTER)})
+            raise self._busy()
         waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
         self._waiting.append(waiter)
         try:
-            await asyncio.wait({waiter, gone}, timeout=self.wait,
+            await asyncio.wait({waiter, gone}, timeout=self.wait if self.started else
+                               max(self.wait, START_SECONDS),
                                return_when=asyncio.FIRST_COMPLETED)
         finally:
             if not waiter.done():
@@ -221,25 +232,35 @@ class Pool:
             raise _Gone()
         return waiter.result()
 
-    async def run(self, request: Request, seconds: float | None, fn: Callable[..., Any],
-                  *args: Any) -> Any:
+    async def run(self, request: Request, seconds: float | None, body: bool,
+                  fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` run by a worker for ``request``, within the limits (see the
-        module); ``seconds``: its budget (``None``: the pool's)."""
+        module); ``seconds``: its budget (``None``: the pool's); ``body``: the
+        request's body read once the request is let in (not before), and given first."""
         key = client_key(request)
         if self._clients[key] >= self.per_client:
+            self.counts["too-many"] += 1
             raise ApiError(429, "too-many-requests", f"{self.per_client} requests of "
                            "expensive work from this client are already under way: ask "
                            "again when they are answered", {"Retry-After": str(RETRY_AFTER)})
+        if self._all and not self._idle and len(self._waiting) >= self.queue:
+            raise self._busy()
         budget = self.seconds if seconds is None else seconds
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + budget
         self._clients[key] += 1
-        gone = asyncio.ensure_future(_gone(request))
+        gone: asyncio.Future[Any] | None = None
         try:
+            if body:
+                args = (await request.body(), *args)
+            deadline, warm = loop.time() + budget, self.started
+            gone = asyncio.ensure_future(_gone(request))
             worker = await self._take(gone)
+            if not warm:  # (the workers' start is not the request's)
+                deadline = loop.time() + budget
             return await self._on(worker, gone, budget, deadline - loop.time(), fn, args)
         finally:
-            gone.cancel()
+            if gone is not None:
+                gone.cancel()
             self._clients[key] -= 1
             if not self._clients[key]:
                 del self._clients[key]
@@ -323,11 +344,13 @@ def pool_of(request: Request) -> Pool:
 
 
 async def run(request: Request, fn: Callable[..., Any], *args: Any,
-              seconds: float | None = None) -> Any:
+              seconds: float | None = None, body: bool = False) -> Any:
     """``fn(*args)`` (a function of a module, its arguments picklable) run in the
     application's pool for ``request``: its value, or the error it raised (an
-    :class:`ApiError` as it was raised); see the module for the limits."""
-    return await pool_of(request).run(request, seconds, fn, *args)
+    :class:`ApiError` as it was raised); see the module for the limits.  ``body``: the
+    request's body is its first argument, read once the request is let in (a request
+    refused is not read)."""
+    return await pool_of(request).run(request, seconds, body, fn, *args)
 
 
 @contextmanager
@@ -353,13 +376,13 @@ def _serve(conn: Any, flag: Any) -> None:
     under its budget and sends back what came of it."""
     import os
 
+    with suppress(OSError, AttributeError):  # (the server's own process first)
+        os.nice(NICE)
     import zrec.archive.store.tree  # (what the work uses, loaded before it comes)
     import zrec.check.validate
     import zrec.play.board  # noqa: F401
     from zrec.budget import Stopped, limited
 
-    with suppress(OSError, AttributeError):  # (the server's own process first)
-        os.nice(NICE)
     conn.send(("ready", None))
     while True:
         try:
