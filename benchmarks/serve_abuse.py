@@ -255,8 +255,9 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(30)
+            killed = log.read_text(encoding="utf-8").count("did not stop in time")
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"routes": rows, "workers_killed": killed}, indent=2))
         return
     print(f"{args.clients} clients{' (an address each)' if args.spread else ' (one address)'}"
           f", {args.seconds:g} s or {args.most} requests each, a route at a time; the game "
@@ -267,6 +268,7 @@ def main() -> None:
         statuses = ", ".join(f"{k}: {v}" for k, v in row["statuses"].items())
         print(f"{row['route']:<10} {row['page_p50_ms']:>7} ms {row['page_p99_ms']:>6} ms "
               f"{row['page_max_ms']:>6} ms  {statuses:<40} {row['route_longest_s']:>6} s")
+    print(f"workers killed for not stopping within their budget and grace: {killed}")
 
 
 if __name__ == "__main__":

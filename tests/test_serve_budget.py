@@ -91,7 +91,7 @@ def test_a_full_queue_is_answered_503_with_retry_after(db: str) -> None:
         time.sleep(1.0)
         started = time.monotonic()
         third = post(url, LIGHT)
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < 2.0  # (answered after REFUSE_DELAY)
         assert third.status_code == 503
         assert third.headers["retry-after"] == str(RETRY_AFTER)
         assert third.json() == {"error": {"code": "busy", "message": (

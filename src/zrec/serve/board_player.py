@@ -36,7 +36,7 @@ from pydantic import BaseModel, Field
 from zrec.play.board import BoardError, board_at, parse_roll
 from zrec.serve.board_api import _board_error, _Invalid, checked
 from zrec.serve.errors import ApiError
-from zrec.serve.work import RETRY_AFTER, WORK_SECONDS, run
+from zrec.serve.work import WORK_SECONDS, refused, run
 
 __all__ = [
     "AT_ONCE",
@@ -234,9 +234,9 @@ def _search(choose: Any, engine: Any, pos: Any, roll: tuple[int, ...] | None,
 async def reply(request: Request) -> Response:
     # the gate first: a request over it costs nothing, its body not even read
     if not _searching.acquire(blocking=False):
-        raise ApiError(503, "busy", f"the server is already searching {AT_ONCE} moves for "
-                       "other requests: ask again in a moment",
-                       {"Retry-After": str(RETRY_AFTER)})
+        raise await refused(request, ApiError(
+            503, "busy", f"the server is already searching {AT_ONCE} moves for other "
+            "requests: ask again in a moment"))
     try:
         answer = await run(request, reply_body, SEARCH_SECONDS, body=True,
                            seconds=SEARCH_SECONDS + WORK_SECONDS)

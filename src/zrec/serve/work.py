@@ -51,6 +51,7 @@ __all__ = [
     "CLIENT_AT_ONCE",
     "GRACE",
     "QUEUE",
+    "REFUSE_DELAY",
     "RETRY_AFTER",
     "WAIT_SECONDS",
     "WORKERS",
@@ -59,6 +60,7 @@ __all__ = [
     "client_key",
     "opened",
     "pool_of",
+    "refused",
     "run",
 ]
 
@@ -82,6 +84,8 @@ GRACE = 2.0
 #: how much less the workers' processes are given of the processors than the server's
 #: (``nice``): a page is answered first
 NICE = 10
+#: seconds a request refused (429, 503) waits for its answer
+REFUSE_DELAY = 0.5
 #: seconds a client is asked to wait (``Retry-After``) after 503 ``busy`` or 429
 RETRY_AFTER = 2
 
@@ -207,7 +211,7 @@ class Pool:
         if self._idle:
             return self._idle.pop()
         if len(self._waiting) >= self.queue:
-            raise self._busy()
+            raise self._busy()  # (its body read: no need to close the connection)
         waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
         self._waiting.append(waiter)
         try:
@@ -240,11 +244,11 @@ class Pool:
         key = client_key(request)
         if self._clients[key] >= self.per_client:
             self.counts["too-many"] += 1
-            raise ApiError(429, "too-many-requests", f"{self.per_client} requests of "
-                           "expensive work from this client are already under way: ask "
-                           "again when they are answered", {"Retry-After": str(RETRY_AFTER)})
+            raise await refused(request, ApiError(
+                429, "too-many-requests", f"{self.per_client} requests of expensive work "
+                "from this client are already under way: ask again when they are answered"))
         if self._all and not self._idle and len(self._waiting) >= self.queue:
-            raise self._busy()
+            raise await refused(request, self._busy())
         budget = self.seconds if seconds is None else seconds
         loop = asyncio.get_running_loop()
         self._clients[key] += 1
@@ -316,6 +320,19 @@ class Pool:
 def _over(seconds: float) -> ApiError:
     return ApiError(422, "over-budget", f"the work of this request ran past its budget "
                     f"of {seconds:g} s and was stopped: send a smaller request")
+
+
+async def refused(request: Request, error: ApiError) -> ApiError:
+    """``error`` (429 or 503) for a request refused before its body is read, once
+    :data:`REFUSE_DELAY` has passed (a client that asks again at once is slowed, and
+    costs the server little), with ``Retry-After`` and, if the request has a body,
+    ``Connection: close`` (the body is not read)."""
+    await asyncio.sleep(REFUSE_DELAY)
+    error.headers["Retry-After"] = str(RETRY_AFTER)
+    if request.headers.get("content-length", "0") != "0" or "transfer-encoding" in (
+            request.headers):
+        error.headers["Connection"] = "close"
+    return error
 
 
 def _stop_all(workers: list[_Worker]) -> None:
