@@ -229,8 +229,9 @@ def main() -> None:
             moves = ""
             while words and len(moves) + len(words[0]) < 3900:
                 moves += " " + words.pop(0)
-            if words:  # (ended before a move number: no turn cut in two)
-                moves = moves[: re.search(r".*\s(?=\d+\.(\s|$))", moves + " ", re.S).end()]
+            cut = re.search(r".*\s(?=\d+\.(\s|$))", moves + " ", re.S)
+            if words and cut:  # (ended before a move number: no turn cut in two)
+                moves = moves[: cut.end()]
             heavy = ((long_text + "\n") * (2_000_000 // (len(long_text) + 1))).encode()
             made = requests({"long": long_text, "moves": moves.strip(), "heavy": heavy,
                              "game": long_game,

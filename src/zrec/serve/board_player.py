@@ -11,7 +11,9 @@ Like the rest of the board's API, asking for a move is reading: nobody needs to 
 and nothing is written.  What one request may cost is bounded, since anybody may send
 one: a search player's budget at most :data:`WEB_BUDGETS` (``bad-player`` beyond), a
 search stopped after :data:`SEARCH_SECONDS` seconds (``search-too-long``), and at most
-:data:`AT_ONCE` searches at once in a worker process (``busy`` for another).
+:data:`AT_ONCE` searches at once in a server process (``busy`` for another, answered
+before its body is read); the search runs in the pool of expensive work
+(:mod:`zrec.serve.work`), under its limits per client and its budget of time.
 
 Dice: a turn that rolls them is rolled by the server, as the board's Roll button has
 it do (``GET /api/roll``), from the generator the player's own random choices draw on:
