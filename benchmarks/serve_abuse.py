@@ -9,6 +9,7 @@ seconds or ``--most`` requests a client, while one more client asks for a plain 
 page (``/games/1``) every ``--every`` seconds.  The routes:
 
 * ``tree``: ``GET /api/tree`` of the longest game's first 60 moves;
+* ``explorer``: the page ``/explorer`` of the same moves;
 * ``position``: ``POST /api/position`` of a long record (the longest game, each
   request with another ``Event`` tag: checked and replayed from the start every time);
 * ``validate``: ``POST /api/validate`` of a ~2 MB file of games;
@@ -48,7 +49,7 @@ from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 ZREC = [sys.executable, "-m", "zrec"]
-ROUTES = ["tree", "position", "validate", "edit", "search", "reply"]
+ROUTES = ["tree", "explorer", "position", "validate", "edit", "search", "reply"]
 
 
 def free_port() -> int:
@@ -134,6 +135,8 @@ def requests(base_records: dict[str, Any]) -> dict[str, Any]:
     return {
         "tree": lambda n: ("GET", f"/api/tree?game={base_records['game']}&moves="
                            + quote(moves), b"", ""),
+        "explorer": lambda n: ("GET", f"/explorer?game={base_records['game']}&moves="
+                               + quote(moves), b"", ""),
         "position": lambda n: ("POST", "/api/position", numbered(n).encode(), "text/plain"),
         "validate": lambda n: ("POST", "/api/validate", heavy, "text/plain"),
         "edit": lambda n: ("POST", "/api/edit", json.dumps(
