@@ -3,9 +3,8 @@ behind it.
 
 The routes that read, check or replay records sent to them or walk many stored games
 (``POST /api/validate``, ``/api/position``, ``/api/edit``, ``/api/json``,
-``/api/reply``, ``GET /api/tree``, ``/explorer`` and its board, a search by moves,
-position or material) hand that work to
-:func:`run`.  It runs there in one of :data:`WORKERS` worker *processes* (not threads:
+``/api/record``, ``/api/reply``, ``GET /api/tree``, ``/explorer`` and its board, a
+search by moves, position or material) hand that work to :func:`run`.  It runs there in one of :data:`WORKERS` worker *processes* (not threads:
 the work is Python that holds the interpreter's lock, and a single thread of it made
 the game page of the same process ten times slower), one piece of work at a time each:
 
