@@ -4,12 +4,13 @@ behind it.
 The routes that read, check or replay records sent to them or walk many stored games
 (``POST /api/validate``, ``/api/position``, ``/api/edit``, ``/api/json``,
 ``/api/record``, ``/api/reply``, ``GET /api/tree``, ``/explorer`` and its board, a
-search by moves, position or material) hand that work to :func:`run`.  It runs there in one of :data:`WORKERS` worker *processes* (not threads:
-the work is Python that holds the interpreter's lock, and a single thread of it made
-the game page of the same process ten times slower), one piece of work at a time each:
+search by moves, position or material) hand that work to :func:`run`.  It runs there
+in one of :data:`WORKERS` worker *processes* (not threads: the work is Python that
+holds the interpreter's lock, and a single thread of it made the game page of the same
+process ten times slower), one piece of work at a time each:
 
 - at most :data:`QUEUE` requests wait for a worker; another is answered 503 ``busy``
-  with ``Retry-After`` (:data:`RETRY_AFTER` seconds), at once, as is one that waited
+  with ``Retry-After`` (:data:`RETRY_AFTER` seconds), as is one that waited
   :data:`WAIT_SECONDS` without a worker;
 - at most :data:`CLIENT_AT_ONCE` of one client's requests wait or run at once (the
   client as :func:`client_key` names it); another is answered 429
@@ -22,6 +23,9 @@ the game page of the same process ten times slower), one piece of work at a time
   is dropped or stopped at its next check, and the worker is free again;
 - a worker that has not stopped :data:`GRACE` seconds after its budget or its
   client left (work in a step that does not check) is killed and replaced;
+- a request refused (429, 503) is refused before its body is read, and answered after
+  :data:`REFUSE_DELAY` (:func:`refused`): a client that asks again at once is slowed,
+  and costs the server little;
 - the workers run at a lower priority (:data:`NICE`) than the server's process, which
   answers the cheap pages.
 
@@ -181,8 +185,12 @@ class Pool:
             if not done.cancelled() and done.exception() is None:
                 self.started = True
                 self._give(worker)
-            else:
+            elif self.started:  # (a worker that never starts is not started again)
                 self._replace(worker)
+            else:
+                log.error("a worker of the pool of expensive work did not start")
+                worker.kill()  # (the next request tries again)
+                self._all.remove(worker)
 
         ready.add_done_callback(started)
 
