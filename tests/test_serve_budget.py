@@ -206,3 +206,25 @@ def test_cheap_pages_answer_quickly_while_the_pool_is_full(db: str) -> None:
         assert {f.result().status_code for f in heavy} <= {200, 422, 503}
     assert statistics.median(took) < 0.1, took
     assert max(took) < 1.0, took
+
+
+class _Raised:
+    value = 1
+
+
+def test_a_replay_checks_its_budget_at_every_move() -> None:
+    """The budget the pool arms (zrec.budget) stops a replay at its next move: spent
+    by time, or by its flag (the client gone); with none armed, the replay runs."""
+    from zrec.budget import Stopped, limited
+    from zrec.notation.reader import read_game
+    from zrec.play import positions, prepare
+
+    game = read_game(LIGHT.decode(), "light.zrec")
+    assert len(positions(prepare(game), game.line)) == 1
+    with limited(-1.0), pytest.raises(Stopped) as spent:
+        positions(prepare(game), game.line)
+    assert spent.value.reason == "time"
+    with limited(60.0, _Raised()), pytest.raises(Stopped) as cancelled:
+        positions(prepare(game), game.line)
+    assert cancelled.value.reason == "cancelled"
+    assert len(positions(prepare(game), game.line)) == 1
