@@ -13,6 +13,9 @@
   position it reaches), and a page of the games that reach the position (the
   archive's search by moves or position).  Everything is in the address, so a position is a
   link to keep; no script.
+
+The work of all three (the tree, the position reached, the search) runs in the pool of
+expensive work (:mod:`zrec.serve.work`), under its limits and budget.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ router = APIRouter()
 
 #: games a page of the explorer lists
 GAMES_PAGE = 20
+#: the longest moves (or position) the tree and the explorer take, in characters
+#: (``bad-request`` beyond); their work has the budget of :mod:`zrec.serve.work`
+MOVES_TEXT = 4000
 _ERROR = {"description": "An error: {\"error\": {\"code\": ..., \"message\": ...}}"}
 
 _Game = Annotated[str | None, Param(max_length=100, description="The game (its Game tag).")]
@@ -48,10 +54,11 @@ _Options = Annotated[
 ]
 _Moves = Annotated[
     str | None,
-    Param(max_length=4000, description='The moves played so far: "1. b6-b5 b4xb6".'),
+    Param(max_length=MOVES_TEXT, description='The moves played so far: "1. b6-b5 b4xb6".'),
 ]
 _Position = Annotated[
-    str | None, Param(max_length=4000, description="From this position (a Setup string).")
+    str | None,
+    Param(max_length=MOVES_TEXT, description="From this position (a Setup string)."),
 ]
 
 
