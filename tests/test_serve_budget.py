@@ -131,7 +131,7 @@ def test_work_past_its_budget_is_stopped_and_refused_in_words(db: str) -> None:
     assert answer.json() == {"error": {"code": "over-budget", "message": (
         "the work of this request ran past its budget of 1 s and was stopped: send a "
         "smaller request")}}
-    assert took < 2.0  # (stopped at its budget, not killed after the grace)
+    assert took < 2.5  # (stopped at its budget, not killed after the grace: 3 s)
     assert app.state.work.counts["stopped"] == before + 1
 
 
