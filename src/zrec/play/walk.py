@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from zrec.budget import current
 from zrec.notation.model import Line, MoveNode
 from zrec.play.replay import Replay, ReplayError
 from zrec.rules.base import Event, Finding, IllegalMoveError, MoveNumber
@@ -141,9 +142,12 @@ class _Walker:
         every = self.visitor.every_step
         upto = self.upto if depth == 0 else None
         trail = self.trail if depth == 0 else None
+        budget = current()  # (the server's budget of the request: checked a move at a time)
         for node in moves:
             if upto is not None and ply >= upto:
                 break
+            if budget is not None:
+                budget.check()
             try:
                 resolved = resolve(pos, node.turn)
             except IllegalMoveError as exc:

@@ -27,7 +27,7 @@ from fastapi.responses import Response
 from zrec.serve.access import Reader, settings_of
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.events import loaded, pairings_text, ranking, standings_text
-from zrec.serve.finding import Filters, filters, find, search_text
+from zrec.serve.finding import Filters, filters, find_for, search_text
 
 __all__ = ["router"]
 
@@ -55,8 +55,10 @@ def health(request: Request, archive: Reader) -> dict[str, Any]:
     response_class=JsonText,
     responses={400: _ERROR},
 )
-def games(archive: Reader, f: Annotated[Filters, Depends(filters)]) -> Response:
-    found = find(archive, f)
+async def games(
+    request: Request, archive: Reader, f: Annotated[Filters, Depends(filters)]
+) -> Response:
+    found = await find_for(request, archive, f)
     return JsonText(search_text(found), headers={"X-Total-Count": str(found.total)})
 
 
@@ -122,11 +124,10 @@ async def validate(
     request: Request,
     name: Annotated[str, Param(max_length=200, description="The record's file name.")] = "-",
 ) -> Response:
-    from starlette.concurrency import run_in_threadpool
+    from zrec.serve.work import run
 
-    body = await request.body()
-    # checked in a thread: the server goes on answering other requests meanwhile
-    return JsonText(await run_in_threadpool(validation_text, body, name))
+    # checked in the pool of expensive work: the server goes on answering meanwhile
+    return JsonText(await run(request, validation_text, name, body=True))
 
 
 def validation_text(body: bytes, name: str = "-") -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import secrets
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi import Query as Param
@@ -30,12 +30,15 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from zrec.check.diagnostics import Diagnostic
-from zrec.notation.model import Game
+from zrec.notation.model import Game, Line
 from zrec.play.board import BoardError, Prepared, board_at
 from zrec.serve.api import JsonText, records_in
 from zrec.serve.errors import ApiError
+from zrec.serve.work import run
 
 __all__ = ["router"]
+
+Parsed = TypeVar("Parsed", bound=BaseModel)
 
 router = APIRouter(prefix="/api", tags=["board"])
 
@@ -55,17 +58,22 @@ MAX_DICE, FACES = 8, range(2, 21)
 
 
 class _Invalid(Exception):
-    """A record that does not validate: the answer is ready."""
+    """A record that does not validate: its message and diagnostics (plain data: it
+    comes back from a worker process of :mod:`zrec.serve.work`)."""
 
-    def __init__(self, answer: Response, message: str) -> None:
-        super().__init__(message)
-        self.answer = answer
-        self.message = message
+    def __init__(self, message: str, diagnostics: list[dict[str, Any]]) -> None:
+        super().__init__(message, diagnostics)
+        self.message, self.diagnostics = message, diagnostics
+
+    @property
+    def answer(self) -> Response:
+        """The answer: 422 ``invalid-record`` with the diagnostics."""
+        return JSONResponse({"error": {"code": "invalid-record", "message": self.message,
+                                       "diagnostics": self.diagnostics}}, status_code=422)
 
 
 def _invalid(message: str, diagnostics: list[dict[str, Any]]) -> _Invalid:
-    body = {"error": {"code": "invalid-record", "message": message, "diagnostics": diagnostics}}
-    return _Invalid(JSONResponse(body, status_code=422), message)
+    return _Invalid(message, diagnostics)
 
 
 #: what the end of a game is checked against (its result, a score it states): not
@@ -74,6 +82,9 @@ UNFINISHED = frozenset({"wrong-result", "wrong-score"})
 #: the largest body whose checked record is kept for the next request (the board sends
 #: the same record again for every click of a move)
 KEPT_BODY = 256 * 1024
+#: the most moves (variations included) of a record the board takes: a longer one is
+#: answered 422 ``record-too-long`` before it is replayed
+MAX_MOVES = 10_000
 
 
 def checked(body: bytes) -> Prepared:
@@ -98,6 +109,9 @@ def _checked(body: bytes) -> Prepared:
         said = "no record" if not records else f"{len(records)} records"
         raise _invalid(f"the body holds {said}: send one record", [])
     game: Game | None = records[0].game
+    if game is not None and (count := moves_in(game.line)) > MAX_MOVES:
+        raise ApiError(422, "record-too-long", f"the record has {count} moves (variations "
+                       f"included): the board takes at most {MAX_MOVES}")
     report = report_of(records[0], "<stdin>")
     errors = [d for d in report.diagnostics if d.severity == "error" and not (
         d.code in UNFINISHED and game is not None and game.result == "*")]
@@ -118,6 +132,16 @@ def web_message(found: Diagnostic) -> str:
     said = (f"line {found.line}, column {found.column}: {found.severity}[{found.code}]"
             f"{ply}: {found.message}")
     return f"{said}\n{found.excerpt}" if found.excerpt else said
+
+
+def moves_in(line: Line) -> int:
+    """The moves of a line, its variations' included."""
+    count, lines = 0, [line]
+    while lines:
+        for node in lines.pop().moves:
+            count += 1
+            lines.extend(node.variations)
+    return count
 
 
 def _board_error(exc: BoardError) -> ApiError:
@@ -164,11 +188,9 @@ async def position(
     view: Annotated[bool, Param(description=(
         "false: leave the drawing out (null), while a move is being clicked."))] = True,
 ) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    body = await request.body()
     try:
-        return JSONResponse(await run_in_threadpool(position_json, body, at, roll, clicks, view))
+        return JSONResponse(await run(request, position_json, at, roll, clicks, view,
+                                      body=True))
     except _Invalid as exc:
         return exc.answer
 
@@ -186,6 +208,25 @@ class EditRequest(BaseModel):
     tags: dict[str, str | None] | None = None
     result: str | None = Field(None, max_length=100)
     termination: str | None = Field(None, max_length=100)
+
+
+def parsed(model: type[Parsed], body: bytes) -> Parsed:
+    """The JSON body as ``model``; 400 ``bad-request`` in words (as FastAPI says it of
+    a body it reads) if it is not one."""
+    from pydantic import ValidationError
+
+    from zrec.serve.errors import words
+
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as exc:
+        raise ApiError(400, "bad-request", words(
+            [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()])) from None
+
+
+def edit_body(body: bytes) -> dict[str, Any]:
+    """What ``POST /api/edit`` answers for its body."""
+    return edit_json(parsed(EditRequest, body))
 
 
 def edit_json(request: EditRequest) -> dict[str, Any]:
@@ -211,12 +252,12 @@ def edit_json(request: EditRequest) -> dict[str, Any]:
     "/edit",
     summary="Edit a record (play a move, comment, NAG, cut, tags, result, promote)",
     responses={400: _ERROR, 413: _ERROR, 422: _INVALID},
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": EditRequest.model_json_schema()}}}},
 )
-async def edit_record(request: EditRequest) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    try:
-        return JSONResponse(await run_in_threadpool(edit_json, request))
+async def edit_record(request: Request) -> Response:
+    try:  # (the body read once the pool lets the request in, and parsed there)
+        return JSONResponse(await run(request, edit_body, body=True))
     except _Invalid as exc:
         return exc.answer
 
@@ -250,13 +291,16 @@ def roll(
     openapi_extra=_TEXT_BODY,
 )
 async def as_json(request: Request) -> Response:
-    from zrec.notation.json.convert import write_json
-
-    body = await request.body()
     try:
-        game = checked(body).game
+        return JsonText(await run(request, json_text, body=True))
     except _Invalid as exc:
         return exc.answer
+
+
+def json_text(body: bytes) -> str:
+    """What ``POST /api/json`` answers."""
+    from zrec.notation.json.convert import write_json
+
     out = io.StringIO()
-    write_json(iter([game]), out)
-    return JsonText(out.getvalue())
+    write_json(iter([checked(body).game]), out)
+    return out.getvalue()

@@ -293,13 +293,12 @@ def record_json(body: bytes) -> dict[str, Any]:
 )
 async def record(request: Request) -> Response:
     from fastapi.responses import JSONResponse
-    from starlette.concurrency import run_in_threadpool
 
     from zrec.serve.board_api import _Invalid
+    from zrec.serve.work import run
 
-    body = await request.body()
-    try:
-        return JSONResponse(await run_in_threadpool(record_json, body))
+    try:  # (in the pool of expensive work, under its limits)
+        return JSONResponse(await run(request, record_json, body=True))
     except _Invalid as exc:
         return exc.answer
 

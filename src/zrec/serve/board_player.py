@@ -11,7 +11,9 @@ Like the rest of the board's API, asking for a move is reading: nobody needs to 
 and nothing is written.  What one request may cost is bounded, since anybody may send
 one: a search player's budget at most :data:`WEB_BUDGETS` (``bad-player`` beyond), a
 search stopped after :data:`SEARCH_SECONDS` seconds (``search-too-long``), and at most
-:data:`AT_ONCE` searches at once in a worker process (``busy`` for another).
+:data:`AT_ONCE` searches at once in a server process (``busy`` for another, answered
+before its body is read); the search runs in the pool of expensive work
+(:mod:`zrec.serve.work`), under its limits per client and its budget of time.
 
 Dice: a turn that rolls them is rolled by the server, as the board's Roll button has
 it do (``GET /api/roll``), from the generator the player's own random choices draw on:
@@ -29,13 +31,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from zrec.play.board import BoardError, board_at, parse_roll
 from zrec.serve.board_api import _board_error, _Invalid, checked
 from zrec.serve.errors import ApiError
+from zrec.serve.work import WORK_SECONDS, refused, run
 
 __all__ = [
     "AT_ONCE",
@@ -56,7 +59,9 @@ WEB_PLAYOUT_MOVES = 100
 #: seconds a search may run before it is stopped (the engines read no clock: the
 #: server's wrapper of the engine does, at each of its calls)
 SEARCH_SECONDS = 10.0
-#: searches at once in one worker process; another request is answered ``busy``
+#: searches at once in one server process (waiting for the pool of
+#: :mod:`zrec.serve.work` or searching); another request is answered ``busy``, before
+#: its body is read
 AT_ONCE = 2
 _searching = threading.BoundedSemaphore(AT_ONCE)
 
@@ -111,13 +116,17 @@ class _Timed:
     of those a search repeats first checking the search's deadline."""
 
     def __init__(self, engine: Any, deadline: float) -> None:
-        self._engine, self._deadline = engine, deadline
+        from zrec.budget import current
+
+        self._engine, self._deadline, self._budget = engine, deadline, current()
         self.seats: tuple[str, ...] = engine.seats
         self.title: str = engine.title
 
     def _check(self) -> None:
         if time.monotonic() > self._deadline:
             raise _TooLong()
+        if self._budget is not None:  # (the request's: its client gone)
+            self._budget.check()
 
     def key(self, pos: Any) -> bytes:
         return bytes(self._engine.key(pos))
@@ -155,8 +164,15 @@ class _Timed:
         return self._engine.apply(pos, move)
 
 
-def reply_json(request: ReplyRequest) -> dict[str, Any]:
-    """What ``POST /api/reply`` answers."""
+def reply_body(body: bytes, seconds: float = SEARCH_SECONDS) -> dict[str, Any]:
+    """What ``POST /api/reply`` answers for its body."""
+    from zrec.serve.board_api import parsed
+
+    return reply_json(parsed(ReplyRequest, body), seconds)
+
+
+def reply_json(request: ReplyRequest, seconds: float = SEARCH_SECONDS) -> dict[str, Any]:
+    """What ``POST /api/reply`` answers (``seconds``: the most the search runs)."""
     from zrec.errors import ZrecError
     from zrec.research.study import seat_players
 
@@ -185,7 +201,7 @@ def reply_json(request: ReplyRequest) -> dict[str, Any]:
             raise _board_error(exc) from None
     elif chance is not None:
         roll = tuple(chance.roll(rng))
-    move = _search(choose, engine, pos, roll, rng, spec)
+    move = _search(choose, engine, pos, roll, rng, spec, seconds)
     if move is None:
         raise ApiError(400, "no-move", f"{spec} finds no move to play after node {board.at}")
     return {"move": engine.spell(pos, move).text(), "at": board.at, "seat": board.to_move,
@@ -193,19 +209,14 @@ def reply_json(request: ReplyRequest) -> dict[str, Any]:
 
 
 def _search(choose: Any, engine: Any, pos: Any, roll: tuple[int, ...] | None,
-            rng: random.Random, spec: str) -> Any:
-    """The move ``choose`` makes, within :data:`SEARCH_SECONDS` and :data:`AT_ONCE`."""
-    if not _searching.acquire(blocking=False):
-        raise ApiError(503, "busy", f"the server is already searching {AT_ONCE} moves for "
-                       "other requests: ask again in a moment")
+            rng: random.Random, spec: str, seconds: float) -> Any:
+    """The move ``choose`` makes, within ``seconds``."""
     try:
-        return choose(_Timed(engine, time.monotonic() + SEARCH_SECONDS), pos, roll, rng)
+        return choose(_Timed(engine, time.monotonic() + seconds), pos, roll, rng)
     except _TooLong:
         raise ApiError(422, "search-too-long", f"{spec} searched for more than "
-                       f"{SEARCH_SECONDS:g} s, the most the server searches for one move: "
+                       f"{seconds:g} s, the most the server searches for one move: "
                        "ask for a smaller budget") from None
-    finally:
-        _searching.release()
 
 
 @router.post(
@@ -215,13 +226,24 @@ def _search(choose: Any, engine: Any, pos: Any, roll: tuple[int, ...] | None,
     responses={400: {"description": "An error: bad-player, player-refuses, game-over, "
                      "bad-node, bad-roll, no-move"},
                413: {"description": "An error"},
-               422: {"description": "invalid-record, no-engine or search-too-long"},
+               422: {"description": "invalid-record, no-engine, record-too-long, "
+                     "search-too-long or over-budget"},
+               429: {"description": "too-many-requests: this client's requests at once"},
                503: {"description": "busy: too many searches at once"}},
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": ReplyRequest.model_json_schema()}}}},
 )
-async def reply(request: ReplyRequest) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
+async def reply(request: Request) -> Response:
+    # the gate first: a request over it costs nothing, its body not even read
+    if not _searching.acquire(blocking=False):
+        raise await refused(request, ApiError(
+            503, "busy", f"the server is already searching {AT_ONCE} moves for other "
+            "requests: ask again in a moment"))
     try:
-        return JSONResponse(await run_in_threadpool(reply_json, request))
+        answer = await run(request, reply_body, SEARCH_SECONDS, body=True,
+                           seconds=SEARCH_SECONDS + WORK_SECONDS)
+        return JSONResponse(answer)
     except _Invalid as exc:
         return exc.answer
+    finally:
+        _searching.release()

@@ -16,7 +16,11 @@ code                      status  when
 ``player-refuses``,               budget over the web's limit, a player that cannot
 ``game-over``, ``no-move``        play the game, a game over, no move found
 ``invalid-record``        422     a record sent to the board that does not validate
+``record-too-long``       422     a record sent to the board with more moves than it
+                                  takes (:data:`zrec.serve.board_api.MAX_MOVES`)
 ``search-too-long``       422     a player's search that ran past its time
+``over-budget``           422     work that ran past its request's budget
+                                  (:mod:`zrec.serve.work`)
 ``no-engine``             422     a record of a game zrec has no rules for, to the board
 ``login-needed``          401     a write by nobody logged in (a page: a redirect
                                   to ``/login``)
@@ -32,7 +36,10 @@ code                      status  when
 ``bad-result``            400     a result the event's form cannot record (the message
                                   says which field and why)
 ``too-many-logins``       429     too many failed logins (``Retry-After`` says when)
-``busy``                  503     too many searches of players at once
+``too-many-requests``     429     too many of one client's expensive requests at once
+                                  (``Retry-After``)
+``busy``                  503     too many searches of players, or requests of
+                                  expensive work, at once (``Retry-After``)
 ``archive-busy``          503     another writer (an import) held the archive
                                   for longer than a write of the web waits
                                   (``Retry-After`` says when to try again)
@@ -55,7 +62,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from zrec.archive.store.db import ArchiveBusyError, ArchiveError, DamagedArchiveError
 from zrec.serve.problems import ApiError
 
-__all__ = ["ApiError", "install_handlers", "not_found"]
+__all__ = ["ApiError", "install_handlers", "not_found", "words"]
 
 log = logging.getLogger("zrec.serve")
 
@@ -95,7 +102,7 @@ def answer(request: Request, status: int, code: str, message: str) -> Response:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def _words(errors: Any) -> str:
+def words(errors: Any) -> str:
     """A validation error of FastAPI in words: ``limit: Input should be ...``."""
     parts = []
     for error in errors:
@@ -109,11 +116,13 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> Response:
-        return answer(request, exc.status, exc.code, exc.message)
+        response = answer(request, exc.status, exc.code, exc.message)
+        response.headers.update(exc.headers)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> Response:
-        return answer(request, 400, "bad-request", _words(exc.errors()))
+        return answer(request, 400, "bad-request", words(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

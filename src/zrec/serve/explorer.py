@@ -13,6 +13,9 @@
   position it reaches), and a page of the games that reach the position (the
   archive's search by moves or position).  Everything is in the address, so a position is a
   link to keep; no script.
+
+The work of all three (the tree, the position reached, the search) runs in the pool of
+expensive work (:mod:`zrec.serve.work`), under its limits and budget.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ router = APIRouter()
 
 #: games a page of the explorer lists
 GAMES_PAGE = 20
+#: the longest moves (or position) the tree and the explorer take, in characters
+#: (``bad-request`` beyond); their work has the budget of :mod:`zrec.serve.work`
+MOVES_TEXT = 4000
 _ERROR = {"description": "An error: {\"error\": {\"code\": ..., \"message\": ...}}"}
 
 _Game = Annotated[str | None, Param(max_length=100, description="The game (its Game tag).")]
@@ -48,10 +54,11 @@ _Options = Annotated[
 ]
 _Moves = Annotated[
     str | None,
-    Param(max_length=4000, description='The moves played so far: "1. b6-b5 b4xb6".'),
+    Param(max_length=MOVES_TEXT, description='The moves played so far: "1. b6-b5 b4xb6".'),
 ]
 _Position = Annotated[
-    str | None, Param(max_length=4000, description="From this position (a Setup string).")
+    str | None,
+    Param(max_length=MOVES_TEXT, description="From this position (a Setup string)."),
 ]
 
 
@@ -107,15 +114,30 @@ class JsonText(Response):
     response_class=JsonText,
     responses={400: _ERROR},
 )
-def api_tree(
-    archive: Reader,
+async def api_tree(
+    request: Request,
     game: _Game = None,
     moves: _Moves = None,
     position: _Position = None,
     options: _Options = [],  # noqa: B006
 ) -> Response:
-    branches = branches_of(archive, game, option_pairs(options), moves, position)
-    return JsonText(tree_json(branches))
+    from zrec.serve.access import settings_of
+    from zrec.serve.work import run
+
+    pairs = option_pairs(options)
+    return JsonText(await run(request, tree_text, settings_of(request).db, game, pairs,
+                              moves, position))
+
+
+def tree_text(
+    db: str, game: str | None, options: dict[str, str], moves: str | None,
+    position: str | None,
+) -> str:
+    """What ``GET /api/tree`` answers (work for the pool of :mod:`zrec.serve.work`)."""
+    from zrec.serve.work import opened
+
+    with opened(db) as archive:
+        return tree_json(branches_of(archive, game, options, moves, position))
 
 
 @dataclass(slots=True)
@@ -243,7 +265,7 @@ def _choices(archive: Archive, game: str | None) -> tuple[list[str], list[tuple[
 
 
 @router.get("/explorer", response_class=HTMLResponse, include_in_schema=False)
-def explorer_page(
+async def explorer_page(
     request: Request,
     archive: Reader,
     game: _Game = None,
@@ -252,6 +274,35 @@ def explorer_page(
     options: _Options = [],  # noqa: B006
     offset: Annotated[int, Param(ge=0, le=10**9)] = 0,
 ) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    from zrec.serve.access import settings_of
+    from zrec.serve.work import run
+
+    chosen = option_pairs(options, skip_empty=True)
+    parts = await run(request, explorer_parts, settings_of(request).db, game, moves,
+                      position, chosen, offset)
+    ids = parts.pop("ids")
+    return await run_in_threadpool(
+        lambda: render(request, "explorer.html", **parts, games=list(archive.games(ids))))
+
+
+def explorer_parts(
+    db: str, game: str | None, moves: str | None, position: str | None,
+    chosen: dict[str, str], offset: int,
+) -> dict[str, Any]:
+    """What the page ``/explorer`` shows, but its games (``ids``): work for the pool of
+    :mod:`zrec.serve.work`."""
+    from zrec.serve.work import opened
+
+    with opened(db) as archive:
+        return _explorer_parts(archive, game, moves, position, chosen, offset)
+
+
+def _explorer_parts(
+    archive: Archive, game: str | None, moves: str | None, position: str | None,
+    chosen: dict[str, str], offset: int,
+) -> dict[str, Any]:
     from zrec.archive.store.search import Query, search_page
     from zrec.rules import find_game
     from zrec.rules.base import UnknownGameError
@@ -259,7 +310,6 @@ def explorer_page(
     game = game.strip() if game and game.strip() else None
     moves = moves.strip() if moves and moves.strip() else None
     position = position.strip() if position and position.strip() else None
-    chosen = option_pairs(options, skip_empty=True)
     try:
         name = find_game(game).name if game else None
     except UnknownGameError as exc:
@@ -291,13 +341,13 @@ def explorer_page(
         "after": link(moves, offset=offset + GAMES_PAGE)
         if offset + GAMES_PAGE < total else None,
     }
-    return render(
-        request, "explorer.html", title="Opening explorer", game=name, moves=moves or "",
+    return dict(
+        title="Opening explorer", game=name, moves=moves or "",
         position=position or "",
         chosen=chosen, games_held=games_held, choices=choices, trail=trail,
         board=("/explorer/board.svg?" + here) if where else None,
         seats=seats, rows=rows, played=sum(b.games for b in branches),
-        games=list(archive.games(ids)), total=total, pages=pages,
+        ids=ids, total=total, pages=pages,
     )
 
 
@@ -333,27 +383,41 @@ def _searched_game(archive: Archive, name: str | None, options: dict[str, str]) 
 
 
 @router.get("/explorer/board.svg", include_in_schema=False)
-def explorer_board(
-    archive: Reader,
+async def explorer_board(
+    request: Request,
     game: _Game = None,
     moves: _Moves = None,
     position: _Position = None,
     options: _Options = [],  # noqa: B006
 ) -> Response:
     """The board of the position, as ``zrec diagram`` draws it."""
+    from zrec.serve.access import settings_of
+    from zrec.serve.work import run
+
+    svg = await run(request, board_svg, settings_of(request).db, game,
+                    option_pairs(options, skip_empty=True), moves, position)
+    return Response(svg, media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=3600"})
+
+
+def board_svg(
+    db: str, game: str | None, options: dict[str, str], moves: str | None,
+    position: str | None,
+) -> str:
+    """The drawing ``/explorer/board.svg`` answers (work for the pool)."""
     from zrec.render.diagram import DiagramError, diagram_for_record
+    from zrec.serve.work import opened
 
     game = game.strip() if game and game.strip() else None
     moves = moves.strip() if moves and moves.strip() else None
     position = position.strip() if position and position.strip() else None
-    where = reached(archive, game, option_pairs(options, skip_empty=True), moves, position)
+    with opened(db) as archive:
+        where = reached(archive, game, options, moves, position)
     if where is None:
         raise ApiError(404, "not-found", "no start of the archive can play these moves")
     try:
         given = position is not None and not where.trail
         caption = f"{where.engine.title} — the position given" if given else None
-        svg = diagram_for_record(where.record, caption=caption)
+        return diagram_for_record(where.record, caption=caption)
     except DiagramError as exc:
         raise ApiError(404, "not-found", str(exc)) from None
-    return Response(svg, media_type="image/svg+xml",
-                    headers={"Cache-Control": "public, max-age=3600"})

@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Query as Param
+from fastapi import Request
 
 from zrec.archive import Archive
 from zrec.archive.store.search import Query, SearchError, search_page
 from zrec.serve.errors import ApiError
 
-__all__ = ["MAX_LIMIT", "PAGE", "Filters", "Found", "find", "search_text"]
+__all__ = ["MAX_LIMIT", "PAGE", "Filters", "Found", "costly", "find", "find_for", "ids_found",
+           "search_text"]
 
 #: games a page shows when no limit is given, and the most a page may show
 PAGE, MAX_LIMIT = 50, 1000
@@ -179,6 +181,38 @@ def find(archive: Archive, f: Filters) -> Found:
         return Found(list(archive.games(ids)), total)
     except SearchError as exc:
         raise ApiError(400, "bad-search", str(exc)) from None
+
+
+def costly(f: Filters) -> bool:
+    """Whether a search replays or walks games (by moves, a position or material): run
+    in the pool of expensive work (:mod:`zrec.serve.work`)."""
+    return bool(f.moves or f.position or f.position_after or f.material)
+
+
+def ids_found(db: str, f: Filters) -> tuple[list[int], int]:
+    """The ids of the page of games ``f`` asks for, and how many match (work for the
+    pool)."""
+    from zrec.serve.work import opened
+
+    with opened(db) as archive:
+        try:
+            return search_page(archive, query_of(archive, f))
+        except SearchError as exc:
+            raise ApiError(400, "bad-search", str(exc)) from None
+
+
+async def find_for(request: Request, archive: Archive, f: Filters) -> Found:
+    """:func:`find` for a request: a costly search (:func:`costly`) in the pool of
+    expensive work, under its limits, the games of its page read here."""
+    from starlette.concurrency import run_in_threadpool
+
+    from zrec.serve.access import settings_of
+    from zrec.serve.work import run
+
+    if not costly(f):
+        return await run_in_threadpool(find, archive, f)
+    ids, total = await run(request, ids_found, settings_of(request).db, f)
+    return Found(await run_in_threadpool(lambda: list(archive.games(ids))), total)
 
 
 def search_text(found: Found) -> str:

@@ -34,7 +34,7 @@ from zrec.serve.access import Reader, visitor
 from zrec.serve.board_page import event_board
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.events import after_words, event_pairings, event_rounds, loaded, ranking
-from zrec.serve.finding import PAGE, Filters, filters, find
+from zrec.serve.finding import PAGE, Filters, filters, find_for
 from zrec.serve.headers import csp_with_styles
 from zrec.serve.templating import render, render_text, url_part
 
@@ -66,19 +66,22 @@ def home(request: Request, archive: Reader) -> Response:
 
 
 @router.get("/search", response_class=HTMLResponse)
-def search(
+async def search(
     request: Request, archive: Reader, f: Annotated[Filters, Depends(filters)]
 ) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
     given = f.given()
     try:
-        found = find(archive, f) if given else None
+        found = await find_for(request, archive, f) if given else None
     except ApiError as exc:  # (the form stays as it was filled, the reason above it)
         if exc.code != "bad-search":
             raise
-        return render(request, "search.html", status=exc.status, title="Search", f=f,
-                      found=None, problem=exc.message, pages=_pages(given, 0, 1, 0))
-    return render(
-        request, "search.html", title="Search", f=f, found=found, problem=None,
+        return await run_in_threadpool(
+            render, request, "search.html", status=exc.status, title="Search", f=f,
+            found=None, problem=exc.message, pages=_pages(given, 0, 1, 0))
+    return await run_in_threadpool(
+        render, request, "search.html", title="Search", f=f, found=found, problem=None,
         pages=_pages(given, f.offset, f.limit, found.total if found else 0),
     )
 
