@@ -87,8 +87,10 @@ def board(
     chosen = listening.getsockname()[1]
     url = f"http://127.0.0.1:{chosen}/board" + ("?start=1" if start is not None else "")
     typer.echo(f"zrec: the recording board of {shown} at {url} (Ctrl-C stops)", err=True)
-    config = uvicorn.Config(create_app(db, board_start=start), log_level="warning",
-                            timeout_keep_alive=5, server_header=False)
+    from zrec.serve.connections import server_options, stopping
+
+    config = uvicorn.Config(stopping(create_app(db, board_start=start)), log_level="warning",
+                            **server_options())
     server = uvicorn.Server(config)
     threading.Thread(target=_open_when_up, args=(server, url, not no_open), daemon=True).start()
     server.run(sockets=[listening])
