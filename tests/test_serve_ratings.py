@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -109,6 +111,43 @@ def test_a_player_s_page_shows_the_history(client: TestClient, db: str) -> None:
         f"Odd, round {n}" for n in (1, 2, 3)]
     odd = client.get("/players/" + MARKUP).text
     assert "<script>alert" not in odd and "<h2>Ratings</h2>" in odd
+
+
+def test_a_list_as_of_a_day_is_rated_once_per_archive_state(
+    client: TestClient, db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/ratings?as_of=`` asked for again, or by 8 clients at once, is not rated again
+    (it was, every request); a game imported meanwhile makes it rated again."""
+    import zrec.serve.ratings as ratings
+
+    calls: list[tuple[Any, ...]] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[1:])
+        return real(*args)
+
+    from zrec.archive.ratings.compute import rate as real
+
+    monkeypatch.setattr(ratings, "rate", counted)
+    day = {"as_of": "2026.12.30"}
+    first = client.get("/ratings", params=day).text
+    with ThreadPoolExecutor(8) as pool:
+        again = list(pool.map(lambda _: client.get("/ratings", params=day).text, range(8)))
+    assert again == [first] * 8 and calls == [(None, "2026.12.30")]
+    client.get("/ratings", params={"as_of": "2026.12.30", "game": "mosona"})
+    assert calls == [(None, "2026.12.30"), ("mosona", "2026.12.30")]
+    game = next(random_games(find_game("mosona"), {}, 1, 9))
+    tags = {"White": "Later, Lou", "Black": "Brown, Bea", "Event": "Later", "Round": "1",
+            "Date": "2026.12.01"}
+    file = tmp_path / "later.zrec"
+    file.write_text(write_game(replace(game, tags=tuple((k, tags.get(k, v))
+                                                        for k, v in game.tags))))
+    zrec("archive", "import", "--db", db, "-q", str(file))
+    after = client.get("/ratings", params=day).text
+    assert "Later, Lou" in after and "Later, Lou" not in first
+    assert calls[2:] == [(None, "2026.12.30")]
+    client.get("/ratings", params=day)
+    assert len(calls) == 3
 
 
 def test_the_kept_ratings_follow_an_import_and_a_merge(

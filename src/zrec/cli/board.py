@@ -114,8 +114,11 @@ def _serve(db: str | None, start: str | None, port: int, no_open: bool,
     typer.echo(f"zrec: the recording board at http://127.0.0.1:{chosen}/board, saving to "
                f"{shown}; the address below lets whoever opens it save (Ctrl-C stops)",
                err=True)
-    config = uvicorn.Config(create_app(target, board_start=start, owner_token=token),
-                            log_level="warning", timeout_keep_alive=5, server_header=False)
+    from zrec.serve.connections import server_options, stopping
+
+    config = uvicorn.Config(
+        stopping(create_app(target, board_start=start, owner_token=token)),
+        log_level="warning", **server_options())
     server = uvicorn.Server(config)
     threading.Thread(target=_open_when_up, args=(server, url, not no_open), daemon=True).start()
     server.run(sockets=[listening])

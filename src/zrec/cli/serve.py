@@ -9,6 +9,7 @@ printed).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Annotated, Any
 
@@ -75,28 +76,40 @@ def serve(
 
     where = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     typer.echo(f"zrec: serving {shown} ({count} games) at {where} (Ctrl-C stops)", err=True)
+    from zrec.serve.connections import served_from_environment, server_options, stopping
+
     options: dict[str, Any] = {
         "host": host,
         "port": port,
-        "timeout_keep_alive": 5,  # an idle connection is closed after 5 s
-        "limit_concurrency": 500,  # beyond: 503 at once, rather than a queue
-        "h11_max_incomplete_event_size": 64 * 1024,  # request line and headers
         "log_level": "info",
-        "server_header": False,
         # the client's address, for the limits per client: a proxy's headers only from
         # the proxies the operator names (uvicorn trusts 127.0.0.1 unless told)
         "proxy_headers": bool(forwarded_allow_ips.strip()),
         "forwarded_allow_ips": forwarded_allow_ips.strip() or [],
+        **server_options(),  # deadlines of connections and requests: zrec.serve.connections
     }
+    _more_files()
     if workers > 1:
         os.environ[DB_VARIABLE] = db
-        uvicorn.run(
-            "zrec.serve.app:app_from_environment", factory=True, workers=workers, **options
-        )
+        uvicorn.run(f"{served_from_environment.__module__}:{served_from_environment.__name__}",
+                    factory=True, workers=workers, **options)
     else:
         from zrec.serve import create_app
 
-        uvicorn.run(create_app(db), **options)
+        uvicorn.run(stopping(create_app(db)), **options)
+
+
+def _more_files() -> None:
+    """Let the process open as many files as the system allows it (each connection is
+    one: the default of 1024 is soon reached by many idle or slow clients)."""
+    try:
+        import resource
+    except ImportError:  # (not on Windows)
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        with contextlib.suppress(ValueError, OSError):  # (some systems cap it lower)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def _can_listen(host: str, port: int) -> None:

@@ -9,8 +9,8 @@ from the same code.  The application adds, around every route:
   ``nosniff``, no referrer to other sites);
 - a limit on request bodies (:data:`MAX_BODY`, 2 MB): a larger body is answered 413
   before it is read (by its ``Content-Length``, or as soon as the bytes read pass the
-  limit), and a body that stops coming for :data:`BODY_TIMEOUT` seconds is answered
-  408;
+  limit), and a body that stops coming for :data:`BODY_TIMEOUT` seconds, or is not
+  whole :data:`BODY_DEADLINE` seconds after it began, is answered 408;
 - errors as JSON under ``/api`` (``{"error": {"code": ..., "message": ...}}``, the
   codes in :mod:`zrec.serve.errors`) and as a page elsewhere; never a traceback.
 
@@ -33,13 +33,15 @@ from zrec.serve.errors import install_handlers
 from zrec.serve.headers import HEADERS
 from zrec.serve.local import LocalHosts, new_token
 
-__all__ = ["BODY_TIMEOUT", "DB_VARIABLE", "HEADERS", "MAX_BODY", "app_from_environment",
-           "create_app"]
+__all__ = ["BODY_DEADLINE", "BODY_TIMEOUT", "DB_VARIABLE", "HEADERS", "MAX_BODY",
+           "app_from_environment", "create_app"]
 
 #: the largest request body taken, in bytes
 MAX_BODY = 2 * 1024 * 1024
 #: seconds a request body may pause before the request is given up (slow clients)
 BODY_TIMEOUT = 30.0
+#: seconds a whole request body may take (a body trickled a byte at a time)
+BODY_DEADLINE = 60.0
 #: where ``zrec serve --workers N`` passes the archive to each worker process
 DB_VARIABLE = "ZREC_SERVE_DB"
 
@@ -60,8 +62,10 @@ class Guard:
     """ASGI middleware: the headers of :data:`HEADERS` on every answer, and the limits
     on request bodies (size and pauses)."""
 
-    def __init__(self, app: Any, max_body: int = MAX_BODY, timeout: float = BODY_TIMEOUT):
+    def __init__(self, app: Any, max_body: int = MAX_BODY, timeout: float = BODY_TIMEOUT,
+                 deadline: float = BODY_DEADLINE):
         self.app, self.max_body, self.timeout = app, max_body, timeout
+        self.deadline = deadline
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -83,13 +87,16 @@ class Guard:
             await self._refuse(scope, sending, 413)
             return
         seen = 0
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.deadline
 
         async def receiving() -> Message:
             nonlocal seen
+            left = end - loop.time()
             try:
-                message: Message = await asyncio.wait_for(receive(), self.timeout)
+                message: Message = await asyncio.wait_for(receive(), min(self.timeout, left))
             except asyncio.TimeoutError:
-                raise _TooSlow() from None
+                raise _TooSlow(left <= self.timeout) from None
             seen += len(message.get("body", b""))
             if seen > self.max_body:
                 raise _TooLarge()
@@ -100,11 +107,14 @@ class Guard:
         except (_TooLarge, _TooSlow) as exc:
             if started:
                 raise
-            await self._refuse(scope, sending, 413 if isinstance(exc, _TooLarge) else 408)
+            whole = isinstance(exc, _TooSlow) and bool(exc.args[0])
+            await self._refuse(scope, sending, 413 if isinstance(exc, _TooLarge) else 408, whole)
 
-    async def _refuse(self, scope: Scope, send: Any, status: int) -> None:
+    async def _refuse(self, scope: Scope, send: Any, status: int, whole: bool = False) -> None:
         if status == 413:
             error = ("too-large", f"the request body is larger than {self.max_body} bytes")
+        elif whole:
+            error = ("too-slow", f"the request body took more than {self.deadline:g} s")
         else:
             error = ("too-slow", f"the request body paused for more than {self.timeout:g} s")
         body = json.dumps({"error": {"code": error[0], "message": error[1]}}).encode()

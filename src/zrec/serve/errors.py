@@ -58,6 +58,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from zrec.archive.store.db import ArchiveBusyError, ArchiveError, DamagedArchiveError
 from zrec.serve.problems import ApiError
@@ -145,6 +146,14 @@ def install_handlers(app: FastAPI) -> None:
             busy.headers["Retry-After"] = str(BUSY_RETRY)
             return busy
         return answer(request, 503, "archive-unavailable", str(exc))
+
+    @app.exception_handler(ClientDisconnect)
+    async def left(request: Request, exc: ClientDisconnect) -> Response:
+        # (a body shorter than its Content-Length, then the connection closed: one line,
+        # no traceback; the answer goes nowhere)
+        log.warning("%s %s: the client left before its whole body came",
+                    request.method, request.url.path)
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> Response:

@@ -2,11 +2,12 @@
 ratings`` gives it; ``?game=`` for one game, ``?as_of=`` for the ratings as they stood
 on a day) and the history shown on a player's page (docs/tournaments.md, "Ratings").
 
-The ratings of the whole archive are computed once and kept (per process, the latest
-for each archive) until the archive's games or players change: a request first reads
-the counts and highest ids of ``games``, ``players`` and ``aliases`` (a game imported
-or removed, a player merged, changes them), and rates again when they differ.  A list
-for one game or up to a day is computed for its request.
+Each list (the whole archive's, one game's, up to a day) is computed once and kept
+(per process, the last :data:`KEPT` lists computed) until the archive's games or
+players change: a request first reads the counts and highest ids of ``games``,
+``players`` and ``aliases`` (a game imported or removed, a player merged, changes
+them), and rates again when they differ.  Requests for the same list at once wait for
+one computation.
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ from zrec.serve.templating import render
 __all__ = ["player_ratings", "router"]
 
 router = APIRouter(include_in_schema=False)
-_KEPT: dict[str, tuple[tuple[int, ...], list[Pool]]] = {}
+#: the rated lists kept (each the archive's whole list, or one game's, or up to a day)
+KEPT = 16
+_Key = tuple[str, str | None, str | None]
+_KEPT: dict[_Key, tuple[tuple[int, ...], list[Pool]]] = {}
+_COMPUTING: dict[_Key, threading.Lock] = {}
 _LOCK = threading.Lock()
 
 
@@ -40,17 +45,35 @@ def _state(archive: Archive) -> tuple[int, ...]:
     return (*found, int(db.value("SELECT count(*) FROM aliases") or 0))
 
 
-def all_pools(archive: Archive) -> list[Pool]:
-    """Every pool of the archive rated, as kept while the archive does not change."""
-    key, state = archive.db.target, _state(archive)
+def pools_of(archive: Archive, game: str | None = None, day: str | None = None
+             ) -> list[Pool]:
+    """The pools of the archive rated (of ``game`` only, up to ``day``), as kept while
+    the archive does not change."""
+    key, state = (archive.db.target, game, day), _state(archive)
     with _LOCK:
         held = _KEPT.get(key)
+        computing = _COMPUTING.setdefault(key, threading.Lock())
     if held is not None and held[0] == state:
         return held[1]
-    pools = rate(archive)[0]
-    with _LOCK:
-        _KEPT[key] = (state, pools)
+    with computing:  # (the same list asked for at once: computed once)
+        with _LOCK:
+            held = _KEPT.get(key)
+        if held is not None and held[0] == state:
+            return held[1]
+        pools = rate(archive, game, day)[0]
+        with _LOCK:
+            _KEPT.pop(key, None)
+            _KEPT[key] = (state, pools)
+            while len(_KEPT) > KEPT:  # (the oldest first)
+                oldest = next(iter(_KEPT))
+                del _KEPT[oldest]
+                _COMPUTING.pop(oldest, None)
     return pools
+
+
+def all_pools(archive: Archive) -> list[Pool]:
+    """Every pool of the archive rated, as kept while the archive does not change."""
+    return pools_of(archive)
 
 
 def _title(pool: Pool) -> str:
@@ -78,7 +101,7 @@ def ratings_page(
     if as_of and bounds is None:
         raise ApiError(400, "bad-search", f"{as_of!r} has no year: give a day, YYYY.MM.DD")
     day = bounds[1] if bounds else None
-    pools = rate(archive, name, day)[0] if name or day else all_pools(archive)
+    pools = pools_of(archive, name, day)
     shown = [{"title": _title(p), "glicko": p.system == GLICKO2, "periods": p.periods,
               "rostered": p.rostered, "players": p.players} for p in pools]
     title = "Ratings" + (f" as of {day}" if day else "")

@@ -102,7 +102,17 @@ def _confirms(plan: Plan) -> bool:
 
 
 def _where(plan: Plan) -> str:
-    return " AND ".join(plan.where) or "1 = 1"
+    """The SQL conditions, all of them: joined two by two, so that the depth of the
+    expression grows with the logarithm of their number (``a AND b AND c ...``
+    nests one level a condition, and SQLite refuses more than 1,000 levels: a search
+    with a thousand players or options was "database error: Expression tree is too
+    large")."""
+    terms = list(plan.where)
+    if not terms:
+        return "1 = 1"
+    while len(terms) > 1:
+        terms = [f"({' AND '.join(terms[i : i + 2])})" for i in range(0, len(terms), 2)]
+    return terms[0]
 
 
 def _count(archive: Archive, plan: Plan) -> int:
