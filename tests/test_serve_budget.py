@@ -228,3 +228,21 @@ def test_a_replay_checks_its_budget_at_every_move() -> None:
         positions(prepare(game), game.line)
     assert cancelled.value.reason == "cancelled"
     assert len(positions(prepare(game), game.line)) == 1
+
+
+def test_a_query_of_the_pool_is_stopped_by_its_budget(db_url: str) -> None:
+    """A query that runs past the work's budget is stopped by the database itself
+    (SQLite: the progress handler; PostgreSQL: ``statement_timeout``), not left
+    running after its answer was given up."""
+    from zrec.archive import Archive
+    from zrec.budget import limited
+    from zrec.serve.work import opened
+
+    Archive.open(db_url, create=True).close()  # (an empty archive)
+    slow = ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
+            "SELECT count(*) FROM (SELECT i FROM n LIMIT 100000000) AS m")
+    started = time.monotonic()
+    with limited(0.5) as budget, opened(db_url) as archive, pytest.raises(Exception):
+        archive.db.rows(slow)
+    assert budget.spent() == "time"
+    assert time.monotonic() - started < 3

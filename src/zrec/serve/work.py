@@ -375,7 +375,10 @@ async def run(request: Request, fn: Callable[..., Any], *args: Any,
 @contextmanager
 def opened(db: str) -> Iterator[Any]:
     """The archive at ``db``, read-only, for work in the pool: a SQLite query checks
-    the work's budget every few thousand steps."""
+    the work's budget every few thousand steps; a PostgreSQL query is cancelled by the
+    server when the budget's time is out (``statement_timeout``)."""
+    import time
+
     from zrec.archive import Archive
     from zrec.budget import current
 
@@ -385,6 +388,10 @@ def opened(db: str) -> Iterator[Any]:
         conn = archive.db.conn
         if budget is not None and isinstance(conn, sqlite3.Connection):
             conn.set_progress_handler(lambda: budget.spent() is not None, 20_000)
+        elif budget is not None:
+            # (a little past the deadline, so that the budget is spent when it fires)
+            left = max(1, int((budget.deadline - time.monotonic()) * 1000) + 50)
+            archive.db.rows("SELECT set_config('statement_timeout', ?, false)", (str(left),))
         yield archive
     finally:
         archive.close()

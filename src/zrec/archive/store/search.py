@@ -30,7 +30,7 @@ from zrec.archive.store.query import Plan, Query, SearchError
 # rules and the replay (228 -> 196 ms of CPU a command, median of 21 runs interleaved,
 # on the loaded machine, 2026-11-26).
 
-__all__ = ["Query", "SearchError", "search", "search_page"]
+__all__ = ["MAX_CONDITIONS", "Query", "SearchError", "search", "search_page"]
 
 #: candidate games read from the database at a time
 CHUNK = 500
@@ -175,9 +175,22 @@ def _matches(archive: Archive, plan: Plan, offset: int, limit: int | None) -> It
         yield int(gid)
 
 
+#: the most players, seats and rule options one search may name (repeats counted once):
+#: each is a subquery, and a database plans a thousand of them for minutes
+MAX_CONDITIONS = 32
+
+
 def _plan(archive: Archive, q: Query) -> Plan:
     plan = Plan()
     name = None
+    players = list(dict.fromkeys(q.players))
+    seats = list(dict.fromkeys(q.seats))
+    options = list(dict.fromkeys(q.options))
+    named = len(players) + len(seats) + len(options)
+    if named > MAX_CONDITIONS:
+        raise SearchError(
+            f"the search names {named} players, seats and rule options: "
+            f"at most {MAX_CONDITIONS} are taken")
     if q.game is not None:
         from zrec.rules import find_game
         from zrec.rules.base import UnknownGameError
@@ -187,7 +200,7 @@ def _plan(archive: Archive, q: Query) -> Plan:
         except UnknownGameError as exc:
             raise SearchError(str(exc)) from None
         plan.add("g.game = ?", name)
-    for tag, value in q.options:
+    for tag, value in options:
         pattern = f"%;{_like(tag)}={_like(value)};%"
         plan.add(
             "g.options_id IN (SELECT id FROM rule_options WHERE LOWER(';' || options || ';') "
@@ -211,7 +224,7 @@ def _plan(archive: Archive, q: Query) -> Plan:
         else:
             plan.add("LOWER(g.termination) = ?", wanted)
     _dates(plan, q)
-    for role, person in [*((None, p) for p in q.players), *q.seats]:
+    for role, person in [*((None, p) for p in players), *seats]:
         ids = archive.player_ids(person)
         if not ids:
             plan.empty = True
