@@ -11,11 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from zrec.archive import Archive
-import pytest
-
 from zrec.archive.store.search import MAX_CONDITIONS, Query, SearchError, search_page
 from zrec.serve import create_app
 

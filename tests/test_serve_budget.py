@@ -235,6 +235,7 @@ def test_a_query_of_the_pool_is_stopped_by_its_budget(db_url: str) -> None:
     (SQLite: the progress handler; PostgreSQL: ``statement_timeout``), not left
     running after its answer was given up."""
     from zrec.archive import Archive
+    from zrec.archive.store.db import ArchiveError
     from zrec.budget import limited
     from zrec.serve.work import opened
 
@@ -242,7 +243,7 @@ def test_a_query_of_the_pool_is_stopped_by_its_budget(db_url: str) -> None:
     slow = ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) "
             "SELECT count(*) FROM (SELECT i FROM n LIMIT 100000000) AS m")
     started = time.monotonic()
-    with limited(0.5) as budget, opened(db_url) as archive, pytest.raises(Exception):
+    with limited(0.5) as budget, opened(db_url) as archive, pytest.raises(ArchiveError):
         archive.db.rows(slow)
     assert budget.spent() == "time"
     assert time.monotonic() - started < 3
