@@ -128,11 +128,16 @@ class Validators:
         pool, self.pool = self.pool, None
         if pool is None:
             return
-        if kind is None:
-            pool.close()
-        else:
+        try:
+            if kind is None:  # every piece is checked: the workers end
+                pool.close()
+                pool.join()
+        finally:
+            # the pool's clean-up, called here rather than left to the garbage collector
+            # when the pool is dropped: an interrupt that comes while it runs is then
+            # raised, not printed as "Exception ignored" and lost (exit 0)
             pool.terminate()
-        pool.join()
+            pool.join()
 
     def pieces(self, stream: BinaryIO, name: str) -> Iterator[tuple[Totals, list[ShownProblem]]]:
         """The counts and the problems of each piece of a text file, in file order;
