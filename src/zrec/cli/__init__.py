@@ -225,8 +225,9 @@ def _over() -> None:
     the process by that signal (a shell says 130 or 143), at once and quietly.  Left to
     Python, one that came while the interpreter shuts down (its threads joined, the
     workers of ``--jobs`` reaped) printed a KeyboardInterrupt traceback and exit 0."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if callable(signal.getsignal(sig)):  # one ignored from the start stays ignored
+            signal.signal(sig, signal.SIG_DFL)
     for stream in (sys.stdout, sys.stderr):
         # a closed pipe or stream: nothing more can be written
         with contextlib.suppress(OSError, ValueError):
