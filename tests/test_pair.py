@@ -20,7 +20,7 @@ from zrec.archive.tournament.pairtools import (
     paired_rounds,
     played,
 )
-from zrec.archive.tournament.trf import Trf, read_trf
+from zrec.archive.tournament.trf import Trf, TrfError, read_trf
 from zrec.archive.tournament.trfwrite import trf_text
 from zrec.cli import app
 
@@ -241,3 +241,59 @@ def test_a_round_after_one_not_paired_is_refused() -> None:
         f"{SAMPLES / 'swiss-r3.trf'}: round 3 is not paired yet in the file: rounds are "
         "paired in order (round 5 would have every player absent before it)",
     )
+
+
+# -- the points of a player line: with or without the round to be paired -------------
+
+#: five players after round 1; Ely, given the pairing-allocated bye in round 1, has a
+#: half-point bye entered for round 2 and (POINTS5) points
+TWO_FORMS = """012 Two forms
+XXR 3
+XXC white1
+001    1      Adams, Ada                        2100                             1.0          3 w 1
+001    2      Brown, Bea                        2000                             0.5          4 b =
+001    3      Clark, Cy                         1900                             0.0          1 b 0
+001    4      Dunn, Dov                         1800                             0.5          2 w =
+001    5      Ely, Eve                          1700                             POINTS5       0000 - U  0000 - H
+"""
+
+
+@pytest.mark.parametrize("points", ["1.5", "1.0"])
+def test_points_with_or_without_the_byes_of_the_round_to_be_paired(
+    points: str, tmp_path: Path
+) -> None:
+    """bbpPairings and JaVaFo read a player's points with or without the byes and
+    absences already entered for the round to be paired (1.5 or 1.0 here); so does
+    zrec, and pairs the round the same either way (bbpPairings: 2-1, 3-4)."""
+    path = tmp_path / "two.trf"
+    path.write_text(TWO_FORMS.replace("POINTS5", points))
+    done = pair(str(path))
+    assert (done.exit_code, done.stdout) == (0, "2\n2 1\n3 4\n")
+    assert read_trf(path.read_text()).players[4].points() == 1.5  # every round counts
+
+
+def test_points_that_are_neither_form_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "two.trf"
+    path.write_text(TWO_FORMS.replace("POINTS5", "2.0"))
+    refused(
+        pair(str(path)),
+        f"{path}: player 5 (Ely, Eve) has 2.0 points, but the rounds give 1.5 (1.0 without "
+        "the rounds not paired yet, from round 2)",
+    )
+    # byes entered for every round left: the rounds paired, alone or with the next
+    later = TWO_FORMS.replace("0000 - H", "0000 - H  0000 - F")
+    for points in ("2.5", "1.5", "1.0"):
+        assert read_trf(later.replace("POINTS5", points)).players[4].points() == 2.5
+    with pytest.raises(TrfError) as refusal:
+        read_trf(later.replace("POINTS5", "2.0"), "later.trf")
+    assert str(refusal.value) == (
+        "later.trf: player 5 (Ely, Eve) has 2.0 points, but the rounds give 2.5 (1.0 "
+        "without the rounds not paired yet, from round 2)"
+    )
+    # once round 2 is paired, a bye entered for it counts like any other round
+    paired = later.replace("0.5          4 b =", "0.5          4 b =     3 w  ").replace(
+        "0.0          1 b 0", "0.0          1 b 0     2 b  "
+    )
+    assert read_trf(paired.replace("POINTS5", "1.5")).players[4].points() == 2.5
+    with pytest.raises(TrfError, match=r"has 1\.0 points, but the rounds give 2\.5 \(1\.5 "):
+        read_trf(paired.replace("POINTS5", "1.0"))

@@ -4,12 +4,14 @@ same game, line and column numbers, in both formats; an interrupt leaves no work
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -270,28 +272,49 @@ def _workers_started(pid: int) -> bool:
     return children.exists() and len(children.read_text().split()) >= 2
 
 
-@pytest.mark.skipif(
-    not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
-    reason="reads the children of a process in /proc",
-)
+def _feed(fd: int, data: bytes) -> None:
+    """Write the data to a pipe, and leave it open: its reader waits for more."""
+    view = memoryview(data)
+    with contextlib.suppress(OSError):  # the reader is gone
+        while view:
+            view = view[os.write(fd, view[:65536]) :]
+
+
+CHILDREN = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+#: what a foreground job has: Ctrl-C raises KeyboardInterrupt, even where the suite runs
+#: as a background job (which ignores SIGINT, and so would the processes it starts)
+FOREGROUND = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+
+
+@pytest.mark.skipif(not CHILDREN.exists(), reason="reads the children of a process in /proc")
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_an_interrupt_leaves_no_worker(tmp_path: Path, sig: signal.Signals, code: int) -> None:
+def test_an_interrupt_leaves_no_worker(sig: signal.Signals, code: int) -> None:
+    """zrec runs as a terminal's foreground job, whose Ctrl-C is not ignored: when the
+    suite itself runs in the background (``scripts/test &``), every process it starts
+    inherits SIGINT ignored, as a shell's background job has it, and zrec rightly kept
+    ignoring it (it checked all the games and exited 0).  The games come on a pipe that
+    stays open, so the run cannot end before the signal either: it checks them, then
+    waits for more (from a file they took 1.5 s after the workers started)."""
     games = "\n".join(write_game(g) for g in random_games(find_game("mosona"), {}, 50, 3))
-    path = tmp_path / "big.zrec"
-    path.write_text("\n".join([games] * 200))  # 10000 games: far longer than the test
-    command = [sys.executable, "-c", "from zrec.cli import main; main()"]
+    data = "\n".join([games] * 200).encode()  # 10,000 games
+    command = [sys.executable, "-c", FOREGROUND + "from zrec.cli import main; main()"]
+    read, write = os.pipe()
     process = subprocess.Popen(
-        [*command, "validate", "--jobs", "2", "--format", "json", str(path)],
+        [*command, "validate", "--jobs", "2", "--format", "json", "-"],
+        stdin=read,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
+    os.close(read)
+    threading.Thread(target=_feed, args=(write, data), daemon=True).start()
     try:
         deadline = time.monotonic() + 20
         while not _workers_started(process.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert _workers_started(process.pid)
         time.sleep(0.3)
+        assert process.poll() is None  # still running, whatever the load
         if sig == signal.SIGINT:
             os.killpg(process.pid, sig)  # Ctrl-C: the whole foreground group
         else:
@@ -305,6 +328,55 @@ def test_an_interrupt_leaves_no_worker(tmp_path: Path, sig: signal.Signals, code
     finally:
         if _session_alive(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
+        os.close(write)
+
+
+@pytest.mark.skipif(not CHILDREN.exists(), reason="reads the children of a process in /proc")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_while_zrec_shuts_down_ends_it_quietly(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """A Ctrl-C or SIGTERM after the command is over (here while Python runs its exit
+    functions, after the workers are gone) ends the process by that signal, with the
+    whole report written and no traceback (it printed a KeyboardInterrupt traceback
+    and exited 0)."""
+    path = tmp_path / "games.zrec"
+    path.write_text("\n".join(write_game(g) for g in random_games(find_game("mosona"), {}, 30, 3)))
+    flag = tmp_path / "exiting"
+    code = FOREGROUND + (
+        "import atexit, pathlib, time\n"
+        "from zrec.cli import main\n"
+        f"atexit.register(lambda: (pathlib.Path({str(flag)!r}).touch(), time.sleep(30)))\n"
+        "main()\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "validate", "--jobs", "2", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not flag.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert flag.exists()
+        os.killpg(process.pid, sig)
+        stdout, stderr = process.communicate(timeout=20)
+        assert (process.returncode, stderr) == (-sig, b"")
+        assert stdout == b"30 games read, 30 valid, 0 invalid, 0 warnings\n"
+    finally:
+        if _session_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def signals_kept() -> Iterator[None]:
+    """zrec's ``main`` sets the handlers of SIGINT and SIGTERM: this process keeps its own."""
+    kept = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for sig, handler in kept.items():
+        if handler is not None:  # None: not set from Python
+            signal.signal(sig, handler)
 
 
 @pytest.mark.parametrize(
@@ -316,6 +388,7 @@ def test_an_interrupt_leaves_no_worker(tmp_path: Path, sig: signal.Signals, code
     ],
 )
 def test_a_pipe_that_breaks_while_an_interrupt_is_handled_is_still_the_interrupt(
+    signals_kept: None,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     raised: BaseException | None,

@@ -46,6 +46,8 @@ FIRST_PIECE_GAMES = 200
 PIECE_BYTES = 128_000
 #: pieces in flight for each worker
 AHEAD = 3
+#: seconds an interrupt waits for the pool's clean-up (see :func:`_stop`)
+STOP_SECONDS = 5.0
 
 #: What a worker sends back for a piece: its counts (:class:`~zrec.check.diagnostics.
 #: Totals` as a tuple) and the problems it shows, numbered by their game in the piece
@@ -128,10 +130,19 @@ class Validators:
         pool, self.pool = self.pool, None
         if pool is None:
             return
-        if kind is None:
-            pool.close()
-        else:
-            pool.terminate()
+        if kind is not None:  # an interrupt or an error: the workers stop at once
+            _stop(pool)
+            return
+        try:
+            pool.close()  # every piece is checked: the workers end
+            pool.join()
+        except BaseException:
+            _stop(pool)
+            raise
+        # the pool's clean-up, called here rather than left to the garbage collector when
+        # the pool is dropped: an interrupt that comes while it runs is then raised, not
+        # printed as "Exception ignored" and lost (exit 0)
+        pool.terminate()
         pool.join()
 
     def pieces(self, stream: BinaryIO, name: str) -> Iterator[tuple[Totals, list[ShownProblem]]]:
@@ -145,6 +156,19 @@ class Validators:
                 yield _piece(waiting.popleft().get())
         while waiting:
             yield _piece(waiting.popleft().get())
+
+
+def _stop(pool: Pool) -> None:
+    """Stop the workers at once, waiting for the pool's clean-up at most
+    :data:`STOP_SECONDS`.  ``Pool.terminate`` stops the workers, then waits for its task
+    thread, which waits forever when a worker was stopped while it held the lock of the
+    results' queue (1 interrupt in 30 under load hung so); the workers are stopped by
+    then, and the threads end with the process."""
+    import threading
+
+    stopping = threading.Thread(target=pool.terminate, name="zrec-stop-workers", daemon=True)
+    stopping.start()
+    stopping.join(STOP_SECONDS)
 
 
 def read_with(record: Record, reading: dict[str, str]) -> Record:

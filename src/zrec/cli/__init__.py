@@ -7,6 +7,7 @@ Importing this package imports neither typer nor the commands: :func:`applicatio
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 from types import FrameType
@@ -195,7 +196,8 @@ def main() -> None:
     """Entry point of the ``zrec`` console script.
 
     SIGTERM ends zrec as cleanly as Ctrl-C: outputs being written are removed, and the
-    exit code is 143.
+    exit code is 143.  Once the command is over, either signal ends the process at once
+    (see :func:`_over`).
     """
     signal.signal(signal.SIGTERM, _terminate)
     try:
@@ -226,6 +228,22 @@ def main() -> None:
             _say("zrec: interrupted")
             sys.exit(130)
         sys.exit(0)
+    finally:
+        _over()
+
+
+def _over() -> None:
+    """The command is over, its output written: a Ctrl-C or SIGTERM from now on ends
+    the process by that signal (a shell says 130 or 143), at once and quietly.  Left to
+    Python, one that came while the interpreter shuts down (its threads joined, the
+    workers of ``--jobs`` reaped) printed a KeyboardInterrupt traceback and exit 0."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if callable(signal.getsignal(sig)):  # one ignored from the start stays ignored
+            signal.signal(sig, signal.SIG_DFL)
+    for stream in (sys.stdout, sys.stderr):
+        # a closed pipe or stream: nothing more can be written
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
 
 
 def _interrupt_behind(exc: BaseException) -> BaseException | None:

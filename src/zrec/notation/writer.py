@@ -44,6 +44,14 @@ def _comment_atoms(comment: Comment) -> Iterator[_Atom]:
     yield (words[-1] + "}", False, False)
 
 
+def move_number(node: MoveNode) -> str:
+    """The move number written before a move, as the record has it: ``12.``, ``12...``
+    (``""``: none)."""
+    if node.number is None:
+        return ""
+    return f"{node.number}{'...' if node.dots == 3 else '.'}"
+
+
 def move_text(node: MoveNode) -> str:
     """A move as written, with its suffix: ``b4xb6!``, ``2413e: a1-a3, b2-b4``."""
     return node.turn.text() + (node.suffix or "")
@@ -58,7 +66,7 @@ def _move_atoms(node: MoveNode, first: bool) -> Iterator[_Atom]:
     if node.number is not None:
         # glued: a move number never ends a line when its move follows at once
         glue = first or not node.comments_before
-        yield (f"{node.number}{'...' if node.dots == 3 else '.'}", glue, False)
+        yield (move_number(node), glue, False)
     if not first:
         for comment in node.comments_before:
             yield from _comment_atoms(comment)
@@ -166,9 +174,8 @@ def _plain_lines(game: Game, width: int = WIDTH) -> list[str] | None:
             text = action.text() if any(action.vias) else seps[0].join(action.squares)
         else:
             text = action.text()
-        number = node.number
-        if number is not None:
-            text = f"{number}{'...' if node.dots == 3 else '.'} {text}"
+        if node.number is not None:
+            text = f"{move_number(node)} {text}"
         words.append(text)
     words.append(game.result)
     lines = []

@@ -241,14 +241,13 @@ def _moves(
     """The moves of ``line`` in file order with their node numbers; ``before``: the
     node of the position the line starts from; ``main``: the main line, whose first
     move's comment before it is the record's ``comment``."""
-    from zrec.notation.writer import move_text
+    from zrec.notation.writer import move_number, move_text
 
     out: list[dict[str, Any]] = []
     previous = before
     for i, node in enumerate(line.moves):
         counter[0] += 1
-        number = node.number
-        label = "" if number is None else f"{number}{'.' if node.dots == 1 else '...'} "
+        label = "" if node.number is None else move_number(node) + " "
         item: dict[str, Any] = {
             "node": counter[0],
             "before": previous,

@@ -254,6 +254,7 @@ def _check(trf: Trf, declared: dict[int, Fraction], source: str) -> None:
     if len(numbers) != len(trf.players):
         raise TrfError(f"{source}: two players have the same pairing number")
     trf.rounds = max([trf.rounds, *(n for p in trf.players for n in p.rounds)])
+    paired = _paired(trf)
     for p in trf.players:
         for r in p.rounds.values():
             if r.opponent is None:
@@ -278,10 +279,40 @@ def _check(trf: Trf, declared: dict[int, Fraction], source: str) -> None:
                 )
         points = declared.get(p.number)
         if points is not None:
-            known = (r for r in p.rounds.values() if r.code != " ")
-            total = sum((CODES[r.code][0] for r in known), Fraction(0))
-            if total != points:
-                raise TrfError(
-                    f"{source}: player {p.number} ({p.name}) has {_points(points)} "
-                    f"points, but the rounds give {_points(total)}"
-                )
+            _check_points(p, points, paired, source)
+
+
+def _paired(trf: Trf) -> int:
+    """The last round anybody was paired in (a game, a forfeit against an opponent or
+    the pairing-allocated bye; 0: none): the next round is the one to be paired."""
+    return max(
+        (n for p in trf.players for n, r in p.rounds.items()
+         if r.opponent is not None or r.code == "U"),
+        default=0,
+    )
+
+
+def _check_points(player: Entrant, points: Fraction, paired: int, source: str) -> None:
+    """The points a player's line declares must be those of their rounds: of every
+    round the line holds, or (as bbpPairings and JaVaFo read them) of the rounds paired
+    so far, with or without the byes and absences entered for the round to be paired."""
+
+    def through(last: int) -> Fraction:
+        return sum(
+            (CODES[r.code][0] for n, r in player.rounds.items() if r.code != " " and n <= last),
+            Fraction(0),
+        )
+
+    total = through(MAX_ROUNDS)
+    if points in (total, through(paired), through(paired + 1)):
+        return
+    message = (
+        f"{source}: player {player.number} ({player.name}) has {_points(points)} points, "
+        f"but the rounds give {_points(total)}"
+    )
+    if through(paired) != total:
+        message += (
+            f" ({_points(through(paired))} without the rounds not paired yet, from round "
+            f"{paired + 1})"
+        )
+    raise TrfError(message)
