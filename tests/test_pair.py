@@ -255,7 +255,7 @@ XXC white1
 001    3      Clark, Cy                         1900                             0.0          1 b 0
 001    4      Dunn, Dov                         1800                             0.5          2 w =
 001    5      Ely, Eve                          1700                             POINTS5       0000 - U  0000 - H
-"""
+"""  # noqa: E501 (a TRF line is as wide as its columns)
 
 
 @pytest.mark.parametrize("points", ["1.5", "1.0"])
