@@ -62,7 +62,7 @@ def _plain_label(param: Any, ctx: Any, typers: Callable[..., Any]) -> str | None
         label = next((name for kind, name in _PLAIN.items()
                       if isinstance(annotation, type) and issubclass(annotation, kind)),
                      "VALUE")
-    return f"{label}..." if param.nargs != 1 else label
+    return label + "..." if param.nargs != 1 else label
 
 
 #: not empty once :func:`plain_labels` has changed typer's help
