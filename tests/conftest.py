@@ -20,6 +20,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import psycopg
@@ -80,3 +81,32 @@ def two_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     with cluster(tmp_path_factory.mktemp("cluster")) as address:
         yield address
+
+
+#: the Chromium of the browser tests (Debian's package)
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium driven by Playwright (a ``playwright.sync_api.Browser``), one
+    for a test module; the module skips itself where there is no Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"],
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where a browser test puts its screenshots: ``ZREC_SCREENSHOTS`` when it is set
+    (to look at them), else the test's temporary folder."""
+    folder = Path(os.environ.get("ZREC_SCREENSHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

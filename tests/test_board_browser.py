@@ -27,14 +27,13 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 import test_serve_login_browser as login  # (Chromium there, or the module is skipped)
-from test_serve_browser import browser  # noqa: F401 - the shared fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 EVENT, PASSWORD, zrec = login.EVENT, login.PASSWORD, login.zrec
 # the fixtures of the login test: zrec serve on the club's first two rounds with the
-# editor Eddie, a page whose errors fail the test, the folder of screenshots
-server, page, shots = login.server, login.page, login.shots
+# editor Eddie, a page whose errors fail the test
+server, page = login.server, login.page
 
 
 def settle(page: Page) -> None:
@@ -430,7 +429,7 @@ def test_the_standings_scroll_in_their_own_box_on_a_phone(
 
 
 @pytest.fixture
-def page_400(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
+def page_400(browser: Browser) -> Iterator[Page]:
     yield from login.watched(browser, "status of 400")
 
 

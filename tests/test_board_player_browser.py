@@ -21,9 +21,8 @@ from playwright.sync_api import Browser, Page
 
 import test_board_browser as board  # (Chromium there, or the module is skipped)
 import test_serve_login_browser as login
-from test_serve_browser import browser  # noqa: F401 - the shared fixture
 
-server, shots = board.server, board.shots
+server = board.server
 SAMPLES = board.SAMPLES
 #: the Awéthi sample's tags (two shepherd players, advanced points), no move yet
 AWETHI = (SAMPLES / "awethi.zrec").read_text(encoding="utf-8").split("\n\n", 1)[0].replace(
@@ -38,7 +37,7 @@ SETUP = """[Game "mosona"]
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
+def page(browser: Browser) -> Iterator[Page]:
     """A page whose errors fail the test, but the 400 of a refusal (a failed resource)."""
     yield from login.watched(browser, "status of 400")
 

@@ -31,7 +31,7 @@ if not CHROMIUM.exists():
     pytest.skip("no Chromium at /usr/bin/chromium (Debian: apt-get install chromium)",
                 allow_module_level=True)
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, ConsoleMessage, Page  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -50,23 +50,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"],
-        )
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("ZREC_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 class Watched:

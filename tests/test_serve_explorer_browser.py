@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from serving import served
-from test_serve_browser import Watched, browser, shots, watched  # noqa: F401
+from test_serve_browser import Watched, watched  # noqa: F401
 from test_serve_explorer import make_archive
 from zrec.archive import Archive
 from zrec.archive.store.tree import tree

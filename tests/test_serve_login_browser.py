@@ -36,8 +36,6 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Browser, Page  # noqa: E402
 
-from test_serve_browser import browser  # noqa: E402, F401
-
 
 def zrec(folder: Path, *args: str, stdin: bytes | None = None) -> str:
     done = subprocess.run([sys.executable, "-m", "zrec", *args], cwd=folder, input=stdin,
@@ -75,15 +73,9 @@ def watched(chromium: Browser, allowed: str = "status of 401") -> Iterator[Page]
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
+def page(browser: Browser) -> Iterator[Page]:
     yield from watched(browser)
 
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("ZREC_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def standings_points(page: Page) -> list[list[str]]:

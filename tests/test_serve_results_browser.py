@@ -36,8 +36,7 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Browser, Page  # noqa: E402
 
-from test_serve_browser import browser  # noqa: E402, F401
-from test_serve_login_browser import shots, watched, zrec  # noqa: E402, F401
+from test_serve_login_browser import watched, zrec  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +61,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - the shared fixture
+def page(browser: Browser) -> Iterator[Page]:
     yield from watched(browser)
 
 
 def test_an_organiser_picks_a_board_and_records_its_result(
-    server: str, page: Page, shots: Path  # noqa: F811 - the shared fixture
+    server: str, page: Page, shots: Path
 ) -> None:
     page.goto(server + "/login?next=/events/" + SWISS)
     page.fill("input[name=name]", "Eddie")

@@ -10,7 +10,6 @@ from pathlib import Path
 from playwright.sync_api import Browser
 from typer.testing import CliRunner
 
-from test_serve_browser import browser  # noqa: F401 - the shared fixture
 from zrec.cli import app
 
 runner = CliRunner()
@@ -19,7 +18,7 @@ STUDY = ["study", "--game", "mosona", "-O", "Jumps=line", "-O", "Jumps=bent", "-
          "--rank", "-q"]
 
 
-def test_the_report_shows_the_study_s_numbers(tmp_path: Path, browser: Browser) -> None:  # noqa: F811
+def test_the_report_shows_the_study_s_numbers(tmp_path: Path, browser: Browser) -> None:
     folder = tmp_path / "report"
     made = runner.invoke(app, [*STUDY, "--report", str(folder), "--format", "json"])
     assert made.exit_code == 0, made.stderr
