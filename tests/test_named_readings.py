@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from zrec import read_game
 from zrec.check.validate import validate_game
 from zrec.cli import app
+from zrec.notation.reader import read_records
 from zrec.play.overrides import OverrideError, changes, check_overrides, describe, override
 from zrec.play.replay import GameSetupError, prepare_rules
 from zrec.research.study import study_tags
@@ -205,3 +206,32 @@ def test_a_refused_combination_is_a_setup_error_naming_the_conflict() -> None:
     assert caught.value.code == "option-conflict"
     assert caught.value.tag == "Board"
     assert caught.value.message == 'Board "open" cannot go with Jumps "bent": no such game'
+
+
+def test_readings_counts_refused_combinations_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zrec.check import readings
+    from zrec.cli import research
+    from zrec.play import replay
+
+    refusing: Any = _Refusing(find_game("mosona"))
+    for module in (readings, replay):
+        monkeypatch.setattr(module, "find_game", lambda name: refusing)
+    [found] = readings.file_readings(read_records(str(CULIN)), "culin")
+    assert len(found.readings) == 24 and len(found.refused) == 8
+    assert all(r.options["Board"] == "open" and r.options["Jumps"] == "bent"
+               for r in found.refused)
+    assert len(found.legal) == 4
+    document = found.to_json()
+    assert len(document["readings"]) == 24 and len(document["refused"]) == 8
+    assert document["refused"][0] == {
+        "options": {"Board": "open", "Jumps": "bent", "Middle": "right",
+                    "EndRule": "majority", "First": "White"},
+        "reason": 'Board "open" cannot go with Jumps "bent": no such game',
+    }
+    lines = research._table(found).splitlines()
+    assert lines[1] == "  legal under 4 of 24 readings (8 more combinations of options refused)"
+    assert lines[-3:] == [
+        "  refused (8 combinations, not readings):",
+        "    8  Board=open Jumps=bent",
+        '       Board "open" cannot go with Jumps "bent": no such game',
+    ]
