@@ -142,7 +142,7 @@ def test_overriding_one_option_keeps_the_rest_of_the_records_reading() -> None:
     assert [t for t in read.tags if t[0] != "Game"] == [("Middle", "left"), ("Board", "open")]
     assert chosen_options(find_game("mosona"), read.tag_map())["Middle"] == "left"
     assert describe(changes(game, {"Middle": "right"})) == (
-        'read with Middle "right" (the record has no Middle tag: "left" by default)'
+        'read with Middle "right" (the record\'s reading "piecepack" says "left")'
     )
 
 

@@ -65,7 +65,8 @@ def perft_command(
             "--option",
             "-O",
             metavar="TAG=VALUE",
-            help="A rule option, e.g. -O Jumps=bent (others: their defaults).",
+            help="A rule option, e.g. -O Jumps=bent (others: their defaults), or a named "
+            "reading, -O Reading=piecepack (every option at once).",
         ),
     ] = None,
     output_format: TextJsonOpt = "text",

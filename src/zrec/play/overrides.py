@@ -73,11 +73,17 @@ class Change:
     value: str
     was: str | None
     before: str | None
+    reading: str | None = None  # the record's named reading, where it gave ``before``
 
     def text(self) -> str:
         """``Jumps "bent" (the record says "line")``."""
         if self.was is not None:
             return f'{self.tag} "{self.value}" (the record says "{self.was}")'
+        if self.reading is not None and self.before is not None:
+            return (
+                f'{self.tag} "{self.value}" (the record\'s reading "{self.reading}" says '
+                f'"{self.before}")'
+            )
         if self.before is not None:
             by_default = f'"{self.before}" by default'
             return f'{self.tag} "{self.value}" (the record has no {self.tag} tag: {by_default})'
@@ -264,6 +270,10 @@ def changes(game: Game, values: Mapping[str, str]) -> tuple[Change, ...]:
     rules = _rules_of(game)
     own = game.tag_map()
     chosen = _own_options(rules, own)
+    try:
+        reading = named_reading(rules, own[READING])[0] if READING in own else None
+    except OptionError:  # an unknown reading gives no option its value
+        reading = None
     found: list[Change] = []
     for tag, value in check_overrides(rules, values).items():
         was = own.get(tag)
@@ -276,7 +286,8 @@ def changes(game: Game, values: Mapping[str, str]) -> tuple[Change, ...]:
                 before.strip().lower() == value.lower() if spec is not None else before == value
             )
         if not same:
-            found.append(Change(tag, value, was, before))
+            named = reading if spec is not None and was is None else None
+            found.append(Change(tag, value, was, before, named))
     return tuple(found)
 
 
