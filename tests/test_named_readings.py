@@ -128,6 +128,9 @@ def test_override_with_a_reading_drops_the_records_option_tags() -> None:
     assert describe(changes(game, {"Reading": "piecepack"})) == (
         'read with Reading "piecepack" (the record says "zrec")'
     )
+    # a reading that gives the options the record has already changes nothing
+    assert changes(read_game(_record('[Middle "left"]')), {"Reading": "piecepack"}) == ()
+    assert changes(read_game(_record()), {"Reading": "ZREC"}) == ()
     with pytest.raises(OverrideError) as caught:
         check_overrides(find_game("mosona"), {"Reading": "piecepack", "Middle": "right"})
     assert str(caught.value) == (

@@ -279,8 +279,8 @@ def changes(game: Game, values: Mapping[str, str]) -> tuple[Change, ...]:
         was = own.get(tag)
         spec = rules.options.get(tag)
         before = chosen[tag] if spec is not None else was
-        if tag == READING:
-            same = was is not None and was.strip().lower() == value.lower()
+        if tag == READING:  # a reading that gives the options the record has changes nothing
+            same = chosen == dict(rules.readings[value])
         else:
             same = before is not None and (
                 before.strip().lower() == value.lower() if spec is not None else before == value
