@@ -16,7 +16,11 @@ combinations of each game, then the wall-clock seconds of
 
 Usage::
 
-    python benchmarks/readings_space.py [--widen 2,3,3,2,2] [--repeat 3]
+    python benchmarks/readings_space.py [--widen 2,3,3,2,2] [--repeat 3] [--only fit]
+
+Each run after the first finds the engines of the first already built (one process
+keeps them): a single command is the first run, so time one measurement a process
+(``--only``, ``--repeat 1``) to see what a command costs.
 """
 
 from __future__ import annotations
@@ -83,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--widen", default="2,3,3,2,2", help="Values per extra option.")
     parser.add_argument("--repeat", type=int, default=3, help="Runs of each; the best.")
+    parser.add_argument("--only", choices=("readings", "fit", "rank"), help="Only this.")
     args = parser.parse_args(argv)
     sizes = [int(x) for x in args.widen.split(",") if x.strip()]
     if sizes:
@@ -91,13 +96,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{rules.name:<16} {sum(1 for _ in combinations(rules)):>6} combinations")
     games = records()
     serpent = [g for g in games if g.game_type in ("mosona", "kolowis")]
-    seconds = timed(lambda: [game_readings(g) for g in serpent], args.repeat)
-    print(f"readings of {len(serpent)} serpent samples: {seconds:8.2f} s")
-    seconds = timed(lambda: fit_records(games), args.repeat)
-    print(f"fit of {len(games)} samples:            {seconds:8.2f} s")
-    n = sum(1 for _ in combinations(find_game("mosona")))
-    seconds = timed(lambda: rank_many(n), args.repeat)
-    print(f"rank of {n} Mosona readings:         {seconds:8.2f} s")
+    if args.only in (None, "readings"):
+        seconds = timed(lambda: [game_readings(g) for g in serpent], args.repeat)
+        print(f"readings of {len(serpent)} serpent samples: {seconds:8.2f} s")
+    if args.only in (None, "fit"):
+        seconds = timed(lambda: fit_records(games), args.repeat)
+        print(f"fit of {len(games)} samples:            {seconds:8.2f} s")
+    if args.only in (None, "rank"):
+        n = sum(1 for _ in combinations(find_game("mosona")))
+        seconds = timed(lambda: rank_many(n), args.repeat)
+        print(f"rank of {n} Mosona readings:         {seconds:8.2f} s")
     return 0
 
 
