@@ -238,3 +238,24 @@ def test_readings_counts_refused_combinations_apart(monkeypatch: pytest.MonkeyPa
         "    8  Board=open Jumps=bent",
         '       Board "open" cannot go with Jumps "bent": no such game',
     ]
+
+
+def test_archive_search_and_tree_read_a_named_reading_as_its_options(tmp_path: Path) -> None:
+    db = str(tmp_path / "a.sqlite")
+    samples = sorted(str(p) for p in (ROOT / "samples").glob("*.zrec"))
+    assert invoke("archive", "import", "--db", db, "-q", *samples).exit_code == 0
+    named = invoke("archive", "search", "--db", db, "--game", "mosona", "-O", "Reading=zrec")
+    spelled = invoke("archive", "search", "--db", db, "--game", "mosona", "-O", "Board=lined",
+                     "-O", "Jumps=line", "-O", "Middle=right", "-O", "EndRule=majority",
+                     "-O", "First=White")  # the zrec reading, spelled out
+    assert named.exit_code == 0 and named.stdout == spelled.stdout
+    assert "Culin's opening" in named.stdout
+    alone = invoke("archive", "search", "--db", db, "-O", "Reading=zrec")
+    assert alone.exit_code == 2
+    assert alone.stderr == "zrec: Reading=zrec names a reading of one game: give the game too\n"
+    defaults = ["-O", "Board=lined", "-O", "Jumps=line", "-O", "Middle=right", "-O",
+                "EndRule=majority", "-O", "First=White"]
+    tree = invoke("archive", "tree", "--db", db, "--game", "mosona", "-O", "Reading=zrec")
+    plain = invoke("archive", "tree", "--db", db, "--game", "mosona", *defaults)
+    assert tree.exit_code == 0 and tree.stdout == plain.stdout
+    assert tree.stdout.endswith("2 moves, 4 games\n")

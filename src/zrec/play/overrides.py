@@ -52,6 +52,7 @@ __all__ = [
     "check_for_any",
     "check_overrides",
     "describe",
+    "expand_reading",
     "override",
     "parse_assignments",
     "with_tags",
@@ -185,6 +186,25 @@ def check_for_any(values: Mapping[str, str], games: Iterable[GameRules]) -> None
                 for g in having
             )
             raise OverrideError(f"{value!r} is not a value of {tag} for any game: {takes}")
+
+
+def expand_reading(values: Mapping[str, str], games: Iterable[GameRules]) -> dict[str, str]:
+    """``values`` with a ``Reading`` replaced by the option values it stands for, for a
+    search of stored games (which keeps each game's options, not the name of its
+    reading): ``games`` must be one game, the game searched.  Raises
+    :class:`OverrideError` for a reading without one game, an unknown reading, or an
+    option that says otherwise than the reading."""
+    if READING not in values:
+        return dict(values)
+    games = tuple(games)
+    if len(games) != 1:
+        raise OverrideError(
+            f"{READING}={values[READING]} names a reading of one game: give the game too"
+        )
+    rules = games[0]
+    checked = check_overrides(rules, values)
+    reading = dict(rules.readings[checked.pop(READING)])
+    return {**reading, **{t: v for t, v in values.items() if t != READING}}
 
 
 def with_tags(game: Game, values: Mapping[str, str]) -> Game:
