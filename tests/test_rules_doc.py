@@ -157,3 +157,47 @@ def test_the_docs_that_state_readings_link_here() -> None:
     ):
         text = (ROOT / name).read_text(encoding="utf-8")
         assert "rules.md" in text, name
+
+
+#: The columns of each game's table of readings, source by source.
+SOURCE_COLUMNS = [
+    "Point", "Culin", "Stevenson", "Rules text", "French", "Ludii", "piecepack",
+    "zrec's default", "Tag: values",
+]
+
+
+def _readings_part(game: str) -> str:
+    section = _section(game)
+    start = section.find("### The readings, source by source")
+    assert start >= 0, game
+    return section[start:]
+
+
+@pytest.mark.parametrize("game", ["mosona", "kolowis", "stone-warriors"])
+def test_every_game_has_a_table_of_its_readings_source_by_source(game: str) -> None:
+    part = _readings_part(game)
+    header = next(line for line in part.splitlines() if line.startswith("| Point"))
+    assert [c.strip() for c in header.strip("|").split("|")] == SOURCE_COLUMNS
+    rows = [line for line in part.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) >= 8, game
+    for row in rows[1:]:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert len(cells) == len(SOURCE_COLUMNS) and all(cells), row
+        # the last cell names the tag that carries the point
+        assert re.match(r"`[A-Z][A-Za-z]*`", cells[-1]), row
+
+
+@pytest.mark.parametrize("game", list(SECTIONS))
+def test_every_named_reading_is_listed_under_its_table_with_its_values(game: str) -> None:
+    """Each named reading of the game is listed (``- `name`: ...``) with the options it
+    sets otherwise than the defaults, as ``Tag value`` in backticks."""
+    rules: GameRules = find_game(game)
+    part = _readings_part(game)
+    listed = dict(re.findall(r"^- `([a-z][a-z-]*)`: (.*(?:\n  .*)*)", part, re.M))
+    for name, values in rules.readings.items():
+        assert name in listed, (game, name)
+        changed = {t: v for t, v in values.items() if v != rules.options[t].default}
+        shown = dict(
+            pair.split(" ", 1) for pair in re.findall(r"`([A-Z][A-Za-z]* [^`]+)`", listed[name])
+        )
+        assert shown == changed, (game, name)

@@ -216,6 +216,7 @@ def test_standings_are_what_the_command_prints(client: TestClient, db: str) -> N
         SAMPLES / "invalid" / "illegal-move.zrec",
         SAMPLES / "invalid" / "syntax.zrec",
         SAMPLES / "invalid" / "wrong-result.zrec",
+        SAMPLES / "invalid" / "option-conflict.zrec",
     ],
     ids=lambda p: p.stem,
 )

@@ -8,6 +8,13 @@ game lists them, each option's values in the game's order.  Setup tags that take
 values (an inline map, a hidden setup) are not options: they stay as the record has
 them.  The record's own option tags are overridden by each reading's values.
 
+A combination the game refuses (its options make no sense together: the engine
+raises :class:`~zrec.rules.base.OptionConflict`) is no reading: it is kept apart, in
+``refused``, with the refusal.  A combination that is one of the game's named readings
+(``zrec``, ``piecepack``...) carries that name.  The record's own option tags and
+``Reading`` are taken off for each combination, and the combination's values that are
+not the defaults written in their place.
+
 Each combination is checked by the validator itself (:func:`validate_game` on the
 record with its tags overridden, one replay each), so a reading is legal exactly when
 ``zrec validate`` finds no error in the record with those tags, and an illegal reading
@@ -20,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from zrec.check.diagnostics import Diagnostic
@@ -28,11 +35,18 @@ from zrec.check.validate import validate_game
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.model import Game
 from zrec.notation.reader import Record
-from zrec.play.overrides import with_tags
 from zrec.rules import find_game
-from zrec.rules.base import GameRules, OptionError, UnknownGameError, check_options
+from zrec.rules.base import READING, GameRules, OptionError, UnknownGameError, chosen_options
 
-__all__ = ["GameReadings", "ReadingResult", "combinations", "file_readings", "game_readings"]
+__all__ = [
+    "GameReadings",
+    "Group",
+    "ReadingResult",
+    "combinations",
+    "file_readings",
+    "game_readings",
+    "group_readings",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +60,69 @@ class ReadingResult:
     ply: int | None = None
     reason: str | None = None
     code: str | None = None
+    name: str | None = None  # the named reading these options are, if any
 
     def to_json(self) -> dict[str, Any]:
-        """``{"options": {...}, "legal": true}``, with ``ply`` and ``reason`` when illegal."""
+        """``{"options": {...}, "legal": true}``, with ``ply`` and ``reason`` when
+        illegal, and ``name`` when the options are a named reading's."""
         out: dict[str, Any] = {"options": dict(self.options), "legal": self.legal}
         if not self.legal:
             out["ply"] = self.ply
             out["reason"] = self.reason
+        if self.name is not None:
+            out["name"] = self.name
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Readings that break the record in the same way: the same ply and the same
+    reason (the legal moves it lists left out, as they differ with the options);
+    ``shared`` the options every one of them has, ``alike`` how many readings of the
+    whole space have those options (as many as the group, or more)."""
+
+    ply: int | None
+    reason: str
+    readings: tuple[ReadingResult, ...]
+    shared: dict[str, str]
+    alike: int
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The named readings among them."""
+        return tuple(r.name for r in self.readings if r.name is not None)
+
+
+def _short(reason: str | None) -> str:
+    """A reason without the legal moves it lists."""
+    text = reason or ""
+    cut = text.find("; legal moves: ")
+    return text if cut < 0 else text[:cut]
+
+
+def group_readings(
+    readings: Iterable[ReadingResult], every: Iterable[ReadingResult] = ()
+) -> list[Group]:
+    """``readings`` grouped by their first error (ply, then reason without the legal
+    moves), each group with the options all its readings share; ``every`` the whole
+    space, to say whether a group is all the readings with its shared options.  In
+    order of ply (an error in the tags first), then the larger groups first."""
+    found: dict[tuple[int | None, str], list[ReadingResult]] = {}
+    for r in readings:
+        found.setdefault((r.ply, _short(r.reason)), []).append(r)
+    space = list(every)
+    groups = []
+    for (ply, reason), members in found.items():
+        first = members[0].options
+        shared = {
+            t: v for t, v in first.items() if all(m.options[t] == v for m in members)
+        }
+        alike = sum(
+            1 for r in space if all(r.options[t] == v for t, v in shared.items())
+        )
+        groups.append(Group(ply, reason, tuple(members), shared, alike))
+    groups.sort(key=lambda g: (-1 if g.ply is None else g.ply, -len(g.readings)))
+    return groups
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +146,17 @@ class GameReadings:
     own: dict[str, str] | None = None
     problem: str | None = None
     options: tuple[str, ...] = field(default=())
+    refused: tuple[ReadingResult, ...] = ()
 
     @property
     def legal(self) -> tuple[ReadingResult, ...]:
         """The readings under which the record is legal."""
         return tuple(r for r in self.readings if r.legal)
+
+    @property
+    def illegal(self) -> tuple[ReadingResult, ...]:
+        """The readings under which it is not."""
+        return tuple(r for r in self.readings if not r.legal)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.number, "line": self.line, "name": self.name}
@@ -91,6 +166,10 @@ class GameReadings:
             out["problem"] = self.problem
         out["own"] = self.own
         out["readings"] = [r.to_json() for r in self.readings]
+        if self.refused:
+            out["refused"] = [
+                {"options": dict(r.options), "reason": r.reason} for r in self.refused
+            ]
         return out
 
 
@@ -131,25 +210,36 @@ def game_readings(
         return GameReadings(number, line, heading=_heading(game), problem=str(exc))
     heading = _heading(game, rules.seats)
     try:
-        own: dict[str, str] | None = check_options(rules.options, game.tag_map())
+        own: dict[str, str] | None = chosen_options(rules, game.tag_map())
     except OptionError:
         own = None
+    named = {tuple(values.items()): name for name, values in rules.readings.items()}
+    kept = [(k, v) for k, v in game.tags if k != READING and k not in rules.options]
     found: list[ReadingResult] = []
+    refused: list[ReadingResult] = []
     for options in combinations(rules):
-        report = validate_game(with_tags(game, options), file, number, line)
+        written = [(t, v) for t, v in options.items() if v != rules.options[t].default]
+        read = replace(game, tags=(*kept, *written))
+        report = validate_game(read, file, number, line)
         if not report.checked:
             problem = next((d.message for d in report.diagnostics), "not checked")
             return GameReadings(
                 number, line, rules.name, rules.title, heading, own=own, problem=problem
             )
         first = _first_error(report.diagnostics)
+        name = named.get(tuple(options.items()))
         if first is None:
-            found.append(ReadingResult(options, True))
+            found.append(ReadingResult(options, True, name=name))
+        elif first.code == "option-conflict" and first.ply is None:
+            refused.append(ReadingResult(options, False, None, first.message, first.code))
         else:
-            found.append(ReadingResult(options, False, first.ply, first.message, first.code))
+            found.append(
+                ReadingResult(options, False, first.ply, first.message, first.code, name)
+            )
     names = tuple(rules.options)
     return GameReadings(
-        number, line, rules.name, rules.title, heading, tuple(found), own, None, names
+        number, line, rules.name, rules.title, heading, tuple(found), own, None, names,
+        tuple(refused),
     )
 
 

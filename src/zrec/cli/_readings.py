@@ -27,8 +27,9 @@ ReadingOpt = Annotated[
         "--option",
         "-O",
         metavar="TAG=VALUE",
-        help="Read the record under this rule option (repeatable), e.g. -O Jumps=bent: "
-        "the record's own tag is overridden, and the command says so.",
+        help="Read the record under this rule option (repeatable), e.g. -O Jumps=bent, "
+        "or a named reading, -O Reading=ludii: the record's own tags are overridden, and "
+        "the command says so.",
     ),
 ]
 
@@ -56,12 +57,12 @@ def check_option_values(game: str, pairs: Iterable[tuple[str, str]]) -> None:
     value the option does not take is a usage error (exit 2)."""
     from zrec.play.overrides import OverrideError, check_overrides
     from zrec.rules import find_game
-    from zrec.rules.base import UnknownGameError
+    from zrec.rules.base import READING, UnknownGameError
 
     try:
         rules = find_game(game)
         for tag, value in pairs:
-            if tag in rules.options or tag in rules.inputs:
+            if tag in rules.options or tag in rules.inputs or tag == READING:
                 check_overrides(rules, {tag: value})
     except (OverrideError, UnknownGameError) as exc:
         fail(str(exc))

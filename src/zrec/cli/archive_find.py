@@ -40,6 +40,18 @@ def _pairs(items: list[str] | None, option: str) -> list[tuple[str, str]]:
     return out
 
 
+def _reading_options(values: dict[str, str], game: str | None) -> dict[str, str]:
+    """The options a ``-O Reading=NAME`` of a search stands for (with the others given);
+    a usage error without ``--game``, or with an option that says otherwise."""
+    from zrec.play.overrides import OverrideError, expand_reading
+    from zrec.rules import find_game
+
+    try:
+        return expand_reading(values, [find_game(game)] if game else [])
+    except OverrideError as exc:
+        fail(str(exc))
+
+
 def _position_of(value: str) -> tuple[Any, int]:
     """``FILE:PLY`` or ``FILE:GAME:PLY``: a record of a file and a ply."""
     from zrec.notation.reader import read_records
@@ -170,8 +182,11 @@ def _finder(export: bool) -> Any:
         from zrec.archive.store.search import Query, SearchError
 
         output_format = check_format(output_format, formats)
+        options = _pairs(option, "-O")
         if option:  # checked as the command line is read (the rules imported only then)
-            reading_of(option, [game] if game else [])
+            values = reading_of(option, [game] if game else [])
+            if "Reading" in values:  # stored games keep their options, not its name
+                options = list(_reading_options(values, game).items())
         seats = _pairs(seat, "--seat")
         seats += [("White", white)] if white is not None else []
         seats += [("Black", black)] if black is not None else []
@@ -186,7 +201,7 @@ def _finder(export: bool) -> Any:
             result=result,
             termination=termination,
             game=game,
-            options=_pairs(option, "-O"),
+            options=options,
             moves=moves,
             position=position,
             position_of=_position_of(position_after) if position_after else None,

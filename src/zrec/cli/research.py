@@ -33,7 +33,7 @@ from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
 
 if TYPE_CHECKING:
-    from zrec.check.readings import GameReadings
+    from zrec.check.readings import GameReadings, Group
     from zrec.research.perft import Divided, Progress
 
 
@@ -65,7 +65,8 @@ def perft_command(
             "--option",
             "-O",
             metavar="TAG=VALUE",
-            help="A rule option, e.g. -O Jumps=bent (others: their defaults).",
+            help="A rule option, e.g. -O Jumps=bent (others: their defaults), or a named "
+            "reading, -O Reading=piecepack (every option at once).",
         ),
     ] = None,
     output_format: TextJsonOpt = "text",
@@ -212,26 +213,59 @@ def readings_command(
 
 
 def _table(found: GameReadings) -> str:
-    """One game's readings as text: a heading, a line per reading, a count."""
+    """One game's readings as text: a heading, the count, a line per legal reading,
+    then the illegal readings grouped by their first error (and the refused
+    combinations by their refusal), each group with the options its readings share."""
+    from zrec.check.readings import group_readings
+
     head = f"game {found.number} (line {found.line})"
     about = " — ".join(part for part in (found.title, found.heading) if part)
     lines = [f"{head}: {about}" if about else head]
     if found.problem is not None:
         lines.append(f"  {found.problem}")
         return "\n".join(lines)
+    summary = f"  legal under {len(found.legal)} of {len(found.readings)} readings"
+    if found.refused:
+        summary += f" ({len(found.refused)} more combinations of options refused)"
+    lines.append(summary)
     names = found.options
-    widths = [max(len(n), *(len(r.options[n]) for r in found.readings)) for n in names]
-    cells = "  ".join(f"{n:<{w}}" for n, w in zip(names, widths, strict=True))
-    lines.append(f"  {cells}  reading")
-    for r in found.readings:
-        cells = "  ".join(f"{r.options[n]:<{w}}" for n, w in zip(names, widths, strict=True))
-        if r.legal:
-            verdict = "legal"
-        elif r.ply is None:
-            verdict = f"illegal: {r.reason}"
-        else:
-            verdict = f"illegal at ply {r.ply}: {r.reason}"
-        own = "  (the record's own)" if r.options == found.own else ""
-        lines.append(f"  {cells}  {verdict}{own}")
-    lines.append(f"  legal under {len(found.legal)} of {len(found.readings)} readings")
+    legal = found.legal
+    if legal:
+        widths = [max(len(n), *(len(r.options[n]) for r in legal)) for n in names]
+        cells = "  ".join(f"{n:<{w}}" for n, w in zip(names, widths, strict=True))
+        lines.append(f"  {cells}  reading")
+        for r in legal:
+            cells = "  ".join(f"{r.options[n]:<{w}}" for n, w in zip(names, widths, strict=True))
+            marks = [r.name] if r.name is not None else []
+            if r.options == found.own:
+                marks.append("the record's own")
+            mark = f"  ({'; '.join(marks)})" if marks else ""
+            lines.append(f"  {cells}  legal{mark}".rstrip())
+    illegal = found.illegal
+    if illegal:
+        lines.append(f"  illegal under {len(illegal)}, by first error:")
+        lines += _groups(group_readings(illegal, found.readings), found.own, "illegal ")
+    if found.refused:
+        lines.append(f"  refused ({len(found.refused)} combinations, not readings):")
+        lines += _groups(group_readings(found.refused, found.refused), None, "")
     return "\n".join(lines)
+
+
+def _groups(groups: list[Group], own: dict[str, str] | None, verdict: str) -> list[str]:
+    """Each group of readings: how many, the options they share, the named readings
+    and the record's own among them; then the error they share."""
+    lines = []
+    width = max(len(str(len(g.readings))) for g in groups)
+    for g in groups:
+        shared = " ".join(f"{t}={v}" for t, v in g.shared.items()) or "(no option alike)"
+        if g.alike > len(g.readings):
+            shared += f" ({len(g.readings)} of the {g.alike} readings with these)"
+        marks = list(g.names)
+        if own is not None and any(r.options == own for r in g.readings):
+            marks.append("the record's own")
+        if marks:
+            shared += f"; among them {', '.join(marks)}"
+        lines.append(f"    {len(g.readings):>{width}}  {shared}")
+        where = "" if g.ply is None else f"at ply {g.ply}: "
+        lines.append(f"    {'':>{width}}  {verdict}{where}{g.reason}".rstrip())
+    return lines

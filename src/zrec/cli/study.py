@@ -39,7 +39,8 @@ def study(
             "--option",
             "-O",
             metavar="TAG=VALUE",
-            help="A rule option or setup tag of the game.  The same tag given several "
+            help="A rule option or setup tag of the game, or Reading=NAME (a named "
+            "reading: every option at once).  The same tag given several "
             "times makes one reading per value, side by side; several such tags make "
             "every combination (the first tag named varies slowest).  Tags not given "
             "keep their defaults.",

@@ -3,8 +3,9 @@
 :func:`prepare` finds the game the ``Game`` tag names, checks the rule options, parses
 the declared setup inputs, makes the engine and reads the ``Setup``.  Each problem is a
 :class:`GameSetupError` with a stable diagnostic code (``unknown-game``,
-``bad-option``, ``bad-input``, ``bad-setup``, ``not-checked``) and the tag it concerns,
-so the validator reports it and the other outputs refuse the record in the same words.
+``bad-option``, ``option-conflict``, ``bad-input``, ``bad-setup``, ``not-checked``) and
+the tag it concerns, so the validator reports it and the other outputs refuse the
+record in the same words.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from zrec.rules.base import (
     GameRules,
     IllegalMoveError,
     InputError,
+    OptionConflict,
     OptionError,
     Setting,
     SetupError,
@@ -119,6 +121,8 @@ def prepare_rules(rules: GameRules, tags: Mapping[str, str]) -> Replay:
     try:
         setting = configure(rules, tags)
         engine = rules.engine_for(setting)
+    except OptionConflict as exc:
+        raise GameSetupError("option-conflict", str(exc), tag=exc.tag) from None
     except OptionError as exc:
         raise GameSetupError("bad-option", str(exc), tag=exc.tag) from None
     except InputError as exc:

@@ -37,6 +37,7 @@ record is one flag and one number for each reading.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -193,16 +194,34 @@ def _interval(value: float, samples: list[float]) -> tuple[float, float, float]:
     return value, min(low, value), max(high, value)
 
 
-def _measure(fit: ReadingFit, seed: int) -> None:
+@functools.lru_cache(maxsize=8)
+def _draws(seed: int, game: str, n: int) -> tuple[tuple[int, ...], ...]:
+    """The resamples of a game's ``n`` records (the same for each of its readings)."""
+    rng = random.Random(f"zrec-fit/{seed}/{game}")
+    return tuple(tuple(rng.randrange(n) for _ in range(n)) for _ in range(RESAMPLES))
+
+
+Measured = tuple[tuple[float, float, float], tuple[float, float, float] | None]
+
+
+def _measure(fit: ReadingFit, seed: int, done: dict[object, Measured] | None = None) -> None:
+    """The share legal and the log-likelihood per move of a reading, with their
+    intervals; ``done`` keeps them by the records' verdicts, for readings that judge
+    every record alike (their numbers are the same, measured once)."""
+    key = (fit.game, tuple(fit.legal), tuple(fit.loglik))
+    if done is not None and key in done:
+        fit.share, fit.per_move = done[key]
+        return
     n = len(fit.legal)
-    rng = random.Random(f"zrec-fit/{seed}/{fit.game}")
-    draws = [[rng.randrange(n) for _ in range(n)] for _ in range(RESAMPLES)]
+    draws = _draws(seed, fit.game, n)
     whole = list(range(n))
     fit.share = _interval(_share(whole, fit.legal), [_share(d, fit.legal) for d in draws])
     value = _per_move(whole, fit.loglik)
     if value is not None:
         found = [v for d in draws if (v := _per_move(d, fit.loglik)) is not None]
         fit.per_move = _interval(value, found)
+    if done is not None:
+        done[key] = (fit.share, fit.per_move)
 
 
 def _fit_piece(task: Task) -> list[Fitted]:
@@ -275,8 +294,9 @@ def fit_records(
                 fit.legal.append(legal)
                 fit.loglik.append(loglik)
     out = list(fits.values())
+    measured: dict[object, Measured] = {}
     for fit in out:
-        _measure(fit, seed)
+        _measure(fit, seed, measured)
     for name in dict.fromkeys(f.game for f in out):
         mine = [f for f in out if f.game == name]
         ordered = sorted(mine, key=_score)

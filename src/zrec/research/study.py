@@ -40,7 +40,7 @@ from zrec.errors import ZrecError
 from zrec.play.replay import Replay, prepare_rules
 from zrec.research.metrics_trace import Recorder, Trace
 from zrec.research.players import SEARCHERS, make_player, player_spec
-from zrec.rules.base import REMOVED, Event, GameRules, check_options
+from zrec.rules.base import READING, REMOVED, Event, GameRules, check_options, named_reading
 
 __all__ = [
     "MAX_PLIES",
@@ -163,10 +163,10 @@ def study_readings(
 
 def study_tags(rules: GameRules, tags: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """Tags given for a study, checked: each a rule option of the game (its value then
-    spelt as the game spells it), a setup input or ``Setup``.  Raises
+    spelt as the game spells it), a named ``Reading``, a setup input or ``Setup``.  Raises
     :class:`StudyError` for another tag, :class:`~zrec.rules.base.OptionError` for a
     value the option does not take."""
-    known = {*rules.options, *rules.inputs, "Setup"}
+    known = {*rules.options, *rules.inputs, "Setup", READING}
     out = []
     for tag, value in tags:
         if tag not in known:
@@ -176,6 +176,8 @@ def study_tags(rules: GameRules, tags: Sequence[tuple[str, str]]) -> list[tuple[
             )
         if tag in rules.options:
             value = check_options({tag: rules.options[tag]}, {tag: value})[tag]
+        elif tag == READING:
+            value = named_reading(rules, value)[0]
         out.append((tag, value))
     return out
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
 from zrec.moves import Turn
@@ -56,6 +57,7 @@ P = TypeVar("P")  # a position of one game
 M = TypeVar("M")  # a move of one game
 
 __all__ = [
+    "READING",
     "REMOVED",
     "AmbiguousMoveError",
     "BoardSpec",
@@ -70,6 +72,7 @@ __all__ = [
     "InputError",
     "InputSpec",
     "MoveNumber",
+    "OptionConflict",
     "OptionError",
     "OptionSpec",
     "Outcome",
@@ -83,8 +86,11 @@ __all__ = [
     "View",
     "check_options",
     "choose",
+    "chosen_options",
     "configure",
+    "named_reading",
     "parse_result",
+    "readings_table",
     "result_token",
 ]
 
@@ -230,6 +236,12 @@ class GameRules(Protocol):
     def inputs(self) -> Mapping[str, InputSpec]:
         """Setup tags beyond ``Setup`` and the options, each with its parser."""
 
+    @property
+    def readings(self) -> Mapping[str, Mapping[str, str]]:
+        """The named readings of the rules (docs/rules.md): a published reading's name
+        -> the value of every option under it; ``"zrec"`` is the defaults.  The tag
+        ``Reading`` chooses one (:func:`chosen_options`)."""
+
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
         """The tags a random game of ``seats`` seats needs beyond the rule options (seat
         names, a hidden setup drawn at random), ``seats`` ``None`` for the usual number;
@@ -239,6 +251,22 @@ class GameRules(Protocol):
         """The engine for a record's setting, or ``None`` when zrec reads and writes
         this game's notation but has no rules engine for it yet.  Raises
         ``InputError`` for tags the engine cannot play with."""
+
+
+class OptionConflict(OptionError):
+    """Two rule options whose values make no sense together: raised when the engine
+    is built.  ``tag`` and ``value`` name the first option, ``other`` and
+    ``other_value`` the second; the message names both and says why."""
+
+    def __init__(self, tag: str, value: str, other: str, other_value: str, why: str):
+        RulesError.__init__(
+            self, f'{tag} "{value}" cannot go with {other} "{other_value}": {why}'
+        )
+        self.tag = tag
+        self.value = value
+        self.accepted = ()
+        self.other = other
+        self.other_value = other_value
 
 
 def check_options(specs: Mapping[str, OptionSpec], tags: Mapping[str, str]) -> dict[str, str]:
@@ -266,10 +294,62 @@ def check_options(specs: Mapping[str, OptionSpec], tags: Mapping[str, str]) -> d
     return chosen
 
 
+#: The tag that chooses a named reading of the rules as a whole (``[Reading "ludii"]``).
+READING = "Reading"
+
+
+def readings_table(
+    specs: Mapping[str, OptionSpec], named: Mapping[str, Mapping[str, str]]
+) -> Mapping[str, Mapping[str, str]]:
+    """A game's named readings from what each changes: ``"zrec"`` (the defaults) first,
+    then each of ``named`` with every option it leaves out at its default.  The values
+    must be the specs' own (a mistake here is the rules package's, not a record's)."""
+    table: dict[str, Mapping[str, str]] = {}
+    for name, changes in {"zrec": {}, **named}.items():
+        for tag, value in changes.items():
+            assert tag in specs and value in specs[tag].values, (name, tag, value)
+        values = {tag: changes.get(tag, spec.default) for tag, spec in specs.items()}
+        table[name] = MappingProxyType(values)
+    return MappingProxyType(table)
+
+
+def named_reading(rules: GameRules, name: str) -> tuple[str, Mapping[str, str]]:
+    """The named reading ``name`` of ``rules`` (matched without regard to case and to
+    white space at either end) as its spelling and its options; raises
+    :class:`OptionError` naming the known readings."""
+    found = rules.readings.get(name)
+    if found is not None:
+        return name, found
+    for known, values in rules.readings.items():
+        if known.lower() == name.strip().lower():
+            return known, values
+    raise OptionError(READING, name, tuple(rules.readings))
+
+
+def chosen_options(rules: GameRules, tags: Mapping[str, str]) -> dict[str, str]:
+    """The option values a record's tags choose, defaults filled in, as
+    :func:`check_options`; a ``Reading`` tag fills in its reading's values, and an
+    option tag that reads otherwise is refused (:class:`OptionConflict`, naming the
+    reading, the tag and both values).  Raises :class:`OptionError`."""
+    name = tags.get(READING)
+    if name is None:
+        return check_options(rules.options, tags)
+    known, values = named_reading(rules, name)
+    written = check_options({t: s for t, s in rules.options.items() if t in tags}, tags)
+    for tag, value in written.items():
+        if values[tag] != value:
+            raise OptionConflict(
+                READING, known, tag, tags[tag],
+                f'the reading "{known}" reads {tag} "{values[tag]}"',
+            )
+    return dict(values)
+
+
 def configure(rules: GameRules, tags: Mapping[str, str]) -> Setting:
-    """A record's setting: its options checked (defaults filled in) and its declared
-    setup inputs parsed.  Raises :class:`OptionError` or :class:`InputError`."""
-    options = check_options(rules.options, tags)
+    """A record's setting: its options checked (defaults filled in, or those of its
+    named reading) and its declared setup inputs parsed.  Raises :class:`OptionError`
+    (:class:`OptionConflict` among them) or :class:`InputError`."""
+    options = chosen_options(rules, tags)
     inputs: dict[str, object] = {}
     for tag, spec in rules.inputs.items():
         if tag in tags:

@@ -90,11 +90,15 @@ def tree(
 
 
 def _checked_options(options: Mapping[str, str], name: str | None) -> list[tuple[str, str]]:
-    from zrec.play.overrides import OverrideError, check_for_any
+    """The options of a search, checked; a named ``Reading`` (of the game named)
+    stands for its options."""
+    from zrec.play.overrides import OverrideError, check_for_any, expand_reading
 
     if options:
         try:
-            check_for_any(dict(options), [find_game(name)] if name else all_games())
+            games = [find_game(name)] if name else all_games()
+            check_for_any(dict(options), games)
+            options = expand_reading(options, games)
         except OverrideError as exc:
             raise SearchError(str(exc)) from None
     return list(options.items())

@@ -100,7 +100,7 @@ from types import MappingProxyType
 from zrec.rules.awethi.board import AwethiMap, default_map, parse_herd, parse_map
 from zrec.rules.awethi.engine import TITLE, AwethiEngine
 from zrec.rules.awethi.position import AwethiMove, AwethiPosition
-from zrec.rules.base import InputError, InputSpec, OptionSpec, Setting
+from zrec.rules.base import InputError, InputSpec, OptionSpec, Setting, readings_table
 
 __all__ = ["AWETHI", "Awethi", "AwethiEngine", "AwethiMap", "AwethiMove", "AwethiPosition"]
 
@@ -152,6 +152,8 @@ class Awethi:
     seats: tuple[str, ...] = SEATS
     options: Mapping[str, OptionSpec] = OPTIONS
     inputs: Mapping[str, InputSpec] = INPUTS
+    #: The named readings (``[Reading "zrec"]``), each option at its value.
+    readings: Mapping[str, Mapping[str, str]] = readings_table(OPTIONS, {})
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
         n = 2 if seats is None else seats

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import MappingProxyType
+from typing import NamedTuple
 
 from zrec.rules.base import (
     REMOVED,
@@ -66,6 +67,48 @@ def _removed(turn: int, caps: tuple[int, ...]) -> tuple[Event]:
     return (Event(REMOVED, f"{SIDES[1 - turn]} loses {_listing(squares)}", squares),)
 
 
+class _BoardParts(NamedTuple):
+    """What an engine needs of its board that no rule option changes (the names,
+    lines and jumps, the drawing, the pieces drawn, the resolved steps)."""
+
+    points: tuple[str, ...]
+    lines: tuple[tuple[str, str], ...]
+    jumps: tuple[tuple[str, str, str], ...]
+    coordinates: Mapping[str, tuple[int, int]]
+    board: BoardSpec
+    men: tuple[tuple[int, Piece, Piece], ...]
+    steps: tuple[dict[str, Resolved[SerpentMove]], ...]
+
+
+@cache
+def _board_parts(lat: Lattice) -> _BoardParts:
+    """The parts of an engine that depend on its board only, made once per board: the
+    readings of a record build an engine for every combination of options, most of
+    them on the same few boards."""
+    points = tuple(point_name(i) for i in lat.points)
+    order = {p: k for k, p in enumerate(lat.points)}
+    pairs = [(x, y) if order[x] < order[y] else (y, x) for x, y in lat.lines]
+    pairs.sort(key=lambda line: (order[line[0]], order[line[1]]))
+    lines = tuple((point_name(x), point_name(y)) for x, y in pairs)
+    ordered = sorted(lat.jumps, key=lambda j: (order[j[0]], order[j[1]], order[j[2]]))
+    jumps = tuple((point_name(p), point_name(q), point_name(r)) for p, q, r in ordered)
+    return _BoardParts(
+        points,
+        lines,
+        jumps,
+        MappingProxyType({point_name(i): coordinates(i) for i in lat.points}),
+        BoardSpec("lattice", cells=points, lines=lines, jumps=jumps),
+        tuple(
+            (i, Piece(point_name(i), 0, "", "W"), Piece(point_name(i), 1, "", "B"))
+            for i in lat.points
+        ),
+        tuple(
+            {point_name(r): Resolved(SerpentMove((p, r))) for r in lat.neighbours[p]}
+            for p in range(lat.size)
+        ),
+    )
+
+
 class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     """One serpent game with its rule options fixed: the rules engine."""
 
@@ -79,31 +122,20 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         self.max_pieces = 3 * n // 2
         self.end_rule = options["EndRule"]
         self.centre = point_name(lat.centre)
+        # the names, lines, jumps, drawing and steps of the board: made once per board
+        parts = _board_parts(lat)
         #: Every point name, rows a, b, c, west to east.
-        self.points: tuple[str, ...] = tuple(point_name(i) for i in lat.points)
-        order = {p: k for k, p in enumerate(lat.points)}
-        lines = [(x, y) if order[x] < order[y] else (y, x) for x, y in lat.lines]
-        lines.sort(key=lambda line: (order[line[0]], order[line[1]]))
+        self.points: tuple[str, ...] = parts.points
         #: Every line as a pair of point names, in the order of ``points``.
-        self.lines: tuple[tuple[str, str], ...] = tuple(
-            (point_name(x), point_name(y)) for x, y in lines
-        )
-        jumps = sorted(lat.jumps, key=lambda j: (order[j[0]], order[j[1]], order[j[2]]))
+        self.lines: tuple[tuple[str, str], ...] = parts.lines
         #: Every jump as (from, over, to) point names, both directions.
-        self.jumps: tuple[tuple[str, str, str], ...] = tuple(
-            (point_name(p), point_name(q), point_name(r)) for p, q, r in jumps
-        )
+        self.jumps: tuple[tuple[str, str, str], ...] = parts.jumps
         #: Drawing coordinates (x east, y north): b_k (2k-2, 0), a_k (2k-1, -1), c_k (2k-1, 1).
-        self.coordinates: Mapping[str, tuple[int, int]] = MappingProxyType(
-            {point_name(i): coordinates(i) for i in lat.points}
-        )
+        self.coordinates: Mapping[str, tuple[int, int]] = parts.coordinates
         #: The board for drawing (one object for every view).
-        self.board = BoardSpec("lattice", cells=self.points, lines=self.lines, jumps=self.jumps)
+        self.board = parts.board
         # (bit, White's man there, Black's man there) for every point, in board order
-        self._men = tuple(
-            (i, Piece(point_name(i), 0, "", "W"), Piece(point_name(i), 1, "", "B"))
-            for i in lat.points
-        )
+        self._men = parts.men
         self._key_bytes = (lat.size + 7) // 8
         half = range(0, 3 * (n // 2), 3)  # b1 .. b(n/2), west of the centre
         west = sum(_BIT[i] for i in half)
@@ -123,10 +155,7 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         self._capture_test = lat.can_capture
         self._over = dict(lat.over)
         self._jumps_from = lat.jumps_from
-        self._steps = tuple(
-            {point_name(r): Resolved(SerpentMove((p, r))) for r in lat.neighbours[p]}
-            for p in range(lat.size)
-        )
+        self._steps = parts.steps
 
     # -- positions -------------------------------------------------------------
 

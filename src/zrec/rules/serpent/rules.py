@@ -24,7 +24,14 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
-from zrec.rules.base import InputError, InputSpec, OptionSpec, Setting, check_options
+from zrec.rules.base import (
+    InputError,
+    InputSpec,
+    OptionSpec,
+    Setting,
+    check_options,
+    readings_table,
+)
 from zrec.rules.serpent.engine import SerpentEngine
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
@@ -75,7 +82,14 @@ class SerpentGame:
     #: No setup tags beyond ``Setup`` and the options.
     inputs: Mapping[str, InputSpec] = MappingProxyType({})
 
-    def __init__(self, name: str, aliases: tuple[str, ...], title: str, n: int):
+    def __init__(
+        self,
+        name: str,
+        aliases: tuple[str, ...],
+        title: str,
+        n: int,
+        readings: Mapping[str, Mapping[str, str]],
+    ):
         self.name = name
         self.aliases = aliases
         self.title = title
@@ -84,6 +98,8 @@ class SerpentGame:
         if n == 16:
             specs["Pieces"] = _PIECES
         self.options: Mapping[str, OptionSpec] = MappingProxyType(specs)
+        #: The named readings (``[Reading "piecepack"]``), each option at its value.
+        self.readings = readings_table(self.options, readings)
 
     def engine(self, **options: str) -> SerpentEngine:
         """The engine with these rule options (defaults for the rest; other tags are
@@ -108,12 +124,29 @@ def _engine(name: str, n: int, options: tuple[tuple[str, str], ...]) -> SerpentE
     return SerpentEngine(name, n, dict(options))
 
 
+#: The named readings of each game beyond "zrec" (the defaults): what each published
+#: reading sets where it differs from the defaults (docs/rules.md, the tables of sources).
+MOSONA_READINGS: dict[str, dict[str, str]] = {
+    # the ppgames piecepack rules: lined network, jumps along a line, compulsory
+    # captures, whole chains, majority at the end, each side's middle points on its left
+    "piecepack": {"Middle": "left"},
+    # "piecepack-huff" (the same with Captures "huff") and "ludii" come with their options
+}
+KOLOWIS_READINGS: dict[str, dict[str, str]] = {
+    # "ludii" comes with its options (Lattice "48"...)
+}
+
 MOSONA = SerpentGame(
-    "mosona", ("awithlaknannai mosona", "awithlaknan mosona"), "Awithlaknannai Mosona", 8
+    "mosona",
+    ("awithlaknannai mosona", "awithlaknan mosona"),
+    "Awithlaknannai Mosona",
+    8,
+    MOSONA_READINGS,
 )
 KOLOWIS = SerpentGame(
     "kolowis",
     ("kolowis awithlaknannai", "fighting serpents", "awithlaknannai kolowis"),
     "Kolowis Awithlaknannai",
     16,
+    KOLOWIS_READINGS,
 )

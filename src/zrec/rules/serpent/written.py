@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from zrec.moves import Action, Turn
@@ -315,7 +316,7 @@ class WrittenMoves:
         own, enemy = self._sides(pos)
         rivals = {
             tuple(sorted(caps))
-            for path, caps in self.lattice.chains_from(move.path[0], own, enemy)
+            for path, caps in _chains_from(self.lattice, move.path[0], own, enemy)
             if path == move.path
         }
         rivals.discard(move.captured)
@@ -332,3 +333,14 @@ class WrittenMoves:
                 others = [c for c in others if c[hop] == mine[hop]]
         via_names = tuple(None if v is None else point_name(v) for v in vias)
         return Turn((Action("path", names, ("x",) * k, via_names),))
+
+
+@lru_cache(maxsize=1024)
+def _chains_from(
+    lat: Lattice, p: int, own: int, enemy: int
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every whole capture chain of the piece on ``p``, found once for a board and its
+    pieces: the legal moves of a position are spelled one by one (for the list of legal
+    moves an error gives), each capture asking for the chains of its piece, and the
+    readings of a record ask again under every combination of options on that board."""
+    return tuple(lat.chains_from(p, own, enemy))

@@ -58,6 +58,7 @@ from zrec.rules.base import (
     SetupError,
     View,
     choose,
+    readings_table,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
 from zrec.rules.stonewarriors import end, setup
@@ -318,6 +319,9 @@ class StoneWarriorsGame:
     options: Mapping[str, OptionSpec] = OPTIONS
     #: No setup tags beyond ``Setup`` and the options.
     inputs: Mapping[str, InputSpec] = MappingProxyType({})
+    #: The named readings (``[Reading "zrec"]``), each option at its value; "ludii"
+    #: (Ruleset "ludii") comes with its rule set.
+    readings: Mapping[str, Mapping[str, str]] = readings_table(OPTIONS, {})
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
         if seats not in (None, 2):
