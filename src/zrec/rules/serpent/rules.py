@@ -26,6 +26,7 @@ from types import MappingProxyType
 
 from zrec.rules.base import InputError, InputSpec, OptionSpec, Setting, check_options
 from zrec.rules.serpent.engine import SerpentEngine
+from zrec.rules.serpent.ludii import LUDII_BOARDS
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
 __all__ = [
@@ -84,6 +85,8 @@ class SerpentGame:
         if n == 16:
             specs["Pieces"] = _PIECES
         self.options: Mapping[str, OptionSpec] = MappingProxyType(specs)
+        #: How Ludii's .lud of the game reads in zrec (zrec.rules.ludii).
+        self.ludii = LUDII_BOARDS[n]
 
     def engine(self, **options: str) -> SerpentEngine:
         """The engine with these rule options (defaults for the rest; other tags are
