@@ -62,7 +62,7 @@ LUDII_READING = {
     "NoCapture": "off",
     "Repetition": "off",
 }
-GAMES = (
+GAMES: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("mosona", "board/war/leaping/lines/Awithlaknan Mosona.lud", {}),
     ("kolowis", "board/war/leaping/lines/Kolowis Awithlaknannai.lud", {"Lattice": "48"}),
 )
@@ -183,7 +183,17 @@ LUDII_METRICS = {
 }
 
 
-def ludii_trials(ludii: Ludii, lud: str, games: int, seed: int, folder: Path) -> dict[str, object]:
+@dataclass
+class Side:
+    """One side's random games: the metrics (value, low, high) and the counts."""
+
+    metrics: dict[str, tuple[float, float, float]]
+    games: int
+    draws: int
+    turn_limit: int
+
+
+def ludii_trials(ludii: Ludii, lud: str, games: int, seed: int, folder: Path) -> Side:
     rows: list[tuple[int, int, int, int]] = []
     limit = draws = 0
     for line in ludii.run("trials", lud, str(games), str(seed), str(folder)):
@@ -201,10 +211,10 @@ def ludii_trials(ludii: Ludii, lud: str, games: int, seed: int, folder: Path) ->
         draws += winner == 0 and endtype != "TurnLimit"
         rows.append((length, winner, legal, decisions))
     metrics = {m: bootstrap(rows, fn, seed) for m, fn in LUDII_METRICS.items()}
-    return {"metrics": metrics, "turn_limit": limit, "draws": draws, "games": len(rows)}
+    return Side(metrics, len(rows), draws, limit)
 
 
-def zrec_study(name: str, reading: Reading, games: int, seed: int) -> dict[str, object]:
+def zrec_study(name: str, reading: Reading, games: int, seed: int) -> Side:
     done = zrec(
         "study",
         "--game",
@@ -227,12 +237,7 @@ def zrec_study(name: str, reading: Reading, games: int, seed: int) -> dict[str, 
         m: (v["value"], v["low"], v["high"]) for m, v in study["metrics"].items() if v is not None
     }
     results = study["results"]
-    return {
-        "metrics": metrics,
-        "turn_limit": results["unfinished"],
-        "draws": results["drawn"],
-        "games": study["games"],
-    }
+    return Side(metrics, study["games"], results["drawn"], results["unfinished"])
 
 
 def validate_trials(folder: Path, reading: Reading, count: int) -> str:
@@ -322,14 +327,14 @@ def main(argv: list[str] | None = None) -> int:
             ours = zrec_study(name, reading, args.games, args.seed)
             print(f"{'metric':<16} {'Ludii':>26} {'zrec':>26}")
             for m in METRICS:
-                a = theirs["metrics"][m]  # type: ignore[index]
-                b = ours["metrics"].get(m)  # type: ignore[attr-defined]
+                a = theirs.metrics[m]
+                b = ours.metrics.get(m)
                 overlap = b is not None and a[1] <= b[2] and b[1] <= a[2]
                 differ += not overlap
                 mark = "" if overlap else "  apart"
                 print(f"{m:<16} {fmt(a):>26} {fmt(b) if b else '-':>26}{mark}")
             for key in ("games", "draws", "turn_limit"):
-                print(f"{key:<16} {theirs[key]:>26} {ours[key]:>26}")
+                print(f"{key:<16} {getattr(theirs, key):>26} {getattr(ours, key):>26}")
             checked = validate_trials(Path(tmp), reading, args.validate)
             print(f"Ludii's trials as zrec records: {checked}")
     return 1 if differ else 0
