@@ -181,7 +181,7 @@ LINE_OF_FIRST_MOVE = 4 + len(MOSONA_START) + 1
         (
             lambda t: t.replace("Awithlaknan Mosona.lud", "Tablut.lud"),
             "t.txt:1: Ludii's game 'Tablut' is none that zrec reads Ludii trials of "
-            "('Awithlaknan Mosona', 'Kolowis Awithlaknannai')",
+            "('Awithlaknan Mosona', 'Kolowis Awithlaknannai', 'Awithlaknakwe')",
         ),
         (
             lambda t: t.replace(MOSONA_LUD + "\n", ""),
@@ -243,3 +243,55 @@ def test_every_serpent_game_declares_ludii_s_board_as_its_sites() -> None:
     assert (k.name, len(k.points), len(set(k.points))) == ("Kolowis Awithlaknannai", 48, 48)
     assert "b17" not in k.points  # Ludii's Kolowis has no east end point
     assert (m.points[6], k.points[10], k.points[0], k.points[17]) == ("b5", "b9", "b1", "b16")
+
+
+def test_an_awithlaknakwe_trial_has_four_seats_listed_captures_and_passes(
+    tmp_path: Path,
+) -> None:
+    game = find_game("stone-warriors")
+    board = getattr(game, "ludii", None)
+    assert isinstance(board, LudiiBoard)
+    assert (board.name, len(board.points), len(set(board.points))) == ("Awithlaknakwe", 365, 365)
+    # Ludii's players 1-4 start on sites 320-325, 339-344, 326-331, 359-364: the centres
+    # of the south, west, north and east arms
+    assert [board.points[s] for s in (320, 325, 339, 344, 326, 331, 359, 364)] == [
+        "e2", "j2", "a10", "a20", "e28", "j28", "n10", "n20"
+    ]  # fmt: skip
+    site = board.points.index
+    capture = (
+        f"Move=[Move:mover=1,from={site('f3')},to={site('g4')},actions=[Move:typeFrom=Vertex,"
+        f"from={site('f3')},typeTo=Vertex,to={site('g4')},decision=true],[Remove:type=Vertex,"
+        f"to={site('g6')}],[Move:typeFrom=Cell,from=672,typeTo=Vertex,to={site('g6')}],"
+        "[SetScore:player=1,score=1,add=true]]"
+    )
+    moves = [
+        step(1, 320, site("f3")),
+        "Move=[Move:mover=2,actions=[Pass:decision=true,forced=true]]",
+        step(3, 326, site("f27")),
+        step(4, 359, site("m11")),
+        capture,
+    ]
+    teams = [f"Move=[Move:mover=0,actions=[AddPlayerToTeam:team={t},player={p}]]" for t, p in
+             ((1, 1), (1, 4), (2, 2), (2, 3))]  # fmt: skip
+    lud = "game=/lud/board/war/custodial/Awithlaknakwe.lud"
+    won = ["winner=0", "endtype=NaturalEnd", "rankings=0.0,1.0,2.0,2.0,1.0"]
+    text = trial(lud, [*teams, *moves], won, {})
+    text = text.replace("numInitialPlacementMoves=0", "numInitialPlacementMoves=4")
+    path = tmp_path / "a.txt"
+    path.write_text(text, encoding="utf-8")
+    result = convert(path, "--to", "zrec")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        '[Game "stone-warriors"]\n[Reading "ludii"]\n[Result "1-0-0-1"]\n\n'
+        "1. e2-f3 -- e28-f27 n10-m11 2. f3-g4xg6 1-0-0-1\n"
+    )
+    # under Ludii's reading zrec ends the game at Ludii's turn limit too: a draw there
+    limit = ["winner=0", "endtype=TurnLimit", "rankings=0.0,2.5,2.5,2.5,2.5"]
+    record = trial_text(read_trial(trial(lud, moves[:1], limit, {}), "a.txt"), "a.txt")
+    assert record.endswith("1. e2-f3 1/2-1/2-1/2-1/2\n")
+    # a serpent game has no pass
+    serpent = trial(MOSONA_LUD, [step(1, 20, 6), moves[1]], [], {})
+    with pytest.raises(
+        LudiiTrialError, match=r"^s.txt:6: a pass, and Awithlaknan Mosona has none$"
+    ):
+        trial_text(read_trial(serpent, "s.txt"), "s.txt")

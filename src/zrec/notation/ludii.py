@@ -63,6 +63,11 @@ class LudiiMove:
         return tuple(int(a.get("to") or 0) for a in self.actions if a.kind == kind)
 
     @property
+    def passes(self) -> bool:
+        """Whether the move is a pass (a ``Pass`` action; it has no sites)."""
+        return any(a.kind == "Pass" for a in self.actions)
+
+    @property
     def removed(self) -> tuple[int, ...]:
         """The sites a piece is taken from (``Remove`` actions)."""
         return self.sites("Remove")
@@ -78,17 +83,17 @@ class LudiiTrial:
     moves: tuple[LudiiMove, ...]
     winner: int | None  # None when the trial does not say (it stopped before an end)
     endtype: str | None
+    rankings: tuple[float, ...]  # each player's rank, from index 1 (index 0 unused)
     version: str | None
     game_line: int
 
 
-_MOVE = re.compile(r"\[Move:mover=(-?\d+),from=(-?\d+),to=(-?\d+),actions=(.*)\]")
+_MOVE = re.compile(r"\[Move:mover=(-?\d+),(?:from=(-?\d+),to=(-?\d+),)?actions=(.*)\]")
 _ACTION = re.compile(r"\[(\w+):([^\[\]]*)\]")
 _FIELD = re.compile(r"(\w+)=([^,]*)")
 _SIMPLE = (
     "RNG internal state=",
     "LEGAL MOVES LIST SIZE",
-    "rankings=",
     "SANDBOX=",
 )
 
@@ -114,7 +119,7 @@ def _move(text: str, line: int, where: str) -> LudiiMove:
             value = action.get(key)
             if value is not None and not re.fullmatch(r"-?\d+", value):
                 raise LudiiTrialError(f"{where}: {action.kind}'s {key} is not a number: {value!r}")
-    mover, source, target = (int(match.group(i)) for i in (1, 2, 3))
+    mover, source, target = (int(match.group(i) or -1) for i in (1, 2, 3))
     return LudiiMove(line, mover, source, target, tuple(actions))
 
 
@@ -136,6 +141,7 @@ def read_trial(text: str, name: str = "<input>") -> LudiiTrial:
     placements_count: int | None = None
     winner: int | None = None
     endtype: str | None = None
+    rankings: tuple[float, ...] = ()
     version: str | None = None
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -170,6 +176,12 @@ def read_trial(text: str, name: str = "<input>") -> LudiiTrial:
                 winner = int(value)
             else:
                 placements_count = int(value)
+        elif sep and key == "rankings":
+            try:
+                rankings = tuple(float(r) for r in value.split(","))
+            except ValueError:
+                why = f"rankings are not numbers: {_short(value)}"
+                raise LudiiTrialError(f"{where}: {why}") from None
         elif sep and key == "endtype":
             endtype = value.strip()
         elif sep and key == "LUDII_VERSION":
@@ -198,6 +210,7 @@ def read_trial(text: str, name: str = "<input>") -> LudiiTrial:
         tuple(moves[placements_count:]),
         winner,
         endtype,
+        rankings,
         version,
         game_line,
     )

@@ -30,11 +30,14 @@ def _point(board: LudiiBoard, site: int, move: LudiiMove, where: str) -> str:
 
 
 def _move_text(board: LudiiBoard, move: LudiiMove, where: str) -> str:
+    if move.passes:
+        if board.passing is None:
+            raise LudiiTrialError(f"{where}:{move.line}: a pass, and {board.name} has none")
+        return board.passing
     source = _point(board, move.source, move, where)
     target = _point(board, move.target, move, where)
-    for site in move.removed:
-        _point(board, site, move, where)  # a taken piece is on the board too
-    return board.move_text(source, target, bool(move.removed))
+    taken = tuple(_point(board, site, move, where) for site in move.removed)
+    return board.move_text(source, target, taken)
 
 
 def _fold(name: str) -> str:
@@ -55,14 +58,25 @@ def find_ludii_game(name: str, where: str = "<input>") -> tuple[GameRules, Ludii
     )
 
 
-def _result(trial: LudiiTrial, seats: int) -> str:
-    if trial.winner is None or trial.endtype in (None, "TurnLimit", "MoveLimit"):
+def _result(trial: LudiiTrial, board: LudiiBoard) -> str:
+    """The record's result: each seat's score from Ludii's ranking (rank 1 wins; all
+    ranked alike is a draw), or from its winner; ``*`` for no end, or for the end at a
+    limit of Ludii's that the game's reading in zrec does not have."""
+    seats = board.seats
+    if trial.endtype is None:
+        return "*"
+    if trial.endtype in ("TurnLimit", "MoveLimit") and not board.limit_ends:
+        return "*"
+    ranks = trial.rankings[1:]
+    if len(ranks) == seats:
+        if len(set(ranks)) == 1:
+            return "-".join(["1/2"] * seats)
+        return "-".join("1" if rank == min(ranks) else "0" for rank in ranks)
+    if trial.winner is None or not 0 <= trial.winner <= seats:
         return "*"
     if trial.winner == 0:
-        return "1/2-1/2"
-    if seats == 2 and trial.winner in (1, 2):
-        return "1-0" if trial.winner == 1 else "0-1"
-    return "*"
+        return "-".join(["1/2"] * seats)
+    return "-".join("1" if seat == trial.winner else "0" for seat in range(1, seats + 1))
 
 
 def trial_text(trial: LudiiTrial, where: str) -> str:
@@ -76,7 +90,7 @@ def trial_text(trial: LudiiTrial, where: str) -> str:
             f"{where}: the trial was played with Ludii game options "
             f"({', '.join(trial.options)}); zrec reads trials of Ludii's default rules only"
         )
-    seats = 2
+    seats = board.seats
     plies: list[str] = []
     for index, move in enumerate(trial.moves):
         expected = index % seats + 1
@@ -86,7 +100,7 @@ def trial_text(trial: LudiiTrial, where: str) -> str:
                 f"should: a record's sides alternate"
             )
         plies.append(_move_text(board, move, where))
-    result = _result(trial, seats)
+    result = _result(trial, board)
     lines = [
         f'[Game "{game.name}"]',
         f'[Reading "{board.reading}"]',
@@ -95,8 +109,8 @@ def trial_text(trial: LudiiTrial, where: str) -> str:
     ]
     words: list[str] = []
     for index, ply in enumerate(plies):
-        if index % 2 == 0:
-            words.append(f"{index // 2 + 1}.")
+        if index % seats == 0:
+            words.append(f"{index // seats + 1}.")
         words.append(ply)
     words.append(result)
     line = ""

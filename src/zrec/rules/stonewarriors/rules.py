@@ -60,6 +60,7 @@ from zrec.rules.base import (
     choose,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.ludii import LudiiBoard
 from zrec.rules.stonewarriors import end, setup
 from zrec.rules.stonewarriors import view as show
 from zrec.rules.stonewarriors._fast import new_position
@@ -78,6 +79,7 @@ from zrec.rules.stonewarriors.board import (
     board_text,
     squares_of,
 )
+from zrec.rules.stonewarriors.ludii import LUDII_BOARD
 from zrec.rules.stonewarriors.position import PASS_MOVE, StoneMove, StonePosition, key
 from zrec.rules.stonewarriors.tables import move_dirs, tables
 from zrec.rules.stonewarriors.written import WrittenMoves
@@ -318,6 +320,8 @@ class StoneWarriorsGame:
     options: Mapping[str, OptionSpec] = OPTIONS
     #: No setup tags beyond ``Setup`` and the options.
     inputs: Mapping[str, InputSpec] = MappingProxyType({})
+    #: How Ludii's .lud of the game reads in zrec (zrec.rules.ludii).
+    ludii: LudiiBoard = LUDII_BOARD
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
         if seats not in (None, 2):
