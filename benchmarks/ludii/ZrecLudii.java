@@ -4,10 +4,19 @@
  * against Ludii's own rules.  It is zrec's code; Ludii itself is not part of zrec and is
  * built outside the checkout (benchmarks/ludii_compare.py says how it is found).
  *
- *   java ZrecLudii graph  FILE.lud            sites, edges, steps and hops (crafted boards)
- *   java ZrecLudii perft  FILE.lud N          move sequences of each depth 1..N
- *   java ZrecLudii trials FILE.lud K SEED DIR K random playouts saved as Ludii trial texts,
- *                                               one summary line per trial, then a summary
+ *   java ZrecLudii graph  FILE.lud            sites (index, x, y, Ludii's label, the player
+ *                                             on it at the start), edges, and two-seat
+ *                                             games' steps and hops from crafted boards
+ *   java ZrecLudii perft  FILE.lud N          move sequences of each depth 1..N from the
+ *                                             start, and how many moves Ludii listed twice
+ *   java ZrecLudii trials FILE.lud K SEED DIR K uniform random playouts, each saved in DIR
+ *                                             as Ludii's trial text (RandomTrial_i.txt), and
+ *                                             one line a trial: moves, turns, winner,
+ *                                             end type, legal moves summed over the
+ *                                             positions played, positions played, ranking
+ *
+ * Class path: the driver, Ludii's classes, its resources (res/ with lud/ and def/) and
+ * the jars of its Common/lib, e.g. java -cp 'driver:classes:res:lib/*' ZrecLudii ...
  */
 
 import java.io.File;
