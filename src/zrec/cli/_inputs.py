@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # each reader is imported for its own inputs only (start-up)
 
 __all__ = [
     "Format",
+    "Source",
     "display_name",
     "is_json_name",
     "looks_like_json",
@@ -44,6 +45,14 @@ class Format(str, Enum):
 
     json = "json"
     zrec = "zrec"
+
+
+class Source(str, Enum):
+    """What ``convert`` reads: the two forms of a record, or a Ludii trial file."""
+
+    json = "json"
+    zrec = "zrec"
+    ludii = "ludii"
 
 
 def unique(files: Iterable[str]) -> list[str]:

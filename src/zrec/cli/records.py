@@ -26,7 +26,7 @@ from zrec.cli._app import (
     report_broken,
     write_to,
 )
-from zrec.cli._inputs import Format, is_json_name, sniff, unique
+from zrec.cli._inputs import Format, Source, is_json_name, sniff, unique
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
 from zrec.notation.writer import games_text
@@ -209,11 +209,12 @@ def convert(
         bool, typer.Option("--jsonl", help="JSON Lines: one game a line (in or out).")
     ] = False,
     source: Annotated[
-        Optional[Format],  # noqa: UP045
+        Optional[Source],  # noqa: UP045
         typer.Option(
             "--from",
             help="The input format.  Default: JSON for a .json or .jsonl file, or for input "
-            "that starts like JSON ({ and a key, or [ not followed by a tag name); else zrec.",
+            "that starts like JSON ({ and a key, or [ not followed by a tag name); else zrec.  "
+            "ludii: a trial file saved by Ludii, of a game zrec reads Ludii trials of.",
         ),
     ] = None,
 ) -> None:
@@ -222,9 +223,11 @@ def convert(
     zrec to JSON gives an array of games (or JSON Lines with --jsonl); JSON to zrec
     accepts one game, an array, or JSON Lines.  JSON input is checked against the
     schema (see zrec schema) and errors name the JSON path.  The games of every
-    FILE go, in order, to one output.
+    FILE go, in order, to one output.  --from ludii reads Ludii's trial files, one
+    game each, with the tags of the game's Ludii reading.
     """
     from zrec.notation.json.convert import ConversionError, write_json, write_text
+    from zrec.notation.ludii import LudiiTrialError
 
     files = unique(files)
     for file in files[1:]:
@@ -242,7 +245,7 @@ def convert(
                 write_text(games, out)
             if broken or not found.games:
                 raise Abort()
-    except ConversionError as exc:
+    except (ConversionError, LudiiTrialError) as exc:
         fail(str(exc), EXIT_INVALID)
     except Abort:
         found.check()
@@ -256,7 +259,7 @@ def convert(
 def _games(
     files: list[str],
     first: BinaryIO,
-    source: Format | None,
+    source: Source | None,
     jsonl: bool,
     broken: list[Record],
     hints: list[str],
@@ -268,10 +271,13 @@ def _games(
     for i, file in enumerate(files):
         with contextlib.ExitStack() as stack:
             stream = first if i == 0 else stack.enter_context(open_input(file))
-            looks_json, stream = sniff(stream)
             called = "standard input" if file == "-" else file
-            kind = source or (Format.json if is_json_name(file) or looks_json else Format.zrec)
-            if kind is Format.zrec:
+            if source is Source.ludii:
+                yield from readable(found.of(_ludii_records(stream, called), file), broken)
+                continue
+            looks_json, stream = sniff(stream)
+            kind = source or (Source.json if is_json_name(file) or looks_json else Source.zrec)
+            if kind is Source.zrec:
                 before = len(broken)
                 yield from readable(found.of(read_records(stream, file), file), broken)
                 if len(broken) > before and looks_json:
@@ -283,12 +289,26 @@ def _games(
             try:
                 yield from found.of(read_json_games(stream, file, True if jsonl else None), file)
             except ConversionError as exc:
-                if source is Format.json and not looks_json and not is_json_name(file):
+                if source is Source.json and not looks_json and not is_json_name(file):
                     raise ConversionError(
                         f"{exc}\nzrec: {called} looks like zrec text, not JSON: "
                         "read it with --from zrec (or leave out --from)"
                     ) from None
                 raise
+
+
+def _ludii_records(stream: BinaryIO, called: str) -> Iterator[Record]:
+    """The one game of a Ludii trial file, as a record read from zrec text."""
+    from zrec.notation.ludii import LudiiTrialError, read_trial
+    from zrec.notation.reader import read_string
+    from zrec.play.ludii import trial_text
+
+    data = stream.read()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LudiiTrialError(f"{called}: not UTF-8 text (byte {exc.start})") from None
+    yield from read_string(trial_text(read_trial(text, called), called), called)
 
 
 @app.command()

@@ -4,6 +4,7 @@
   (:func:`prepare`), with one error per bad tag;
 - :mod:`zrec.play.walk`: the one walker over a record's main line and variations,
   shown to a visitor, and the rule for writing move numbers;
+- :mod:`zrec.play.ludii`: a Ludii trial file's moves as a zrec record;
 - :mod:`zrec.play.selfplay`: random legal games, rolling real dice where a game has
   them;
 - :mod:`zrec.play.places`, :mod:`zrec.play.board` and :mod:`zrec.play.editing`: the

@@ -33,6 +33,7 @@ from zrec.rules.base import (
     readings_table,
 )
 from zrec.rules.serpent.engine import SerpentEngine
+from zrec.rules.serpent.ludii import LUDII_BOARDS
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
 __all__ = [
@@ -100,6 +101,8 @@ class SerpentGame:
         self.options: Mapping[str, OptionSpec] = MappingProxyType(specs)
         #: The named readings (``[Reading "piecepack"]``), each option at its value.
         self.readings = readings_table(self.options, readings)
+        #: How Ludii's .lud of the game reads in zrec (zrec.rules.ludii).
+        self.ludii = LUDII_BOARDS[n]
 
     def engine(self, **options: str) -> SerpentEngine:
         """The engine with these rule options (defaults for the rest; other tags are

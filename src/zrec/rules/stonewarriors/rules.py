@@ -61,6 +61,7 @@ from zrec.rules.base import (
     readings_table,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.ludii import LudiiBoard
 from zrec.rules.stonewarriors import end, setup
 from zrec.rules.stonewarriors import view as show
 from zrec.rules.stonewarriors._fast import new_position
@@ -79,6 +80,7 @@ from zrec.rules.stonewarriors.board import (
     board_text,
     squares_of,
 )
+from zrec.rules.stonewarriors.ludii import LUDII_BOARD
 from zrec.rules.stonewarriors.position import PASS_MOVE, StoneMove, StonePosition, key
 from zrec.rules.stonewarriors.tables import move_dirs, tables
 from zrec.rules.stonewarriors.written import WrittenMoves
@@ -322,6 +324,8 @@ class StoneWarriorsGame:
     #: The named readings (``[Reading "zrec"]``), each option at its value; "ludii"
     #: (Ruleset "ludii") comes with its rule set.
     readings: Mapping[str, Mapping[str, str]] = readings_table(OPTIONS, {})
+    #: How Ludii's .lud of the game reads in zrec (zrec.rules.ludii).
+    ludii: LudiiBoard = LUDII_BOARD
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
         if seats not in (None, 2):
