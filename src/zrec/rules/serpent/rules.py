@@ -3,9 +3,9 @@
 The readings are those of docs/rules.md (Awithlaknannai Mosona; Kolowis Awithlaknannai):
 pieces step along the lines of a three-row lattice or jump an adjacent enemy piece;
 by default capturing is compulsory and a capturing piece jumps on while it can (the
-whole chain is one move); a side with no pieces loses, a side to move with no legal move ends the game
-by the end rule.  This module holds the two games and
-their rule options; the engine (move generation, events, the end, keys and the view)
+whole chain is one move); a side with no pieces loses, a side to move with no legal
+move ends the game by the end rule.  This module holds the two games and their rule
+options; the engine (move generation, events, the end, keys and the view)
 is in :mod:`.engine`, the board itself (points, lines, jumps and the bitmask tests) in
 :mod:`.lattice`, the position and move values and the reading and writing of moves in
 :mod:`.written`.
