@@ -265,12 +265,15 @@ class WrittenMoves:
         if not pos.huff:
             reason = "no huff is due here (a huff follows a move that did not jump when it could)"
             raise self._illegal(pos, reason)
-        due = ", ".join(self._huff_names(pos.huff))
+        names = self._huff_names(pos.huff)
         if len(path) != 1:
-            reason = (
-                f"{side} must first huff the {other} piece that could have jumped and did "
-                f"not ({due}), written as its point alone"
+            which = (
+                f"the {other} piece that could have jumped and did not ({names[0]})"
+                if len(names) == 1
+                else f"one of the {other} pieces that could have jumped and did not "
+                f"({' or '.join(names)})"
             )
+            reason = f"{side} must first huff {which}, written as its point alone"
             raise self._illegal(pos, reason)
         p = path[0]
         if not pos.huff >> p & 1:
@@ -279,7 +282,12 @@ class WrittenMoves:
                 if self._sides(pos)[1] >> p & 1
                 else f"there is no {other} piece on {point_name(p)}"
             )
-            raise self._illegal(pos, f"{reason}: the piece that may be huffed is {due}")
+            due = (
+                f"the piece that may be huffed is {names[0]}"
+                if len(names) == 1
+                else f"the pieces that may be huffed are {' and '.join(names)}"
+            )
+            raise self._illegal(pos, f"{reason}: {due}")
         return SerpentMove((p,), (p,))
 
     def _huff_names(self, mask: int) -> list[str]:
