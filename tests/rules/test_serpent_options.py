@@ -24,7 +24,14 @@ from zrec.rules.base import (
     MoveNumber,
     OptionConflict,
 )
-from zrec.rules.serpent.rules import KOLOWIS, MOSONA, SerpentEngine, SerpentGame, SerpentMove
+from zrec.rules.serpent.rules import (
+    KOLOWIS,
+    MOSONA,
+    SerpentEngine,
+    SerpentGame,
+    SerpentMove,
+    SerpentPosition,
+)
 
 STEPS = ["b2-a1", "b2-a2", "b2-b1", "b2-c1", "b2-c2"]
 CHAIN = "8/1WB1B4/8 w"  # b2 can jump b3 to b4, then b5 to b6
@@ -347,13 +354,13 @@ ENGINE_BUDGET = 40_000
 NAIVE_BUDGET = 3_000
 
 
-def perft(v: SerpentEngine, pos: object, depth: int) -> int:
-    if v.to_move(pos) is None:  # type: ignore[arg-type]
+def perft(v: SerpentEngine, pos: SerpentPosition, depth: int) -> int:
+    if v.to_move(pos) is None:
         return 0
-    moves = v.legal_moves(pos)  # type: ignore[arg-type]
+    moves = v.legal_moves(pos)
     if depth == 1:
         return len(moves)
-    return sum(perft(v, v.apply(pos, m)[0], depth - 1) for m in moves)  # type: ignore[arg-type]
+    return sum(perft(v, v.apply(pos, m)[0], depth - 1) for m in moves)
 
 
 @pytest.mark.parametrize(("captures", "chains"), READINGS, ids=["-".join(r) for r in READINGS])
@@ -375,8 +382,9 @@ def test_perft_agrees_with_the_naive_generator(
 
 
 def test_perft_of_a_few_readings() -> None:
-    """The counts docs/rules.md quotes: the default, Ludii's one free jump a move, the
-    piecepack reading with huffing (a huff counts as a move)."""
+    """Counts under a few readings: the default, one free jump a move with the middle
+    points on the left (Ludii's reading of the moves), and huffing with the middle
+    points on the left (a huff counts as a move)."""
     assert [perft(MOSONA.engine(), MOSONA.engine().start(), d) for d in range(1, 7)] == [
         3, 4, 9, 23, 76, 233,
     ]
