@@ -397,3 +397,41 @@ def test_perft_of_a_few_readings() -> None:
 def test_a_huff_is_written_as_a_one_point_path() -> None:
     assert act("b4") == turn("b4").actions[0]
     assert Turn((act("b4"),)).text() == "b4"
+
+
+ROUND_TRIP = [
+    (MOSONA, {"Captures": c, "Chains": ch, **extra})
+    for c, ch in READINGS
+    if (c, ch) != ("compulsory", "whole")
+    for extra in ({}, {"Board": "open", "Jumps": "bent"})
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), ROUND_TRIP, ids=["-".join(o.values()) for _, o in ROUND_TRIP]
+)
+def test_spell_and_resolve_round_trip_in_random_games(
+    game: SerpentGame, options: dict[str, str]
+) -> None:
+    """resolve(spell(m)) is m for every legal move (huffs too), the fast and the checked
+    way agree, and a huff is due exactly after a move that did not jump when it could."""
+    v = game.engine(**options)
+    rng = random.Random(20261129)
+    positions = huffs = 0
+    for _ in range(6):
+        pos = v.start()
+        while v.outcome(pos) is None and pos.ply < 80:
+            moves = v.legal_moves(pos)
+            assert len(set(moves)) == len(moves)
+            spelled = [v.spell(pos, m) for m in moves]
+            assert len({t.text() for t in spelled}) == len(moves)
+            for move, written in zip(moves, spelled, strict=True):
+                done = v.resolve(pos, written)
+                assert done.move == move and done.notes == ()
+                assert v._resolve_checked(pos, written) == done
+            huffs += bool(pos.huff)
+            move = rng.choice(moves)
+            pos, _ = v.apply(pos, move)
+            positions += 1
+    assert positions > 150
+    assert (huffs > 0) == (options["Captures"] == "huff")
