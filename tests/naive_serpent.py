@@ -8,11 +8,17 @@ as collinear triples of drawing coordinates (the two curved end lines are listed
 hand), keeps the board in a dict and searches capture chains recursively.  Its moves
 come in a fixed order (points in the order listed, jumps and neighbours sorted), so
 that a random player drawing from them plays the same games for the same seed.
+
+It knows the options ``Captures`` (compulsory, optional, huff) and ``Chains`` (whole,
+one, stop) as docs/rules.md states them: under huffing, the points the opponent may
+huff after each move are worked out from the boards before and after it, and a huff
+is a move of its own (not a turn: the same side moves next), as perft counts it.
 """
 
 from __future__ import annotations
 
 Board = dict[str, str]  # point -> "W", "B" or "" (empty)
+Due = frozenset[str]  # the points of the pieces the side to move may huff
 
 
 class Naive:
@@ -20,8 +26,17 @@ class Naive:
     points a side (8: Mosona, 16: Kolowis), the lined or open board, straight or bent
     jumps."""
 
-    def __init__(self, n: int, lined: bool = True, bent: bool = False) -> None:
+    def __init__(
+        self,
+        n: int,
+        lined: bool = True,
+        bent: bool = False,
+        captures: str = "compulsory",
+        chains: str = "whole",
+    ) -> None:
         self.n = n
+        self.captures = captures
+        self.chains = chains
         a = [f"a{i}" for i in range(1, n + 1)]
         b = [f"b{i}" for i in range(1, n + 2)]
         c = [f"c{i}" for i in range(1, n + 1)]
@@ -63,10 +78,22 @@ class Naive:
             board[f"b{i}"], board[f"b{n + 2 - i}"] = "B", "W"
         return board
 
+    def can_jump(self, board: Board, at: str) -> bool:
+        """Whether the piece on ``at`` has an enemy piece to jump and a point to land."""
+        enemy = "B" if board[at] == "W" else "W"
+        return any(p == at and board[q] == enemy and board[r] == "" for p, q, r in self.jumps)
+
     def moves(self, board: Board, side: str) -> list[Board]:
-        """The positions after each legal move (each whole chain once)."""
+        """The positions after each legal move (each chain once)."""
+        return [after for after, _ in self.turns(board, side)]
+
+    def turns(self, board: Board, side: str) -> list[tuple[Board, Due]]:
+        """The position after each legal move, with the points of the pieces the other
+        side may then huff (empty unless captures are "huff")."""
         enemy = "B" if side == "W" else "W"
-        chains: dict[tuple[tuple[str, ...], frozenset[str]], Board] = {}
+        # a chain may stop after any jump where chains may stop, and under huffing
+        stops = self.chains == "stop" or self.captures == "huff"
+        chains: dict[tuple[tuple[str, ...], frozenset[str]], tuple[Board, Due]] = {}
 
         def jump(board: Board, at: str, path: tuple[str, ...], taken: frozenset[str]) -> None:
             went_on = False
@@ -75,15 +102,33 @@ class Naive:
                     went_on = True
                     after = dict(board)
                     after[p], after[q], after[r] = "", "", side
-                    jump(after, r, (*path, r), taken | {q})
-            if not went_on and taken:
-                chains[path, taken] = board
+                    if self.chains == "one":
+                        chains[(*path, r), taken | {q}] = (after, frozenset())
+                    else:
+                        jump(after, r, (*path, r), taken | {q})
+            if taken and (stops or not went_on):
+                # under huffing a chain that stops while it could go on leaves its
+                # piece to be huffed, unless chains may stop
+                short = went_on and self.captures == "huff" and self.chains == "whole"
+                chains[path, taken] = (board, frozenset({at}) if short else frozenset())
 
         for p in self.points:
             if board[p] == side:
                 jump(board, p, (p,), frozenset())
-        if chains:
+        if chains and self.captures == "compulsory":
             return list(chains.values())
+        jumpers = frozenset(p for p in self.points if board[p] == side and self.can_jump(board, p))
+        out = list(chains.values())
+        for after in self._steps(board, side):
+            due: Due = frozenset()
+            if self.captures == "huff":
+                moved = next(p for p in self.points if board[p] == side and after[p] == "")
+                landed = next(p for p in self.points if board[p] == "" and after[p] == side)
+                due = frozenset(landed if p == moved else p for p in jumpers)
+            out.append((after, due))
+        return out
+
+    def _steps(self, board: Board, side: str) -> list[Board]:
         steps = []
         for p in self.points:
             for r in sorted(self.nbrs[p]):
@@ -93,9 +138,14 @@ class Naive:
                     steps.append(after)
         return steps
 
-    def perft(self, board: Board, side: str, depth: int) -> int:
-        """The number of move sequences ``depth`` long from ``board``, ``side`` to move."""
+    def perft(self, board: Board, side: str, depth: int, due: Due = frozenset()) -> int:
+        """The number of move sequences ``depth`` long from ``board``, ``side`` to move
+        (with ``due`` the pieces it must first huff one of); a huff is a move."""
         if depth == 0:
             return 1
         other = "B" if side == "W" else "W"
-        return sum(self.perft(b, other, depth - 1) for b in self.moves(board, side))
+        if side not in board.values() or other not in board.values():
+            return 0  # the game is over
+        if due:
+            return sum(self.perft({**board, x: ""}, side, depth - 1) for x in sorted(due))
+        return sum(self.perft(b, other, depth - 1, d) for b, d in self.turns(board, side))

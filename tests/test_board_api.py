@@ -153,6 +153,18 @@ def test_a_priest_enters_by_a_click_on_its_home_arm(client: TestClient) -> None:
     assert state["legal"] == [{"move": f"P@{c}1", "clicks": [f"{c}1"]} for c in "efghij"]
 
 
+def test_a_huff_is_one_click_and_is_written_without_a_number(client: TestClient) -> None:
+    text = '[Game "mosona"]\n[Result "*"]\n[Captures "huff"]\n\n1. b6-b5 c5-b6 *\n'
+    state = position(client, text, view="false")
+    assert (state["to_move"], state["number"]) == ("White", None)
+    assert state["legal"] == [{"move": "b4", "clicks": ["b4"]}]
+    assert position(client, text, clicks="b4", view="false")["choices"]["move"] == "b4"
+    huffed = edited(client, text, 2, "play", move="b4")
+    assert huffed["text"].endswith("1. b6-b5 c5-b6 b4 *\n")
+    played = edited(client, huffed["text"], 3, "play", move="a6xc5")
+    assert played["text"].endswith("1. b6-b5 c5-b6 b4 2. a6xc5 *\n")
+
+
 def test_a_pass_has_no_clicks(client: TestClient) -> None:
     text = (SAMPLES / "stone-warriors-culin.zrec").read_text(encoding="utf-8")
     state = position(client, text, at=152)  # after 76. h9-g10: Black cannot move

@@ -1,7 +1,10 @@
 """The serpent games' rules engine: one lattice and one choice of rule options fixed.
 
-:class:`SerpentEngine` generates moves (steps, and whole capture chains when a capture
-is open, as the rules of :mod:`.rules` read them), applies them with their events,
+:class:`SerpentEngine` generates moves (steps, and capture chains, as the rules of
+:mod:`.rules` read them under the options ``Captures`` and ``Chains``: by default whole
+chains only when a capture is open), applies them with their events (under
+``Captures "huff"`` a move that did not jump when it could leaves a huff due, which
+the other side plays first, as a move that is not a turn),
 judges the end and gives keys, views and the text drawing.  The board itself (points,
 lines, jumps and the bitmask tests) lives in :mod:`.lattice`; the position and move
 values and the reading and writing of moves live in :mod:`.written`.
@@ -23,6 +26,7 @@ from zrec.rules.base import (
     Event,
     Finding,
     MoveNumber,
+    OptionConflict,
     Outcome,
     Piece,
     Resolved,
@@ -109,6 +113,23 @@ def _board_parts(lat: Lattice) -> _BoardParts:
     )
 
 
+@lru_cache(maxsize=1024)
+def _huffed(turn: int, p: int) -> tuple[Event]:
+    """The event of ``turn``'s side huffing the other side's piece on ``p``."""
+    name = point_name(p)
+    return (Event(REMOVED, f"{SIDES[1 - turn]} loses {name} (huffed)", (name,)),)
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
 class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     """One serpent game with its rule options fixed: the rules engine."""
 
@@ -117,6 +138,23 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     def __init__(self, title: str, n: int, options: Mapping[str, str]):
         self.title = title
         self.options: Mapping[str, str] = MappingProxyType(dict(options))
+        captures = options.get("Captures", "compulsory")
+        chains = options.get("Chains", "whole")
+        if captures == "huff" and chains == "one":
+            raise OptionConflict(
+                "Captures", "huff", "Chains", "one",
+                "a huff also punishes a chain stopped while it could jump on, and under "
+                'Chains "one" a capture is a single jump, so no chain goes on; '
+                'take Captures "optional" or "compulsory" with Chains "one"',
+            )
+        self._compulsory = captures == "compulsory"
+        self._huffing = captures == "huff"
+        self._one_hop = chains == "one"
+        self._whole_chains = chains == "whole"
+        # a chain must go on while it can: under huffing it may stop, and is huffed
+        self._must_end = chains == "whole" and not self._huffing
+        #: today's reading: compulsory captures, whole chains (the fast paths)
+        self._plain = self._compulsory and chains == "whole"
         lat = lattice(n, options["Board"] == "lined", options["Jumps"] == "bent")
         self.lattice: Lattice = lat
         self.max_pieces = 3 * n // 2
@@ -151,6 +189,9 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             white, black = white & ~ends, black & ~ends
         turn = 1 if options["First"] == "Black" else 0
         self._start = SerpentPosition(white, black, turn, 0)
+        # Under free captures the start can come back with the Pieces-23 rule spent,
+        # and a huff may be due: then a key needs more than the pieces and the side.
+        self._marked_keys = self._huffing or (self._first_to_centre and not self._compulsory)
         self._index = lat.index
         self._capture_test = lat.can_capture
         self._over = dict(lat.over)
@@ -173,10 +214,23 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
 
     def key(self, pos: SerpentPosition) -> bytes:
         # The pieces and the side to move; not the ply.  (The ply matters to play only
-        # for the Pieces-23 first move, from the start, which no game comes back to:
-        # the step into the centre opens a compulsory capture.)
+        # for the Pieces-23 first move, from the start, which no game comes back to
+        # under compulsory captures: the step into the centre opens a capture.  Under
+        # free captures a game can come back, and its key is then marked; so is a key
+        # with a huff due.)
         n = self._key_bytes
-        return pos.white.to_bytes(n, "little") + pos.black.to_bytes(n, "little") + _TURN[pos.turn]
+        key = pos.white.to_bytes(n, "little") + pos.black.to_bytes(n, "little") + _TURN[pos.turn]
+        if self._marked_keys:
+            if pos.huff:
+                key += b"h" + pos.huff.to_bytes(n, "little")
+            s = self._start
+            if (
+                self._first_to_centre
+                and pos.ply
+                and (pos.white, pos.black, pos.turn) == (s.white, s.black, s.turn)
+            ):
+                key += b"+"  # the start again, the first-move rule spent
+        return key
 
     def view(self, pos: SerpentPosition) -> View:
         white, black = pos.white, pos.black
@@ -190,7 +244,9 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     def sample_move(
         self, pos: SerpentPosition, roll: Sequence[int] | None, rng: random.Random
     ) -> SerpentMove | None:
-        # uniform: captures are compulsory, and random games end by themselves
+        # uniform (a huff too, among the pieces that may be huffed); under compulsory
+        # captures random games end by themselves, under free captures the random
+        # player's limit on moves may end them
         return choose(self.legal_moves(pos), rng)
 
     def material(self, pos: SerpentPosition) -> tuple[int, ...]:
@@ -203,6 +259,9 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     def render(self, pos: SerpentPosition) -> str:
         w, b = pos.white.bit_count(), pos.black.bit_count()
         status = f"{SIDES[pos.turn]} to move (White {w}, Black {b})"
+        if pos.huff:
+            due = " or ".join(self._huff_names(pos.huff))
+            status = f"{SIDES[pos.turn]} to huff {due} (White {w}, Black {b})"
         return drawing(self.lattice, pos.white, pos.black) + "\n" + status
 
     # -- turns -----------------------------------------------------------------
@@ -213,7 +272,8 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     def move_number(self, pos: SerpentPosition) -> MoveNumber:
         turn = pos.turn
         dots = 1 if turn == self._start.turn else 3
-        return numbered(pos.ply // 2 + 1, dots, True, turn)
+        # a huff is not a turn: no number, and the ply does not count it
+        return numbered(pos.ply // 2 + 1, dots, not pos.huff, turn)
 
     def chance(self, pos: SerpentPosition) -> Chance | None:
         return None
@@ -226,11 +286,17 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         if self._first_rule(pos):
             c = lat.centre
             return [SerpentMove((p, c)) for p in lat.neighbours[c] if own >> p & 1]
+        if not self._plain:
+            return self._option_moves(pos, own, enemy)
         seen: dict[tuple[tuple[int, ...], tuple[int, ...]], None] = {}
         for path, caps in lat.chains(own, enemy):
             seen.setdefault((path, tuple(sorted(caps))), None)
         if seen:
             return [SerpentMove(path, caps) for path, caps in seen]
+        return self._step_moves(own, enemy)
+
+    def _step_moves(self, own: int, enemy: int) -> list[SerpentMove]:
+        lat = self.lattice
         empty = lat.full & ~(own | enemy)
         moves = []
         rest = own
@@ -241,10 +307,35 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             moves += [SerpentMove((p, r)) for r in lat.neighbours[p] if empty >> r & 1]
         return moves
 
+    def _option_moves(self, pos: SerpentPosition, own: int, enemy: int) -> list[SerpentMove]:
+        """The moves under options other than compulsory captures and whole chains: a
+        huff when one is due (each piece that may be huffed, in bit order), else the
+        captures (single jumps under Chains "one", every chain that may stop where
+        chains may stop, else whole chains), then, unless captures are compulsory and
+        there is one, the steps."""
+        if pos.huff:
+            return [SerpentMove((p,), (p,)) for p in _bits(pos.huff)]
+        lat = self.lattice
+        if self._one_hop:
+            found = lat.hops(own, enemy)
+        elif self._must_end:
+            found = lat.chains(own, enemy)
+        else:
+            found = lat.chain_prefixes(own, enemy)
+        seen: dict[tuple[tuple[int, ...], tuple[int, ...]], None] = {}
+        for path, caps in found:
+            seen.setdefault((path, tuple(sorted(caps))), None)
+        moves = [SerpentMove(path, caps) for path, caps in seen]
+        if moves and self._compulsory:
+            return moves
+        return moves + self._step_moves(own, enemy)
+
     def apply(
         self, pos: SerpentPosition, move: SerpentMove
     ) -> tuple[SerpentPosition, tuple[Event, ...]]:
-        white, black, turn, ply = pos
+        if self._huffing:
+            return self._apply_huffing(pos, move)
+        white, black, turn, ply, _ = pos
         path, caps = move
         moved = _BIT[path[0]]
         landed = _BIT[path[-1]]
@@ -253,7 +344,7 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
                 black = (black & ~moved) | landed
             else:
                 white = (white & ~moved) | landed
-            return SerpentPosition._make((white, black, 1 - turn, ply + 1)), _NO_EVENTS
+            return SerpentPosition._make((white, black, 1 - turn, ply + 1, 0)), _NO_EVENTS
         gone = 0
         for c in caps:
             gone |= _BIT[c]
@@ -263,8 +354,55 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         else:
             white = (white & ~moved) | landed
             black &= ~gone
-        after = SerpentPosition._make((white, black, 1 - turn, ply + 1))
+        after = SerpentPosition._make((white, black, 1 - turn, ply + 1, 0))
         return after, _removed(turn, caps)
+
+    def _apply_huffing(
+        self, pos: SerpentPosition, move: SerpentMove
+    ) -> tuple[SerpentPosition, tuple[Event, ...]]:
+        """``apply`` under Captures "huff": a huff removes the piece and the same side
+        moves next; any other move may leave a huff due."""
+        white, black, turn, ply, huff = pos
+        path, caps = move
+        if huff:
+            gone = ~_BIT[path[0]]
+            white, black = (white & gone, black) if turn else (white, black & gone)
+            return SerpentPosition(white, black, turn, ply), _huffed(turn, path[0])
+        due = 0 if self._first_rule(pos) else self._huff_due(pos, move)
+        moved, landed = _BIT[path[0]], _BIT[path[-1]]
+        gone = 0
+        for c in caps:
+            gone |= _BIT[c]
+        if turn:
+            white, black = white & ~gone, (black & ~moved) | landed
+        else:
+            white, black = (white & ~moved) | landed, black & ~gone
+        after = SerpentPosition(white, black, 1 - turn, ply + 1, due)
+        return after, (_removed(turn, caps) if caps else _NO_EVENTS)
+
+    def _huff_due(self, pos: SerpentPosition, move: SerpentMove) -> int:
+        """The pieces (after ``move``) that the other side may huff: after a step, every
+        piece that could have jumped (the stepping one on its new point); after a chain
+        that stopped while it could jump on, where chains must go on, its piece."""
+        lat = self.lattice
+        own, enemy = self._sides(pos)
+        path, caps = move
+        if not caps:
+            occupied = own | enemy
+            jumpers = 0
+            for p in _bits(own):
+                if lat.can_jump_from(p, occupied & ~_BIT[p], enemy):
+                    jumpers |= _BIT[p]
+            if jumpers >> path[0] & 1:
+                jumpers = (jumpers & ~_BIT[path[0]]) | _BIT[path[-1]]
+            return jumpers
+        if not self._whole_chains:
+            return 0
+        for c in caps:
+            enemy &= ~_BIT[c]
+        last = path[-1]
+        friends = own & ~_BIT[path[0]]
+        return _BIT[last] if lat.can_jump_from(last, friends | enemy, enemy) else 0
 
     def routes(self, pos: SerpentPosition, move: SerpentMove) -> tuple[tuple[str, ...], ...]:
         return (tuple(point_name(p) for p in move.path),)
@@ -309,6 +447,8 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     # -- the end ---------------------------------------------------------------
 
     def outcome(self, pos: SerpentPosition) -> Outcome | None:
+        if pos.huff:  # a huff is due: the game goes on (both sides have pieces)
+            return None
         w, b = pos.white.bit_count(), pos.black.bit_count()
         if not w or not b:
             if not w and not b:
@@ -358,8 +498,23 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
                 why = f'the end rule "majority" gives {expected} (White {_plural(w)}, Black {b})'
             message = f"the result is {result} but the game ends by agreement and {why}"
             findings.append(Finding("wrong-result", "error", message))
+        if pos.huff:
+            due = " or ".join(self._huff_names(pos.huff))
+            findings.append(
+                Finding(
+                    "huff-open",
+                    "warning",
+                    f"the game ends by agreement while {SIDES[pos.turn]} still has a huff "
+                    f"due ({due}), which the end rule does not count",
+                )
+            )
+            return findings
         own, enemy = self._sides(pos)
-        if self.lattice.can_capture(own, enemy) and not self._first_rule(pos):
+        if (
+            self._compulsory
+            and self.lattice.can_capture(own, enemy)
+            and not self._first_rule(pos)
+        ):
             caps = self._legal_texts(pos)
             noun = "a capture" if len(caps) == 1 else "captures"
             findings.append(

@@ -118,6 +118,53 @@ class Lattice:
                     break
         return out
 
+    def hops(self, own: int, enemy: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Every single jump of ``own`` (a move under Chains "one"): ((from, to), (over,))."""
+        out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        occupied = own | enemy
+        rest = own
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            p = low.bit_length() - 1
+            out += [((p, r), (q,)) for q, r in self.jumps_from[p]
+                    if enemy >> q & 1 and not occupied >> r & 1]
+        return out
+
+    def chain_prefixes(
+        self, own: int, enemy: int
+    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Every capture chain of ``own`` that stops after any of its jumps (a move where
+        a chain may stop): (landing path, points jumped in order), each prefix of every
+        whole chain once per way of jumping it."""
+        out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        rest = own
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            p = low.bit_length() - 1
+            self._prefixes(p, own ^ low, enemy, [p], [], out)
+        return out
+
+    def _prefixes(
+        self,
+        cur: int,
+        friends: int,
+        enemy: int,
+        path: list[int],
+        caps: list[int],
+        out: list[tuple[tuple[int, ...], tuple[int, ...]]],
+    ) -> None:
+        occupied = friends | enemy
+        for q, r in self.jumps_from[cur]:
+            if enemy >> q & 1 and not occupied >> r & 1:
+                path.append(r)
+                caps.append(q)
+                out.append((tuple(path), tuple(caps)))
+                self._prefixes(r, friends, enemy ^ (1 << q), path, caps, out)
+                path.pop()
+                caps.pop()
+
     def chains_from(
         self, p: int, own: int, enemy: int
     ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:

@@ -2,19 +2,22 @@
 
 The readings are those of docs/rules.md (Awithlaknannai Mosona; Kolowis Awithlaknannai):
 pieces step along the lines of a three-row lattice or jump an adjacent enemy piece;
-capturing is compulsory and a capturing piece jumps on while it can (the whole chain is
-one move); a side with no pieces loses, a side to move with no legal move ends the game
-by the end rule.  This module holds the two games and
-their rule options; the engine (move generation, events, the end, keys and the view)
+by default capturing is compulsory and a capturing piece jumps on while it can (the
+whole chain is one move); a side with no pieces loses, a side to move with no legal
+move ends the game by the end rule.  This module holds the two games and their rule
+options; the engine (move generation, events, the end, keys and the view)
 is in :mod:`.engine`, the board itself (points, lines, jumps and the bitmask tests) in
 :mod:`.lattice`, the position and move values and the reading and writing of moves in
 :mod:`.written`.
 
 Rule options (record tags): ``Board`` lined|open, ``Jumps`` line|bent, ``Middle``
-right|left, ``EndRule`` majority|draw, ``First`` White|Black and, Kolowis only,
-``Pieces`` 24|23.  Under ``Pieces "23"`` the first move of the game from the standard
-start is a step into the centre ``b9``; capturing does not apply to that one move (it
-matters only under bent jumps, where a capture would otherwise be open at once).
+right|left, ``EndRule`` majority|draw, ``First`` White|Black, ``Captures``
+compulsory|optional|huff, ``Chains`` whole|one|stop and, Kolowis only, ``Pieces``
+24|23.  ``Captures "huff"`` cannot go with ``Chains "one"`` (building that engine
+raises :class:`~zrec.rules.base.OptionConflict`).  Under ``Pieces "23"`` the first
+move of the game from the standard start is a step into the centre ``b9``; capturing
+does not apply to that one move (it matters only under bent jumps, where a capture
+would otherwise be open at once), and under huffing it leaves no huff due.
 """
 
 from __future__ import annotations
@@ -67,6 +70,19 @@ _OPTIONS: dict[str, OptionSpec] = {
         "how a blocked or agreed ending is scored: more pieces wins, or always a draw",
     ),
     "First": OptionSpec("White", ("White", "Black"), "the side that moves first"),
+    "Captures": OptionSpec(
+        "compulsory",
+        ("compulsory", "optional", "huff"),
+        "compulsory: a side that can capture must; optional: it may step instead; "
+        "huff: it may, but the other side then removes a piece that could have jumped "
+        "and did not (or stopped a chain that could go on) before its own move",
+    ),
+    "Chains": OptionSpec(
+        "whole",
+        ("whole", "one", "stop"),
+        "whole: a capturing piece jumps on while it can, the whole chain one move; "
+        "one: a capture is a single jump; stop: a chain may stop after any jump",
+    ),
 }
 _PIECES = OptionSpec(
     "24",
@@ -107,7 +123,8 @@ class SerpentGame:
     def engine(self, **options: str) -> SerpentEngine:
         """The engine with these rule options (defaults for the rest; other tags are
         ignored), typed for callers: ``MOSONA.engine(Board="open")``.  Built once per
-        choice of options.  Raises :class:`OptionError` for a value the game does not know.
+        choice of options.  Raises :class:`OptionError` for a value the game does not know,
+        :class:`OptionConflict` for values that cannot go together.
         """
         chosen = check_options(self.options, options)
         return _engine(self.title, self.n, tuple(chosen.items()))
@@ -133,7 +150,10 @@ MOSONA_READINGS: dict[str, dict[str, str]] = {
     # the ppgames piecepack rules: lined network, jumps along a line, compulsory
     # captures, whole chains, majority at the end, each side's middle points on its left
     "piecepack": {"Middle": "left"},
-    # "piecepack-huff" (the same with Captures "huff") and "ludii" come with their options
+    # the same with the ppgames variant "huffing"
+    "piecepack-huff": {"Middle": "left", "Captures": "huff"},
+    # Ludii's Awithlaknan Mosona.lud: optional single hops, the blocked side loses
+    "ludii": {"Middle": "left", "Captures": "optional", "Chains": "one"},
 }
 KOLOWIS_READINGS: dict[str, dict[str, str]] = {
     # "ludii" comes with its options (Lattice "48"...)

@@ -26,16 +26,21 @@ _BIT = tuple(1 << i for i in range(64))
 
 class SerpentPosition(NamedTuple):
     """A position: bitmasks of the White and Black pieces, side to move (0 White,
-    1 Black) and the number of moves played since the start or the Setup."""
+    1 Black), the number of moves played since the start or the Setup (a huff is not
+    a move: it does not count), and under ``Captures "huff"`` the pieces of the side
+    that has just moved that the side to move may huff (0: no huff is due)."""
 
     white: int
     black: int
     turn: int
     ply: int
+    huff: int = 0
 
 
 class SerpentMove(NamedTuple):
     """A move: the landing path (a step has two points) and the jumped points, sorted.
+    A huff (``Captures "huff"``) is the one point of the huffed piece, as path and as
+    captured point.
 
     Points are lattice bits (``b_i`` = 3(i-1), ``a_i`` = 3(i-1)+1, ``c_i`` = 3(i-1)+2).
     """
@@ -72,6 +77,10 @@ class WrittenMoves:
     centre: str  # the name of the centre point
     _start: SerpentPosition
     _first_to_centre: bool  # the Pieces-23 rule
+    _compulsory: bool  # Captures "compulsory": a step is illegal while a capture is open
+    _huffing: bool  # Captures "huff"
+    _one_hop: bool  # Chains "one": a capture is a single jump
+    _must_end: bool  # a chain must go on while it can (Chains "whole", not huffing)
     _index: Mapping[str, int]
     _over: Mapping[tuple[int, int], tuple[int, ...]]
     _jumps_from: tuple[tuple[tuple[int, int], ...], ...]
@@ -114,9 +123,10 @@ class WrittenMoves:
             action = actions[0]
             squares = action.squares
             index = self._index
-            white, black, side, ply = pos
+            white, black, side, ply, huff = pos
             own, enemy = (black, white) if side else (white, black)
-            usual = ply or not self._first_to_centre  # not the Pieces-23 first move
+            # not the Pieces-23 first move, and no huff due
+            usual = (ply or not self._first_to_centre) and not huff
             if action.seps == ("-",):
                 frm = index.get(squares[0], -1)
                 if frm >= 0 and own >> frm & 1 and action.vias[0] is None:
@@ -125,7 +135,7 @@ class WrittenMoves:
                         done is not None
                         and not (own | enemy) >> done.move.path[1] & 1
                         and usual
-                        and not self._capture_test(own, enemy)
+                        and not (self._compulsory and self._capture_test(own, enemy))
                     ):
                         return done
             elif usual and 1 < len(squares) == action.seps.count("x") + 1 == len(action.vias) + 1:
@@ -138,7 +148,10 @@ class WrittenMoves:
         self, own: int, enemy: int, squares: Sequence[str], vias: Sequence[str | None]
     ) -> SerpentMove | None:
         """The chain when each hop jumps exactly one enemy piece (or the one its via
-        names) and the chain is whole; else None."""
+        names) and the chain is whole (where it must be), and one hop under Chains
+        "one"; else None."""
+        if self._one_hop and len(vias) > 1:
+            return None
         index, over = self._index, self._over
         p = index.get(squares[0], -1)
         if p < 0 or not own >> p & 1:
@@ -169,10 +182,11 @@ class WrittenMoves:
             caps.append(q)
             path.append(r)
             p = r
-        occupied = friends | enemy
-        for q, r in self._jumps_from[p]:
-            if enemy >> q & 1 and not occupied >> r & 1:
-                return None
+        if self._must_end:
+            occupied = friends | enemy
+            for q, r in self._jumps_from[p]:
+                if enemy >> q & 1 and not occupied >> r & 1:
+                    return None
         caps.sort()
         return SerpentMove(tuple(path), tuple(caps))
 
@@ -191,6 +205,8 @@ class WrittenMoves:
         except KeyError:
             bad = [s for s in (*action.squares, *action.vias) if s is not None and s not in index]
             raise self._illegal(pos, f"{bad[0]} is not a point of this board") from None
+        if pos.huff or (self._huffing and len(path) == 1):
+            return Resolved(self._resolve_huff(pos, path))
         own, enemy = self._sides(pos)
         frm = path[0]
         if not own >> frm & 1:
@@ -208,8 +224,11 @@ class WrittenMoves:
         if self._first_rule(pos):
             reason = f"the first move must be a step to the centre ({self.centre})"
             raise self._illegal(pos, reason)
-        fits, reason = self._hops(pos, path, vias)
         text = action.text()
+        if self._one_hop and len(path) > 2:
+            reason = f'a capture is a single jump under Chains "one"; {text} makes {len(path) - 1}'
+            raise self._illegal(pos, reason)
+        fits, reason = self._hops(pos, path, vias)
         if not fits:
             if len(path) == 2 and vias[0] is None:
                 return self._resolve_short(pos, text, frm, path[1], reason)
@@ -237,9 +256,45 @@ class WrittenMoves:
         if self._first_rule(pos):
             if to != lat.centre:
                 raise self._illegal(pos, f"the first move must go to the centre ({self.centre})")
-        elif self._capture_test(own, enemy):
+        elif self._compulsory and self._capture_test(own, enemy):
             raise self._illegal(pos, "a capture is compulsory here")
         return SerpentMove((frm, to))
+
+    def _resolve_huff(self, pos: SerpentPosition, path: Sequence[int]) -> SerpentMove:
+        """A huff written as the point of the huffed piece alone, when one is due."""
+        side, other = SIDES[pos.turn], SIDES[1 - pos.turn]
+        if not pos.huff:
+            reason = "no huff is due here (a huff follows a move that did not jump when it could)"
+            raise self._illegal(pos, reason)
+        names = self._huff_names(pos.huff)
+        if len(path) != 1:
+            which = (
+                f"the {other} piece that could have jumped and did not ({names[0]})"
+                if len(names) == 1
+                else f"one of the {other} pieces that could have jumped and did not "
+                f"({' or '.join(names)})"
+            )
+            reason = f"{side} must first huff {which}, written as its point alone"
+            raise self._illegal(pos, reason)
+        p = path[0]
+        if not pos.huff >> p & 1:
+            reason = (
+                f"the {other} piece on {point_name(p)} cannot be huffed"
+                if self._sides(pos)[1] >> p & 1
+                else f"there is no {other} piece on {point_name(p)}"
+            )
+            due = (
+                f"the piece that may be huffed is {names[0]}"
+                if len(names) == 1
+                else f"the pieces that may be huffed are {' and '.join(names)}"
+            )
+            raise self._illegal(pos, f"{reason}: {due}")
+        return SerpentMove((p,), (p,))
+
+    def _huff_names(self, mask: int) -> list[str]:
+        """The names of the points of ``mask``, in board order (rows a, b, c)."""
+        names = [point_name(i) for i in range(mask.bit_length()) if mask >> i & 1]
+        return sorted(names, key=lambda p: (p[0], int(p[1:])))
 
     def _resolve_short(
         self, pos: SerpentPosition, text: str, frm: int, to: int, reason: str
@@ -271,7 +326,8 @@ class WrittenMoves:
         self, pos: SerpentPosition, path: Sequence[int], vias: Sequence[int | None]
     ) -> tuple[list[tuple[int, ...]], str]:
         """Every way to jump along ``path`` (``vias`` fixes some jumped points) that ends
-        the chain, as the jumped points in order; else the first reason it fails."""
+        the chain (where a chain must go on while it can), as the jumped points in order;
+        else the first reason it fails."""
         lat = self.lattice
         own, enemy = self._sides(pos)
         friends = own & ~_BIT[path[0]]
@@ -300,6 +356,8 @@ class WrittenMoves:
             if not following:
                 return [], reason
             states = following
+        if not self._must_end:
+            return [caps for en, caps in states], ""
         last = path[-1]
         done = [caps for en, caps in states if not lat.can_jump_from(last, friends | en, en)]
         if not done:
@@ -313,12 +371,14 @@ class WrittenMoves:
         k = len(names) - 1
         if not move.captured:
             return Turn((Action("path", names, ("-",), (None,)),))
+        if not k:  # a huff: the point alone
+            return Turn((Action("path", names),))
         own, enemy = self._sides(pos)
-        rivals = {
-            tuple(sorted(caps))
-            for path, caps in _chains_from(self.lattice, move.path[0], own, enemy)
-            if path == move.path
-        }
+        if self._must_end:
+            found = _chains_from(self.lattice, move.path[0], own, enemy)
+        else:  # the chains that may stop, or single hops: as the moves list them
+            found = [(m.path, m.captured) for m in self.legal_moves(pos) if m.captured]
+        rivals = {tuple(sorted(caps)) for path, caps in found if path == move.path}
         rivals.discard(move.captured)
         vias: list[int | None] = [None] * k
         if rivals:
