@@ -115,11 +115,17 @@ class Resolved(Generic[M]):
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """A rule-option tag: its default value, the accepted values and what it means."""
+    """A rule-option tag: its default value, the accepted values and what it means.
+
+    ``stored_default`` False marks an option added after archives held games of its
+    game: an archive stores it only when a game sets it to another value than its
+    default, so that the options string of a game stored before it came (and with it
+    the game's rating pool and its paths in the opening tree) stays the same."""
 
     default: str
     values: tuple[str, ...]
     doc: str
+    stored_default: bool = True
 
 
 @dataclass(frozen=True, slots=True)

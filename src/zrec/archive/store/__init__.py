@@ -33,6 +33,7 @@ __all__ = [
     "DamagedArchiveError",
     "StoredGame",
     "split_options",
+    "stored_options",
 ]
 
 #: ids asked for in one statement
@@ -46,6 +47,24 @@ def split_options(options: str) -> dict[str, str]:
         tag, sep, value = part.partition("=")
         if sep:
             out[tag] = value
+    return out
+
+
+def stored_options(game: str, options: str) -> dict[str, str]:
+    """Stored options of a game of ``game`` with every option the store leaves out at
+    its default (:attr:`OptionSpec.stored_default`) filled in: what the game was played
+    under, as a search compares it."""
+    from zrec.rules import find_game
+    from zrec.rules.base import UnknownGameError
+
+    out = split_options(options)
+    try:
+        specs = find_game(game).options
+    except UnknownGameError:
+        return out
+    for tag, spec in specs.items():
+        if not spec.stored_default:
+            out.setdefault(tag, spec.default)
     return out
 
 

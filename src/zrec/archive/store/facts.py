@@ -17,6 +17,7 @@ Nothing here knows any game: the engine gives the keys and the pieces.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,7 @@ from zrec.notation.reader import Record
 from zrec.notation.writer import write_game
 from zrec.play import Replay, Visitor
 from zrec.play.walk import Played
-from zrec.rules.base import REMOVED, Engine
+from zrec.rules.base import REMOVED, Engine, OptionSpec
 
 if TYPE_CHECKING:  # searches need no validator (start-up): facts_of imports it
     from zrec.check.diagnostics import GameReport
@@ -51,9 +52,14 @@ def material_of(engine: Engine[Any, Any], pos: Any) -> str:
     return ":".join(map(str, engine.material(pos)))
 
 
-def options_text(options: dict[str, str]) -> str:
-    """Rule options as stored: ``Tag=value`` joined by ``;``, in the game's order."""
-    return ";".join(f"{k}={v}" for k, v in options.items())
+def options_text(options: dict[str, str], specs: Mapping[str, OptionSpec]) -> str:
+    """Rule options as stored: ``Tag=value`` joined by ``;``, in the game's order; an
+    option whose spec does not store its default is left out at its default."""
+    return ";".join(
+        f"{k}={v}"
+        for k, v in options.items()
+        if k not in specs or specs[k].stored_default or v != specs[k].default
+    )
 
 
 class Indexer(Visitor):
@@ -77,7 +83,7 @@ class Indexer(Visitor):
     ) -> None:
         self.replay = replay
         self.engine = replay.engine
-        self.options = options_text(dict(replay.setting.options))
+        self.options = options_text(dict(replay.setting.options), replay.rules.options)
         self.setup = setup
         self.upto = paths
         start = self.engine.key(replay.start)

@@ -180,6 +180,24 @@ def _matches(archive: Archive, plan: Plan, offset: int, limit: int | None) -> It
 MAX_CONDITIONS = 32
 
 
+def _left_out(name: str | None, tag: str, value: str) -> bool:
+    """Whether ``tag=value`` is the default of an option that the store leaves out at its
+    default (:attr:`OptionSpec.stored_default`), in the game ``name`` or, with none, in
+    a game that has the option."""
+    from zrec.rules import all_games, find_game
+
+    games = (find_game(name),) if name is not None else all_games()
+    for rules in games:
+        for known, spec in rules.options.items():
+            if (
+                known.lower() == tag.lower()
+                and not spec.stored_default
+                and spec.default.lower() == value.strip().lower()
+            ):
+                return True
+    return False
+
+
 def _plan(archive: Archive, q: Query) -> Plan:
     plan = Plan()
     name = None
@@ -202,10 +220,20 @@ def _plan(archive: Archive, q: Query) -> Plan:
         plan.add("g.game = ?", name)
     for tag, value in options:
         pattern = f"%;{_like(tag)}={_like(value)};%"
+        if not _left_out(name, tag, value):
+            plan.add(
+                "g.options_id IN (SELECT id FROM rule_options WHERE LOWER(';' || options || ';') "
+                "LIKE LOWER(?) ESCAPE '!')",
+                pattern,
+            )
+            continue
+        # the default of an option the store leaves out at its default: stored so, or absent
         plan.add(
             "g.options_id IN (SELECT id FROM rule_options WHERE LOWER(';' || options || ';') "
-            "LIKE LOWER(?) ESCAPE '!')",
+            "LIKE LOWER(?) ESCAPE '!' OR LOWER(';' || options || ';') NOT LIKE LOWER(?) "
+            "ESCAPE '!')",
             pattern,
+            f"%;{_like(tag)}=%",
         )
     if q.ids is not None:
         if not q.ids:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from zrec.archive.store import Archive, split_options
+from zrec.archive.store import Archive, split_options, stored_options
 from zrec.rules import find_game
 from zrec.rules.base import UnknownGameError
 
@@ -33,7 +33,7 @@ def stored_starts(
     found: list[tuple[str, dict[str, str]]] = []
     for game, stored, setup in sorted(archive.db.rows(sql, params)):
         # as the SQL condition on options: tag and value whatever their case
-        chosen = {t.lower(): v.lower() for t, v in split_options(str(stored)).items()}
+        chosen = {t.lower(): v.lower() for t, v in stored_options(str(game), str(stored)).items()}
         if not all(chosen.get(t.lower(), "") == v.lower() for t, v in options):
             continue
         tags = _tags(str(game), str(stored), str(setup))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from zrec.archive.store import Archive, split_options
+from zrec.archive.store import Archive, stored_options
 from zrec.archive.store.facts import Indexer
 from zrec.archive.store.query import Query
 from zrec.notation.reader import read_string
@@ -204,7 +204,8 @@ def from_position(
         ):
             if name is not None and game != name:
                 continue
-            held = {t.lower(): v.lower() for t, v in split_options(str(options)).items()}
+            stored = stored_options(str(game), str(options))
+            held = {t.lower(): v.lower() for t, v in stored.items()}
             if all(held.get(t, "") == v for t, v in chosen.items()):
                 results[int(gid)] = str(result)
     for gid, result in results.items():

@@ -377,7 +377,7 @@ class WrittenMoves:
         if self._must_end:
             found = _chains_from(self.lattice, move.path[0], own, enemy)
         else:  # the chains that may stop, or single hops: as the moves list them
-            found = [(m.path, m.captured) for m in self.legal_moves(pos) if m.captured]
+            found = tuple((m.path, m.captured) for m in self.legal_moves(pos) if m.captured)
         rivals = {tuple(sorted(caps)) for path, caps in found if path == move.path}
         rivals.discard(move.captured)
         vias: list[int | None] = [None] * k
