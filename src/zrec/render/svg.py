@@ -59,6 +59,16 @@ DEFAULT_CSS = """\
 .ghost.white { fill: #ffffff; fill-opacity: 0.7; }
 .ghost.black { fill: #262626; fill-opacity: 0.3; }
 .priest-mark.ghost-mark { stroke: #4d4d4d; stroke-dasharray: 2 2; }
+.piece.south { fill: #ffffff; }
+.piece.east { fill: #e3b23c; }
+.piece.west { fill: #3b6fb6; }
+.piece.north { fill: #262626; }
+.ghost.south, .ghost.east { fill: #ffffff; fill-opacity: 0.7; }
+.ghost.west, .ghost.north { fill: #262626; fill-opacity: 0.3; }
+.priest-mark.south, .priest-mark.east { stroke: #111111; }
+.priest-mark.west, .priest-mark.north { stroke: #ffffff; }
+.line.diagonal { stroke-width: 0.8; }
+.coord.row { font-size: 10px; }
 .last-move { fill: none; stroke: #a8322d; }
 .last-move.arrow { stroke-width: 3; stroke-linecap: round; stroke-linejoin: round; }
 .last-move.head { fill: #a8322d; stroke: none; }
