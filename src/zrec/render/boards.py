@@ -25,7 +25,7 @@ from zrec.render import legend as _legend
 from zrec.render.board_base import CELL, GAP, MAP_WIDTH, SPAN, Board, BoardError, split_name
 from zrec.render.pieces import TERRAINS, terrain_marks
 from zrec.render.routes import Point, Segment, path_data, sweep_flag, trim_end
-from zrec.render.svg import MAP_CSS, element, label, num
+from zrec.render.svg import MAP_CSS, POINTS_CSS, element, label, num
 from zrec.rules.base import BoardSpec, View
 
 __all__ = [
@@ -330,6 +330,7 @@ class PointBoard(GridBoard):
 
     radius = 11.0
     cell = 46.0
+    css = POINTS_CSS
 
     def __init__(self, points: Sequence[str], *, flip: bool, coordinates: bool) -> None:
         self.points = tuple(points)

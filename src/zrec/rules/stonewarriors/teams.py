@@ -333,6 +333,34 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
                 out += b"\xff\xff"
         return bytes(out)
 
+    def place(
+        self,
+        pieces: Mapping[str, str],
+        *,
+        to_move: str = "South",
+        hands: str = "",
+        scores: tuple[int, int, int, int] = (0, 0, 0, 0),
+    ) -> TeamPosition:
+        """A position from piece codes, as :meth:`pieces` gives them (``S`` a South
+        warrior, ``SL`` South's large piece...); ``hands``: the seats whose large
+        piece is in hand, by initial (``"SWNE"``).  Raises :class:`SetupError`."""
+        if to_move not in SEATS:
+            raise SetupError(f"the seat to move is {to_move!r}: South, West, North or East")
+        owned = [0, 0, 0, 0]
+        large = 0
+        for point, code in pieces.items():
+            if point not in INDEX or code[:1] not in "SWNE" or code[1:] not in ("", "L"):
+                raise SetupError(f"cannot place {code!r} on {point!r}: codes S, SL, W, WL...")
+            seat = "SWNE".index(code[0])
+            owned[seat] |= _BIT[INDEX[point]]
+            if code.endswith("L"):
+                large |= _BIT[INDEX[point]]
+        drawn = TeamPosition(tuple(owned), large, (False,) * 4, scores,  # type: ignore[arg-type]
+                             SEATS.index(to_move))
+        board = setup_text(drawn).split()[0]
+        mover = WARRIOR[SEATS.index(to_move)]
+        return self.setup(f"{board} {mover} {hands or '-'} {'-'.join(map(str, scores))}")
+
     def view(self, pos: TeamPosition) -> View:
         return View(BOARD, self.seats, self.view_pieces(pos))
 
@@ -546,7 +574,8 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
             message = f"{step} captures {listing(actual)}; write {move.text()}"
             return Resolved(move, (Finding("missing-captures", "warning", message),))
         if sorted(written) != sorted(actual):
-            reason = f"{step} captures {listing(actual)}, not {listing(written)}"
+            actual_words = _captured(actual, written)
+            reason = f"{step} captures {actual_words}, not {_captured(written, actual)}"
             raise self._illegal(pos, reason, "wrong-captures")
         return Resolved(move)
 
@@ -616,6 +645,12 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
                 message = f'[Score "{written}"] is wrong: {_score_words(pos)}'
                 found.append(Finding("wrong-score", "error", message, "Score"))
         return found
+
+
+def _captured(points: Sequence[str], other: Sequence[str]) -> str:
+    """Captured points in words, "alone" marking one point the other list also has."""
+    text = listing(points)
+    return text + " alone" if len(points) == 1 and points[0] in other else text
 
 
 def _score_words(pos: TeamPosition) -> str:
