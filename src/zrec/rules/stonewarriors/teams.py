@@ -20,9 +20,8 @@ The reading of Ludii's ``Awithlaknakwe.lud`` (version 1.3.13), in zrec's words
   from north, as Ludii takes them); the placement is part of the capturing move and is
   not written.
 - A seat with no legal move passes (``--``).  The game ends when every piece of each
-  team on the board stands on the start points of the other team and no large piece
-  of either team is still in hand (Ludii counts a piece in hand among the pieces that
-  must stand there, so a seat that never captured keeps the game going); the team
+  team on the board stands on the start points of the other team (a large piece still
+  in hand does not count; a team with no piece on the board meets the test); the team
   with more captures wins, equal captures draw.  Four passes in a row (a whole round)
   end the game drawn, as Ludii ends any game where every player passed; so does
   Ludii's turn limit, 1,250 rounds (5,000 turns).
@@ -159,11 +158,8 @@ class TeamPosition:
         return self.pieces[a] | self.pieces[b]
 
     def crossed(self, team: int) -> bool:
-        """Whether every piece of ``team`` stands on the other team's start points,
-        none of its large pieces still in hand."""
-        a, b = (0, 3) if team == 0 else (1, 2)
-        if self.hands[a] or self.hands[b]:
-            return False
+        """Whether every piece of ``team`` on the board stands on the other team's
+        start points (a large piece still in hand does not count)."""
         return not self.team_pieces(team) & ~_TEAM_HOME[1 - team]
 
     def team_score(self, team: int) -> int:
