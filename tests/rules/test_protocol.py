@@ -112,6 +112,7 @@ def test_games_meet_the_protocol() -> None:
     assert kolowis is KOLOWIS.engine(Board="open")
     assert kolowis.options["Pieces"] == "24" and kolowis.title == "Kolowis Awithlaknannai"
     culin = STONE_WARRIORS.engine_for(Setting({"Ruleset": "culin", "First": "Black"}))
+    assert isinstance(culin, StoneWarriors)  # not the four-seat engine of Ruleset "ludii"
     assert dict(culin.options) == {"Ruleset": "culin", "First": "Black"}
     assert culin.title == STONE_WARRIORS.title == "Awithlaknakwe (Stone Warriors)"
     assert culin.to_move(culin.start()) == 1

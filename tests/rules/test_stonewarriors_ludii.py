@@ -350,3 +350,10 @@ def test_setup_strings_that_are_refused() -> None:
         V.setup(f"{board.replace('7/', '3S3/', 1)} s SWNE 0-0-0-0")
     with pytest.raises(SetupError, match=r"^row 29 describes 8 points; it has 7 \(e29-k29\)$"):
         V.setup(f"8/{board.split('/', 1)[1]} s SWNE 0-0-0-0")
+
+
+def test_the_seats_of_the_game_are_those_of_the_engine() -> None:
+    from zrec.rules.stonewarriors.rules import TEAM_SEATS
+    from zrec.rules.stonewarriors.teams import SEATS
+
+    assert TEAM_SEATS == SEATS

@@ -44,6 +44,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from zrec.rules.base import (
     Chance,
@@ -81,14 +82,18 @@ from zrec.rules.stonewarriors.board import (
 )
 from zrec.rules.stonewarriors.position import PASS_MOVE, StoneMove, StonePosition, key
 from zrec.rules.stonewarriors.tables import move_dirs, tables
-from zrec.rules.stonewarriors.teams import SEATS as TEAM_SEATS
-from zrec.rules.stonewarriors.teams import TeamStoneWarriors
 from zrec.rules.stonewarriors.written import WrittenMoves
 from zrec.rules.values import numbered
+
+if TYPE_CHECKING:
+    from zrec.rules.stonewarriors.teams import TeamStoneWarriors
 
 __all__ = ["STONE_WARRIORS", "StoneMove", "StonePosition", "StoneWarriors", "StoneWarriorsGame"]
 
 TITLE = "Awithlaknakwe (Stone Warriors)"
+#: The seats of ``[Ruleset "ludii"]`` (:mod:`.teams`, imported only for it, as it
+#: makes its point board's tables when imported).
+TEAM_SEATS = ("South", "West", "North", "East")
 _NO_EVENTS: tuple[Event, ...] = ()
 
 
@@ -354,6 +359,8 @@ def _engine(ruleset: str, first: str) -> StoneWarriors | TeamStoneWarriors:
                 "under Ludii's rules South always moves first (the First tag chooses "
                 "between White and Black, which this rule set does not have)",
             )
+        from zrec.rules.stonewarriors.teams import TeamStoneWarriors
+
         return TeamStoneWarriors(TITLE, {"Ruleset": ruleset, "First": first})
     return StoneWarriors(ruleset, first)
 

@@ -593,7 +593,7 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
     def outcome(self, pos: TeamPosition) -> Outcome | None:
         if not pos.over():
             return None
-        draw = (_HALF,) * 4
+        draw: tuple[Fraction, ...] = (_HALF,) * 4
         if pos.crossed(0) and pos.crossed(1):
             one, two = pos.team_score(0), pos.team_score(1)
             why = "both teams stand on the other team's start points"
