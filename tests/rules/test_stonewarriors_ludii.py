@@ -357,3 +357,20 @@ def test_the_seats_of_the_game_are_those_of_the_engine() -> None:
     from zrec.rules.stonewarriors.teams import SEATS
 
     assert TEAM_SEATS == SEATS
+
+
+def test_random_games_of_four_seats_are_ludii_games() -> None:
+    from zrec.play.selfplay import random_game
+    from zrec.rules.base import InputError
+
+    game = random_game(STONE_WARRIORS, {}, random.Random(1), max_plies=8, seats=4)
+    assert [game.tag(t) for t in ("Ruleset", "South", "West", "North", "East")] == [
+        "ludii", "random", "random", "random", "random"
+    ]
+    assert game.tag("White") is None
+    with pytest.raises(InputError) as caught:
+        random_game(STONE_WARRIORS, {}, random.Random(1), seats=3)
+    assert caught.value.reason == (
+        "Awithlaknakwe (Stone Warriors) is played by 2 sides, or by 4 seats under Ludii's "
+        "rules (Ruleset ludii), not 3"
+    )
