@@ -374,3 +374,21 @@ def test_random_games_of_four_seats_are_ludii_games() -> None:
         "Awithlaknakwe (Stone Warriors) is played by 2 sides, or by 4 seats under Ludii's "
         "rules (Ruleset ludii), not 3"
     )
+
+
+def test_four_captures_at_once_place_the_large_piece_on_the_northern_one() -> None:
+    # Ludii's driver on the same position: its large piece on g11, f9, g10 and h9
+    # emptied, South's score 4
+    pos = V.place({"f8": "S", "h9": "W", "i9": "E", "g11": "N", "g13": "S", "f9": "N",
+                   "e9": "E", "g10": "W", "h11": "S"}, hands="SWNE")
+    after = play(pos, "f8-g9xf9xg10xg11xh9")
+    assert V.pieces(after) == {"g9": "S", "g11": "SL", "i9": "E", "g13": "S", "e9": "E",
+                               "h11": "S"}
+    assert after.scores == (4, 0, 0, 0) and V.outcome(after) is None
+
+
+def test_a_team_with_no_piece_left_meets_the_end_test() -> None:
+    # Ludii's driver on the same position: over, South and East ranked first
+    pos = V.place({"g27": "S", "a14": "E"}, scores=(1, 0, 0, 0))
+    end = play(pos, "g27-g28")
+    assert V.outcome(end) is not None and V.outcome(end).result == "1-0-0-1"  # type: ignore[union-attr]
