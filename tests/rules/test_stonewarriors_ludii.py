@@ -392,3 +392,13 @@ def test_a_team_with_no_piece_left_meets_the_end_test() -> None:
     pos = V.place({"g27": "S", "a14": "E"}, scores=(1, 0, 0, 0))
     end = play(pos, "g27-g28")
     assert V.outcome(end) is not None and V.outcome(end).result == "1-0-0-1"  # type: ignore[union-attr]
+
+
+def test_a_result_that_splits_a_team_is_refused() -> None:
+    (wrong,) = V.judge_end(V.start(), "1-0-0-0", {})
+    assert (wrong.code, wrong.severity, wrong.message) == (
+        "wrong-result", "error",
+        "'1-0-0-0' is not a result of two teams: write 1-0-0-1 (South and East win), "
+        "0-1-1-0 (West and North win), 1/2-1/2-1/2-1/2 or *",
+    )
+    assert V.judge_end(V.start(), "*", {}) == []

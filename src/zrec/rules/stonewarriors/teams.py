@@ -196,6 +196,8 @@ class TeamMove:
 
 
 PASS_MOVE = TeamMove("pass")
+#: The results a game can have: partners share their score.
+RESULTS = ("1-0-0-1", "0-1-1-0", "1/2-1/2-1/2-1/2", "*")
 _ONE, _NIL, _HALF = Fraction(1), Fraction(0), Fraction(1, 2)
 
 
@@ -615,7 +617,13 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
     ) -> list[Finding]:
         found: list[Finding] = []
         end = self.outcome(pos)
-        if end is not None and result != end.result:
+        if result not in RESULTS:
+            message = (
+                f"{result!r} is not a result of two teams: write 1-0-0-1 (South and East "
+                "win), 0-1-1-0 (West and North win), 1/2-1/2-1/2-1/2 or *"
+            )
+            found.append(Finding("wrong-result", "error", message))
+        elif end is not None and result != end.result:
             message = (
                 f"the game is over ({end.reason}), so the result is {end.result}, "
                 f"not {result}"
