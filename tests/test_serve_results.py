@@ -265,3 +265,33 @@ def test_a_result_without_a_date_is_dated_today(
     record = with_archive(db, lambda a: next(iter(a.games([5]))).text)
     assert f'[Date "{datetime.date.today().strftime("%Y.%m.%d")}"]' in record
     assert "????" not in record
+
+
+def test_the_form_asks_for_the_seats_of_the_events_rule_options(
+    served: tuple[TestClient, str],  # noqa: F811 - test_serve_auth's fixture
+    tmp_path: Path,
+) -> None:
+    """A Stone Warriors event of the default rules asks for White and Black (the game
+    has four more seats, those of its Ruleset "ludii"); an event of Ludii's four-seat
+    rules is refused: the form records games of two seats."""
+    client, db = served
+    zrec("archive", "import", "--db", db, "-q", str(ROOT / "samples" / "stone-warriors.zrec"))
+    ludii = tmp_path / "ludii.zrec"
+    ludii.write_text(
+        '[Game "stone-warriors"]\n[Event "Four seats"]\n[Date "2026.09.01"]\n[Round "1"]\n'
+        '[South "A"]\n[West "B"]\n[North "C"]\n[East "D"]\n[Result "1/2-1/2-1/2-1/2"]\n'
+        '[Ruleset "ludii"]\n[Termination "agreement"]\n\n1. f2-g3 1/2-1/2-1/2-1/2\n',
+        encoding="utf-8")
+    zrec("archive", "import", "--db", db, "-q", str(ludii))
+    page = editor_page(client)
+    shown = client.get("/events/Illustrative%20game").text
+    assert "imported as records" not in shown
+    two = shown.split('action="/events/Illustrative%20game/results"')[1].split("</form>")[0]
+    assert 'name="White"' in two and 'name="Black"' in two and 'name="South"' not in two
+    refused = ("results of Awithlaknakwe (Stone Warriors) with 4 seats are imported as "
+               "records (on the import page): this form records games of two seats")
+    assert f"<p>{refused[0].upper()}{refused[1:]}.</p>" in client.get("/events/Four%20seats").text
+    answer = client.post("/api/events/Four%20seats/results", json=FORFEIT,
+                         headers={"X-CSRF-Token": csrf_of(page)})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": {"code": "bad-result", "message": refused}}

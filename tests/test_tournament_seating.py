@@ -86,3 +86,16 @@ def test_nine_players_at_three_seats_over_two_rounds(tmp_path: Path) -> None:
     assert result.stderr == (
         "zrec: 'Nine', round 2 is not finished: Player A has no result yet; round 3 is drawn "
         "once the rounds before it have their results\n")
+
+
+def test_the_most_seats_are_those_of_the_events_rule_options(tmp_path: Path) -> None:
+    """Stone Warriors has four more seats under Ruleset "ludii"; an event of its default
+    rules still seats two a table at most."""
+    db = str(tmp_path / "a.sqlite")
+    roster(tmp_path, db, NINE, 2, "Nine")
+    text = (SAMPLES / "stone-warriors.zrec").read_text()
+    text = text.replace('[Event "Illustrative game"]', '[Event "Nine"]')
+    (tmp_path / "sw.zrec").write_text(text)
+    run("import", "--db", db, "-q", str(tmp_path / "sw.zrec"))
+    assert refused("seat", "--db", db, "Nine", "--seats", "3") == (
+        "zrec: 'Nine': its game has at most 2 seats, not 3\n")

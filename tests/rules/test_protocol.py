@@ -98,8 +98,11 @@ def test_engines_meet_the_protocol(engine: SerpentEngine | StoneWarriors) -> Non
 def test_games_meet_the_protocol() -> None:
     games: list[GameRules] = [MOSONA, KOLOWIS, STONE_WARRIORS, AWETHI]
     assert list(all_games()) == games
-    for game in games[:3]:
+    for game in games[:2]:
         assert game.seats == ("White", "Black") and dict(game.inputs) == {}
+    # White and Black, and the four seats of Ludii's team game (Ruleset "ludii")
+    assert STONE_WARRIORS.seats == ("White", "Black", "South", "West", "North", "East")
+    assert dict(STONE_WARRIORS.inputs) == {}
     assert AWETHI.seats == ("Shepherd1", "Shepherd2", "Shepherd3", "Shepherd4", "Wolves")
     assert sorted(AWETHI.inputs) == ["Herd1", "Herd2", "Herd3", "Herd4", "Map"]
     tags = {"Shepherd1": "a", "Herd1": "cwcbwc"}
@@ -109,6 +112,7 @@ def test_games_meet_the_protocol() -> None:
     assert kolowis is KOLOWIS.engine(Board="open")
     assert kolowis.options["Pieces"] == "24" and kolowis.title == "Kolowis Awithlaknannai"
     culin = STONE_WARRIORS.engine_for(Setting({"Ruleset": "culin", "First": "Black"}))
+    assert isinstance(culin, StoneWarriors)  # not the four-seat engine of Ruleset "ludii"
     assert dict(culin.options) == {"Ruleset": "culin", "First": "Black"}
     assert culin.title == STONE_WARRIORS.title == "Awithlaknakwe (Stone Warriors)"
     assert culin.to_move(culin.start()) == 1

@@ -85,13 +85,14 @@ def test_registry_names_and_options() -> None:
         assert find_game(name) is STONE_WARRIORS
     game: GameRules = STONE_WARRIORS  # mypy checks both protocols here
     engine_type: Engine[StonePosition, StoneMove] = V
-    assert game.seats == ("White", "Black") and engine_type.options["First"] == "White"
+    assert game.seats == ("White", "Black", "South", "West", "North", "East")
+    assert engine_type.options["First"] == "White"
     chosen = check_options(STONE_WARRIORS.options, {"Ruleset": "Culin", "First": "black"})
     assert chosen == {"Ruleset": "culin", "First": "Black"}
     engine = STONE_WARRIORS.engine_for(Setting(chosen))
     assert engine is not None and engine.options == {"Ruleset": "culin", "First": "Black"}
     with pytest.raises(OptionError):
-        check_options(STONE_WARRIORS.options, {"Ruleset": "ludii"})
+        check_options(STONE_WARRIORS.options, {"Ruleset": "ludi"})
 
 
 def test_start_position() -> None:

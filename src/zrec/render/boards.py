@@ -25,7 +25,7 @@ from zrec.render import legend as _legend
 from zrec.render.board_base import CELL, GAP, MAP_WIDTH, SPAN, Board, BoardError, split_name
 from zrec.render.pieces import TERRAINS, terrain_marks
 from zrec.render.routes import Point, Segment, path_data, sweep_flag, trim_end
-from zrec.render.svg import MAP_CSS, element, label, num
+from zrec.render.svg import MAP_CSS, POINTS_CSS, element, label, num
 from zrec.rules.base import BoardSpec, View
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "LatticeBoard",
     "MapBoard",
     "Point",
+    "PointBoard",
     "Segment",
     "board_for",
     "element",
@@ -56,6 +57,8 @@ def board_for(
         )
     if spec.kind == "grid":
         return GridBoard(spec.cells, spec.regions, flip=flip, coordinates=coordinates)
+    if spec.kind == "points":
+        return PointBoard(spec.cells, flip=flip, coordinates=coordinates)
     raise BoardError(f"zrec cannot draw a board of kind {spec.kind!r}")
 
 
@@ -311,6 +314,88 @@ class GridBoard(Board):
     def captured_mark(self, square: str) -> list[ET.Element]:
         x, y = self.centres[square]
         h = self.cell / 2 - 2.5
+        return [element("rect", "captured", x=x - h, y=y - h, width=2 * h, height=2 * h)]
+
+
+class PointBoard(GridBoard):
+    """The points of a board of squares with both diagonals: the corners of the
+    squares and their centres, where pieces stand.
+
+    The points lie in rows numbered from 1 (south): odd rows are the lines of the grid
+    (corners), even rows run through the centres.  A point takes the letter of the
+    vertical line it stands on (a corner) or of the line just west of it (a centre):
+    ``f8`` is the centre of the square whose corners are ``f7``, ``g7``, ``f9`` and
+    ``g9``.  The squares drawn are those whose centre is a point.
+    """
+
+    radius = 11.0
+    cell = 46.0
+    css = POINTS_CSS
+
+    def __init__(self, points: Sequence[str], *, flip: bool, coordinates: bool) -> None:
+        self.points = tuple(points)
+        coords = {p: self.coords(p) for p in self.points}
+        squares = [
+            f"{chr(ord('a') + int(x))}{int(y) + 1}"
+            for (x, y) in coords.values()
+            if x != int(x)
+        ]
+        super().__init__(squares, {}, flip=flip, coordinates=coordinates)
+        # room for the pieces on the outer points
+        extra = self.radius
+        self.left, self.top = self.left + extra, self.top + extra
+        self.width, self.height = self.width + 2 * extra, self.height + 2 * extra
+        half = self.cell / 2
+        self.pivot = (self.left + self.files * half, self.top + self.ranks * half)
+        # the east line of the last file is a line of points too
+        self.lines_x = max(int(x) for x, _ in coords.values()) + 1
+        self.centres = {p: self.corner(x, y) for p, (x, y) in coords.items()}
+
+    @staticmethod
+    def coords(point: str) -> tuple[float, float]:
+        """A point's grid coordinates (corners on whole numbers)."""
+        letter, n = split_name(point)
+        x = ord(letter) - ord("a")
+        if n % 2 == 0:
+            return x + 0.5, n / 2 - 0.5
+        return float(x), (n - 1) / 2
+
+    def draw(self) -> list[ET.Element]:
+        out: list[ET.Element] = []
+        lines = []
+        for square in self.squares:
+            f, r = self.cells[square]
+            (x1, y1), (x2, y2) = self.corner(f, r), self.corner(f + 1, r + 1)
+            x, y = min(x1, x2), min(y1, y2)
+            out.append(element("rect", "square plain", x=x, y=y, width=self.cell,
+                               height=self.cell))
+            lines.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
+            lines.append(f"M{num(x1)} {num(y2)}L{num(x2)} {num(y1)}")
+        out.append(element("path", "line diagonal", d="".join(lines)))
+        out.append(element("path", "border", d=self._border()))
+        out += [
+            element("circle", "point", cx=x, cy=y, r=2.6, data_point=name)
+            for name, (x, y) in self.centres.items()
+        ]
+        if self.coordinates:
+            out += self._labels()
+        return out
+
+    def _labels(self) -> list[ET.Element]:
+        """The line letters under the board, each under its line, and the row numbers
+        at the west edge, each level with its row."""
+        out = []
+        bottom = self.top + self.ranks * self.cell + GAP - 2
+        for f in range(self.lines_x):
+            out.append(label(chr(ord("a") + f), self.corner(f, 0)[0], bottom))
+        for n in range(1, 2 * self.ranks + 2):
+            y = self.corner(0, (n - 1) / 2)[1]
+            out.append(label(str(n), self.left - GAP / 2 - 4, y, "coord row"))
+        return out
+
+    def captured_mark(self, square: str) -> list[ET.Element]:
+        x, y = self.centres[square]
+        h = self.radius + 2.5
         return [element("rect", "captured", x=x - h, y=y - h, width=2 * h, height=2 * h)]
 
 

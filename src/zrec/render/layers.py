@@ -75,7 +75,8 @@ def mark_move(
 def _piece(
     board: Board, piece: Piece, seats: Sequence[str], *, ghost: bool = False
 ) -> list[ET.Element]:
-    """A piece (a priest has a ring inside), or the faint ghost of a captured one."""
+    """A piece (a priest or a large piece has a ring inside), or the faint ghost of a
+    captured one."""
     x, y = board.centres[piece.square]
     side = seats[piece.owner].lower() if piece.owner is not None else "other"
     kind = f" {piece.kind}" if piece.kind else ""
@@ -91,7 +92,7 @@ def _piece(
             data_square=piece.square,
             data_piece=piece.code,
         )
-    if piece.kind != "priest":
+    if piece.kind not in ("priest", "large"):
         return [body]
     ring = f"priest-mark {side}" + (" ghost-mark" if ghost else "")
     return [body, element("circle", ring, cx=x, cy=y, r=board.radius * 0.55)]

@@ -72,6 +72,22 @@ DEFAULT_CSS = """\
 .caption.title { font-size: 17px; font-weight: bold; }
 """
 
+#: The look of a board of points (four seats in two teams), added after
+#: :data:`DEFAULT_CSS` (and before a user's): the pieces of one team light, of the other
+#: dark, each seat its own colour; the diagonals as lines of the board.
+POINTS_CSS = """\
+.piece.south { fill: #ffffff; }
+.piece.east { fill: #e3b23c; }
+.piece.west { fill: #3b6fb6; }
+.piece.north { fill: #262626; }
+.ghost.south, .ghost.east { fill: #ffffff; fill-opacity: 0.7; }
+.ghost.west, .ghost.north { fill: #262626; fill-opacity: 0.3; }
+.priest-mark.south, .priest-mark.east { stroke: #111111; }
+.priest-mark.west, .priest-mark.north { stroke: #ffffff; }
+.line.diagonal { stroke-width: 0.8; }
+.coord.row { font-size: 10px; }
+"""
+
 #: The colour of each seat's pieces on a map (``seat-1`` ...), and of the number written
 #: on them; the colours differ in lightness too, and the number tells them apart in grey.
 SEAT_COLOURS = (

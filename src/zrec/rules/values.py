@@ -256,7 +256,7 @@ class Outcome:
 
 # -- what a drawing needs ---------------------------------------------------------------
 
-BoardKind = Literal["lattice", "grid"]
+BoardKind = Literal["lattice", "grid", "points"]
 
 
 @dataclass(frozen=True, slots=True)

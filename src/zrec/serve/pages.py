@@ -334,7 +334,7 @@ def _static() -> dict[str, tuple[str, str]]:
     from importlib import resources
 
     from zrec.render.replay_page import assets
-    from zrec.render.svg import DEFAULT_CSS, MAP_CSS
+    from zrec.render.svg import DEFAULT_CSS, MAP_CSS, POINTS_CSS
 
     files = {
         name: (text, "text/css" if name.endswith(".css") else "text/javascript")
@@ -346,7 +346,7 @@ def _static() -> dict[str, tuple[str, str]]:
             files[item.name] = (item.read_text(encoding="utf-8"), kind)
     # the boards' look, for a page that draws boards by script (their own <style> is
     # taken out: the CSP would refuse it)
-    files["diagram.css"] = (DEFAULT_CSS + MAP_CSS, "text/css")
+    files["diagram.css"] = (DEFAULT_CSS + MAP_CSS + POINTS_CSS, "text/css")
     return files
 
 

@@ -84,6 +84,20 @@ def _results(seats: int) -> list[str]:
     return [*wins, "-".join(["1/2"] * seats)]
 
 
+def _seats(rules: Any, options: dict[str, str]) -> list[str]:
+    """The seats a game of ``rules`` has under ``options`` (its engine's: a rule set may
+    have seats of its own), or every seat of the game when no engine can be made from the
+    options alone (a game whose seats are named by its setup tags)."""
+    from zrec.errors import ZrecError
+    from zrec.rules.base import configure
+
+    try:
+        engine = rules.engine_for(configure(rules, options))
+    except ZrecError:
+        engine = None
+    return list(engine.seats if engine is not None else rules.seats)
+
+
 def recording(archive: Archive, event: Any) -> Recording | None:
     """The form for ``event`` (a :class:`Tournament`), ``None`` when it has no game to
     take the game and options from."""
@@ -103,16 +117,23 @@ def recording(archive: Archive, event: Any) -> Recording | None:
         rules = find_game(str(row[0]))
     except UnknownGameError:
         return None
-    seats = list(rules.seats)
+    options = split_options(str(row[1]))
+    seats = _seats(rules, options)
     players = sorted({e.name for e in event.entrants})
     terminations = [t for t in TERMINATIONS if t != "normal"]
-    found = Recording(rules.name, split_options(str(row[1])), seats, _results(len(seats)),
+    found = Recording(rules.name, options, seats, _results(len(seats)),
                       terminations, players, today=today())
     found.boards = [b for b in pending_boards(archive, event) if len(b.players) == len(seats)]
     if len(seats) != event.seats or rules.inputs:
         found.refused = (f"results of {rules.title} are imported as records (on the import "
                          "page): a record of this game names its seats and setup in tags "
                          "this form does not ask for")
+    elif len(seats) != 2:
+        # the results it offers are one seat's win or a draw: a game of more seats may
+        # score otherwise (seats in teams)
+        found.refused = (f"results of {rules.title} with {len(seats)} seats are imported "
+                         "as records (on the import page): this form records games of two "
+                         "seats")
     return found
 
 

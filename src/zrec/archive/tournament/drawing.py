@@ -242,23 +242,31 @@ def schedule_event(
 
 def event_seats(archive: Archive, event: Tournament) -> tuple[int | None, int | None]:
     """The seats the event's games are played with (None without a game), and the most
-    seats its game has (the rules registry's seats of the game most of its games play;
-    None for a game zrec does not know)."""
+    seats its game has (the seats of the game and rule options most of its games play:
+    its engine's, or every seat of the game when no engine is made from the options
+    alone; None for a game zrec does not know)."""
+    from zrec.archive.store import split_options
+    from zrec.errors import ZrecError
     from zrec.rules import find_game
-    from zrec.rules.base import UnknownGameError
+    from zrec.rules.base import UnknownGameError, configure
 
     row = archive.db.one(
-        "SELECT game, count(*) AS n FROM games WHERE event = ? GROUP BY game "
-        "ORDER BY n DESC, game LIMIT 1",
+        "SELECT g.game, o.options, count(*) AS n FROM games g "
+        "JOIN rule_options o ON o.id = g.options_id WHERE g.event = ? "
+        "GROUP BY g.game, o.options ORDER BY n DESC, g.game, o.options LIMIT 1",
         (event.id,),
     )
     if row is None:
         return None, None
     try:
-        most = len(find_game(str(row[0])).seats)
+        rules = find_game(str(row[0]))
     except UnknownGameError:
-        most = None
-    return event.seats, most
+        return event.seats, None
+    try:
+        engine = rules.engine_for(configure(rules, split_options(str(row[1]))))
+    except ZrecError:
+        engine = None
+    return event.seats, len(engine.seats if engine is not None else rules.seats)
 
 
 def seat_event(

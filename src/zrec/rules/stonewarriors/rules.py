@@ -44,6 +44,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from zrec.rules.base import (
     Chance,
@@ -52,6 +53,7 @@ from zrec.rules.base import (
     InputError,
     InputSpec,
     MoveNumber,
+    OptionConflict,
     OptionSpec,
     Outcome,
     Setting,
@@ -86,9 +88,15 @@ from zrec.rules.stonewarriors.tables import move_dirs, tables
 from zrec.rules.stonewarriors.written import WrittenMoves
 from zrec.rules.values import numbered
 
+if TYPE_CHECKING:
+    from zrec.rules.stonewarriors.teams import TeamStoneWarriors
+
 __all__ = ["STONE_WARRIORS", "StoneMove", "StonePosition", "StoneWarriors", "StoneWarriorsGame"]
 
 TITLE = "Awithlaknakwe (Stone Warriors)"
+#: The seats of ``[Ruleset "ludii"]`` (:mod:`.teams`, imported only for it, as it
+#: makes its point board's tables when imported).
+TEAM_SEATS = ("South", "West", "North", "East")
 _NO_EVENTS: tuple[Event, ...] = ()
 
 
@@ -100,7 +108,7 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
     squares: tuple[str, ...] = SQUARES
 
     def __init__(self, ruleset: str = "default", first: str = "White") -> None:
-        if ruleset not in OPTIONS["Ruleset"].values or first not in SIDES:
+        if ruleset not in ("default", "culin") or first not in SIDES:
             raise ValueError(f"unknown options: Ruleset {ruleset!r}, First {first!r}")
         self.ruleset = ruleset
         self.first = SIDES.index(first)
@@ -299,12 +307,15 @@ OPTIONS: Mapping[str, OptionSpec] = MappingProxyType(
     {
         "Ruleset": OptionSpec(
             "default",
-            ("default", "culin"),
+            ("default", "culin", "ludii"),
             "default: the modern rules summary (warriors step forward or sideways, the "
             "priest to any neighbour, custodian capture along ranks and files); culin: "
             "Culin 1907 as Wikipedia summarises it (warriors step diagonally forward, the "
             "priest sideways, forward or diagonally forward, custodian capture along "
-            "diagonals)",
+            "diagonals); ludii: Ludii's Awithlaknakwe (four seats South, West, North, East "
+            "in two teams on the points of the board, warriors stepping diagonally "
+            "forward, custodial capture along every line, the large piece placed on the "
+            "first captured point, only captures score)",
         ),
         "First": OptionSpec("White", ("White", "Black"), "the side that makes the first move"),
     }
@@ -312,12 +323,15 @@ OPTIONS: Mapping[str, OptionSpec] = MappingProxyType(
 
 
 class StoneWarriorsGame:
-    """Awithlaknakwe (Stone Warriors): its names, seats, rule options and engine."""
+    """Awithlaknakwe (Stone Warriors): its names, seats, rule options and engine.
+
+    Its seats are White and Black (the default and Culin rule sets) and South, West,
+    North and East (``[Ruleset "ludii"]``, :mod:`.teams`)."""
 
     name: str = "stone-warriors"
     aliases: tuple[str, ...] = ("awithlaknakwe", "stonewarriors", "game-of-the-stone-warriors")
     title: str = TITLE
-    seats: tuple[str, ...] = SIDES
+    seats: tuple[str, ...] = SIDES + TEAM_SEATS
     options: Mapping[str, OptionSpec] = OPTIONS
     #: No setup tags beyond ``Setup`` and the options.
     inputs: Mapping[str, InputSpec] = MappingProxyType({})
@@ -328,18 +342,34 @@ class StoneWarriorsGame:
     ludii: LudiiBoard = LUDII_BOARD
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
+        if seats == 4:
+            return {"Ruleset": "ludii"}
         if seats not in (None, 2):
-            raise InputError(f"{self.title} is played by 2 sides, not {seats}", code="bad-seats")
+            raise InputError(
+                f"{self.title} is played by 2 sides, or by 4 seats under Ludii's rules "
+                f"(Ruleset ludii), not {seats}",
+                code="bad-seats",
+            )
         return {}
 
-    def engine_for(self, setting: Setting) -> StoneWarriors:
+    def engine_for(self, setting: Setting) -> StoneWarriors | TeamStoneWarriors:
         options = setting.options
         return _engine(options.get("Ruleset", "default"), options.get("First", "White"))
 
 
 @cache
-def _engine(ruleset: str, first: str) -> StoneWarriors:
+def _engine(ruleset: str, first: str) -> StoneWarriors | TeamStoneWarriors:
     """One engine per choice of options, made once."""
+    if ruleset == "ludii":
+        if first != "White":
+            raise OptionConflict(
+                "First", first, "Ruleset", "ludii",
+                "under Ludii's rules South always moves first (the First tag chooses "
+                "between White and Black, which this rule set does not have)",
+            )
+        from zrec.rules.stonewarriors.teams import TeamStoneWarriors
+
+        return TeamStoneWarriors(TITLE, {"Ruleset": ruleset, "First": first})
     return StoneWarriors(ruleset, first)
 
 
