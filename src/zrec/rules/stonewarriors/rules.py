@@ -335,9 +335,11 @@ class StoneWarriorsGame:
     options: Mapping[str, OptionSpec] = OPTIONS
     #: No setup tags beyond ``Setup`` and the options.
     inputs: Mapping[str, InputSpec] = MappingProxyType({})
-    #: The named readings (``[Reading "zrec"]``), each option at its value; "ludii"
-    #: (Ruleset "ludii") comes with its rule set.
-    readings: Mapping[str, Mapping[str, str]] = readings_table(OPTIONS, {})
+    #: The named readings (``[Reading "ludii"]``), each option at its value: Ludii's
+    #: Awithlaknakwe.lud is the rule set "ludii".
+    readings: Mapping[str, Mapping[str, str]] = readings_table(
+        OPTIONS, {"ludii": {"Ruleset": "ludii"}}
+    )
     #: How Ludii's .lud of the game reads in zrec (zrec.rules.ludii).
     ludii: LudiiBoard = LUDII_BOARD
 
