@@ -182,11 +182,12 @@ def _finder(export: bool) -> Any:
         from zrec.archive.store.search import Query, SearchError
 
         output_format = check_format(output_format, formats)
-        options = _pairs(option, "-O")
+        values = {}
         if option:  # checked as the command line is read (the rules imported only then)
             values = reading_of(option, [game] if game else [])
-            if "Reading" in values:  # stored games keep their options, not its name
-                options = list(_reading_options(values, game).items())
+        options = _pairs(option, "-O")
+        if "Reading" in values:  # stored games keep their options, not its name
+            options = list(_reading_options(values, game).items())
         seats = _pairs(seat, "--seat")
         seats += [("White", white)] if white is not None else []
         seats += [("Black", black)] if black is not None else []

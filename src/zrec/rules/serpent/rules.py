@@ -76,12 +76,14 @@ _OPTIONS: dict[str, OptionSpec] = {
         "compulsory: a side that can capture must; optional: it may step instead; "
         "huff: it may, but the other side then removes a piece that could have jumped "
         "and did not (or stopped a chain that could go on) before its own move",
+        stored_default=False,
     ),
     "Chains": OptionSpec(
         "whole",
         ("whole", "one", "stop"),
         "whole: a capturing piece jumps on while it can, the whole chain one move; "
         "one: a capture is a single jump; stop: a chain may stop after any jump",
+        stored_default=False,
     ),
 }
 _PIECES = OptionSpec(
