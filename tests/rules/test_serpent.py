@@ -717,15 +717,19 @@ def test_registry_and_options() -> None:
     assert find_game("Kolowis Awithlaknannai") is KOLOWIS
     assert find_game("Fighting Serpents") is KOLOWIS
     assert MOSONA.seats == ("White", "Black")
-    assert list(MOSONA.options) == ["Board", "Jumps", "Middle", "EndRule", "First"]
-    assert list(KOLOWIS.options) == ["Board", "Jumps", "Middle", "EndRule", "First", "Pieces"]
+    ends = ["Blocked", "NoCapture", "Repetition"]
+    assert list(MOSONA.options) == ["Board", "Jumps", "Middle", "EndRule", "First", *ends]
+    assert list(KOLOWIS.options) == [
+        "Board", "Jumps", "Middle", "EndRule", "First", *ends, "Pieces"
+    ]  # fmt: skip
     assert KOLOWIS.options["Pieces"].default == "24"
     chosen = check_options(KOLOWIS.options, {"Board": "OPEN", "Pieces": "23"})
     v = KOLOWIS.engine_for(Setting(chosen))
     assert isinstance(v, SerpentEngine)
     assert v.options == {
         "Board": "open", "Jumps": "line", "Middle": "right", "EndRule": "majority",
-        "First": "White", "Pieces": "23",
+        "First": "White", "Blocked": "endrule", "NoCapture": "off", "Repetition": "off",
+        "Pieces": "23",
     }  # fmt: skip
     assert v is KOLOWIS.engine(Board="open", Pieces="23")
     with pytest.raises(OptionError):

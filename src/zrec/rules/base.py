@@ -70,6 +70,7 @@ __all__ = [
     "InputError",
     "InputSpec",
     "MoveNumber",
+    "OptionConflict",
     "OptionError",
     "OptionSpec",
     "Outcome",
@@ -239,6 +240,22 @@ class GameRules(Protocol):
         """The engine for a record's setting, or ``None`` when zrec reads and writes
         this game's notation but has no rules engine for it yet.  Raises
         ``InputError`` for tags the engine cannot play with."""
+
+
+class OptionConflict(OptionError):
+    """Two rule options whose values make no sense together: raised when the engine
+    is built.  ``tag`` and ``value`` name the first option, ``other`` and
+    ``other_value`` the second; the message names both and says why."""
+
+    def __init__(self, tag: str, value: str, other: str, other_value: str, why: str):
+        RulesError.__init__(
+            self, f'{tag} "{value}" cannot go with {other} "{other_value}": {why}'
+        )
+        self.tag = tag
+        self.value = value
+        self.accepted = ()
+        self.other = other
+        self.other_value = other_value
 
 
 def check_options(specs: Mapping[str, OptionSpec], tags: Mapping[str, str]) -> dict[str, str]:

@@ -78,6 +78,7 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         self.lattice: Lattice = lat
         self.max_pieces = 3 * n // 2
         self.end_rule = options["EndRule"]
+        self._blocked_loses = options.get("Blocked") == "loses"
         self.centre = point_name(lat.centre)
         #: Every point name, rows a, b, c, west to east.
         self.points: tuple[str, ...] = tuple(point_name(i) for i in lat.points)
@@ -292,6 +293,11 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         lat = self.lattice
         if lat.can_step(own, enemy) or lat.can_capture(own, enemy):
             return None
+        if self._blocked_loses:
+            side, other = SIDES[pos.turn], SIDES[1 - pos.turn]
+            result = "0-1" if pos.turn == 0 else "1-0"
+            reason = f'{side} has no legal move, so {other} wins (Blocked "loses")'
+            return Outcome("no-move", _SCORES[result], reason)
         result = self._rule_result(w, b)
         verdict = {"1-0": "gives the game to White", "0-1": "gives the game to Black"}
         return Outcome(

@@ -24,7 +24,15 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
-from zrec.rules.base import InputError, InputSpec, OptionSpec, Setting, check_options
+from zrec.rules.base import (
+    InputError,
+    InputSpec,
+    OptionConflict,
+    OptionSpec,
+    Setting,
+    check_options,
+)
+from zrec.rules.serpent.draws import DrawRulesEngine
 from zrec.rules.serpent.engine import SerpentEngine
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
@@ -59,6 +67,21 @@ _OPTIONS: dict[str, OptionSpec] = {
         "how a blocked or agreed ending is scored: more pieces wins, or always a draw",
     ),
     "First": OptionSpec("White", ("White", "Black"), "the side that moves first"),
+    "Blocked": OptionSpec(
+        "endrule",
+        ("endrule", "loses"),
+        "a side to move with no legal move: endrule: the end rule scores the game; "
+        "loses: that side loses",
+    ),
+    "NoCapture": OptionSpec(
+        "off", ("off", "50"), "50: the game is drawn after 50 plies in a row without a capture"
+    ),
+    "Repetition": OptionSpec(
+        "off",
+        ("off", "3"),
+        "3: the game is drawn when a position (the pieces and the side to move) occurs "
+        "for the third time",
+    ),
 }
 _PIECES = OptionSpec(
     "24",
@@ -91,6 +114,7 @@ class SerpentGame:
         choice of options.  Raises :class:`OptionError` for a value the game does not know.
         """
         chosen = check_options(self.options, options)
+        _check_conflicts(chosen, options)
         return _engine(self.title, self.n, tuple(chosen.items()))
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
@@ -100,12 +124,30 @@ class SerpentGame:
 
     def engine_for(self, setting: Setting) -> SerpentEngine:
         # the setting's options are checked already, every option present
+        _check_conflicts(setting.options, setting.tags)
         return _engine(self.title, self.n, tuple(setting.options.items()))
+
+
+def _check_conflicts(chosen: Mapping[str, str], written: Mapping[str, str]) -> None:
+    """Raise :class:`OptionConflict` for options that cannot go together: ``chosen``
+    every option's value, ``written`` the options the record (or caller) names."""
+    if chosen.get("Lattice") == "48" and "Pieces" in written:
+        raise OptionConflict(
+            "Pieces",
+            chosen["Pieces"],
+            "Lattice",
+            "48",
+            "the 48-point board sets the pieces itself (23 a side, b1 and the centre "
+            "empty, no first-move rule); leave out the Pieces tag",
+        )
 
 
 @cache
 def _engine(name: str, n: int, options: tuple[tuple[str, str], ...]) -> SerpentEngine:
-    return SerpentEngine(name, n, dict(options))
+    chosen = dict(options)
+    if chosen["NoCapture"] != "off" or chosen["Repetition"] != "off":
+        return DrawRulesEngine(name, n, chosen)
+    return SerpentEngine(name, n, chosen)
 
 
 MOSONA = SerpentGame(
