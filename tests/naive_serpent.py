@@ -20,18 +20,23 @@ class Naive:
     points a side (8: Mosona, 16: Kolowis), the lined or open board, straight or bent
     jumps."""
 
-    def __init__(self, n: int, lined: bool = True, bent: bool = False) -> None:
+    def __init__(
+        self, n: int, lined: bool = True, bent: bool = False, ludii: bool = False
+    ) -> None:
         self.n = n
+        self.ludii = ludii
         a = [f"a{i}" for i in range(1, n + 1)]
-        b = [f"b{i}" for i in range(1, n + 2)]
+        b = [f"b{i}" for i in range(1, n + 1 if ludii else n + 2)]
         c = [f"c{i}" for i in range(1, n + 1)]
         self.xy = {p: (2 * i, 0) for i, p in enumerate(b)}
         self.xy |= {p: (2 * i + 1, -1) for i, p in enumerate(a)}
         self.xy |= {p: (2 * i + 1, 1) for i, p in enumerate(c)}
         self.points = list(self.xy)
-        lines = [(b[i], b[i + 1]) for i in range(n)]
+        lines = [(b[i], b[i + 1]) for i in range(len(b) - 1)]
         for i in range(n):
-            lines += [(a[i], b[i]), (a[i], b[i + 1]), (c[i], b[i]), (c[i], b[i + 1])]
+            lines += [(a[i], b[i]), (c[i], b[i])]
+            if i + 1 < len(b):
+                lines += [(a[i], b[i + 1]), (c[i], b[i + 1])]
         if lined:
             lines += [(a[i], a[i + 1]) for i in range(n - 1)]
             lines += [(c[i], c[i + 1]) for i in range(n - 1)]
@@ -49,7 +54,7 @@ class Naive:
                     (px, py), (qx, qy), (rx, ry) = self.xy[p], self.xy[q], self.xy[r]
                     if bent or (qx - px, qy - py) == (rx - qx, ry - qy):
                         jumps.add((p, q, r))
-        if not bent:
+        if not bent and not ludii:  # the curved ends (Ludii's board has none)
             for p, q, r in [(a[0], b[0], c[0]), (a[-1], b[-1], c[-1])]:
                 jumps |= {(p, q, r), (r, q, p)}
         self.jumps = sorted(jumps)
@@ -59,6 +64,10 @@ class Naive:
         board = {p: "" for p in self.points}
         for i in range(1, n + 1):
             board[f"a{i}"], board[f"c{i}"] = "W", "B"
+        if self.ludii:  # Ludii's 48 points: b1 and b9 empty
+            for i in range(2, n // 2 + 1):
+                board[f"b{i}"], board[f"b{n // 2 + i}"] = "B", "W"
+            return board
         for i in range(1, n // 2 + 1):
             board[f"b{i}"], board[f"b{n + 2 - i}"] = "B", "W"
         return board

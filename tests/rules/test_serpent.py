@@ -720,7 +720,7 @@ def test_registry_and_options() -> None:
     ends = ["Blocked", "NoCapture", "Repetition"]
     assert list(MOSONA.options) == ["Board", "Jumps", "Middle", "EndRule", "First", *ends]
     assert list(KOLOWIS.options) == [
-        "Board", "Jumps", "Middle", "EndRule", "First", *ends, "Pieces"
+        "Board", "Jumps", "Middle", "EndRule", "First", *ends, "Pieces", "Lattice"
     ]  # fmt: skip
     assert KOLOWIS.options["Pieces"].default == "24"
     chosen = check_options(KOLOWIS.options, {"Board": "OPEN", "Pieces": "23"})
@@ -729,7 +729,7 @@ def test_registry_and_options() -> None:
     assert v.options == {
         "Board": "open", "Jumps": "line", "Middle": "right", "EndRule": "majority",
         "First": "White", "Blocked": "endrule", "NoCapture": "off", "Repetition": "off",
-        "Pieces": "23",
+        "Pieces": "23", "Lattice": "49",
     }  # fmt: skip
     assert v is KOLOWIS.engine(Board="open", Pieces="23")
     with pytest.raises(OptionError):

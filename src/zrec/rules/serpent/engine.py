@@ -74,9 +74,10 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     def __init__(self, title: str, n: int, options: Mapping[str, str]):
         self.title = title
         self.options: Mapping[str, str] = MappingProxyType(dict(options))
-        lat = lattice(n, options["Board"] == "lined", options["Jumps"] == "bent")
+        ludii = options.get("Lattice") == "48"  # Ludii's 48-point Kolowis board
+        lat = lattice(n, options["Board"] == "lined", options["Jumps"] == "bent", ludii)
         self.lattice: Lattice = lat
-        self.max_pieces = 3 * n // 2
+        self.max_pieces = 3 * n // 2 - ludii
         self.end_rule = options["EndRule"]
         self._blocked_loses = options.get("Blocked") == "loses"
         self.centre = point_name(lat.centre)
@@ -109,12 +110,15 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         half = range(0, 3 * (n // 2), 3)  # b1 .. b(n/2), west of the centre
         west = sum(_BIT[i] for i in half)
         east = sum(_BIT[lat.size - 1 - i] for i in half)
+        if ludii:  # b1 and the centre empty: b2 .. b8 and b10 .. b16
+            west &= ~_BIT[0]
+            east = sum(_BIT[lat.centre + i] for i in half[1:])
         a_row = sum(_BIT[i] for i in range(1, lat.size, 3))
         c_row = sum(_BIT[i] for i in range(2, lat.size, 3))
         if options["Middle"] == "left":
             west, east = east, west
         white, black = a_row | east, c_row | west
-        self._first_to_centre = options.get("Pieces") == "23"
+        self._first_to_centre = options.get("Pieces") == "23" and not ludii
         if self._first_to_centre:
             ends = _BIT[0] | _BIT[lat.size - 1]
             white, black = white & ~ends, black & ~ends

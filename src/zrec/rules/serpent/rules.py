@@ -83,6 +83,12 @@ _OPTIONS: dict[str, OptionSpec] = {
         "for the third time",
     ),
 }
+_LATTICE = OptionSpec(
+    "49",
+    ("49", "48"),
+    "49: zrec's Kolowis board; 48: Ludii's, without the east end point b17, no jump "
+    "round an end, 23 pieces a side (b1 and the centre empty)",
+)
 _PIECES = OptionSpec(
     "24",
     ("24", "23"),
@@ -106,6 +112,7 @@ class SerpentGame:
         specs = dict(_OPTIONS)
         if n == 16:
             specs["Pieces"] = _PIECES
+            specs["Lattice"] = _LATTICE
         self.options: Mapping[str, OptionSpec] = MappingProxyType(specs)
 
     def engine(self, **options: str) -> SerpentEngine:
