@@ -108,3 +108,28 @@ class Naive:
             return 1
         other = "B" if side == "W" else "W"
         return sum(self.perft(b, other, depth - 1) for b in self.moves(board, side))
+
+    def perft_drawn(
+        self, board: Board, side: str, depth: int, no_capture: bool, repetition: bool
+    ) -> int:
+        """``perft`` under the draw rules: a line ends, drawn, after 50 plies in a row
+        without a capture (``no_capture``) or when a position (the board and the side to
+        move) stands for the third time since the last capture (``repetition``); the
+        start counts as seen once."""
+
+        def count(board: Board, side: str, depth: int, history: list[tuple[object, ...]]) -> int:
+            if depth == 0:
+                return 1
+            if no_capture and len(history) > 50:
+                return 0
+            if repetition and history.count(history[-1]) >= 3:
+                return 0
+            other = "B" if side == "W" else "W"
+            total = 0
+            for after in self.moves(board, side):
+                taken = sum(1 for x in after.values() if x) < sum(1 for x in board.values() if x)
+                state = (other, *sorted(after.items()))
+                total += count(after, other, depth - 1, [state] if taken else [*history, state])
+            return total
+
+        return count(board, side, depth, [(side, *sorted(board.items()))])

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 
+from naive_serpent import Naive
 from zrec.check.validate import validate_records
 from zrec.notation.reader import read_records
 from zrec.rules.base import Finding, OptionConflict, Outcome
@@ -226,3 +227,37 @@ def test_every_combination_builds_or_is_refused_by_name(game: SerpentGame) -> No
     without_pieces = {n: game.options[n].default for n in names if n != "Pieces"}
     if game is KOLOWIS:
         assert game.engine(**without_pieces | {"Lattice": "48"}).lattice.size == 48
+
+
+def perft(v: SerpentEngine, pos: SerpentPosition, depth: int) -> int:
+    if v.outcome(pos) is not None:
+        return 0
+    moves = v.legal_moves(pos)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(v, v.apply(pos, m)[0], depth - 1) for m in moves)
+
+
+# On the open board, White's a8 and Black's c1 alone: no capture is ever open.
+CORNERS = "B7/9/7W w"
+
+
+@pytest.mark.parametrize(
+    ("options", "counts"),
+    [
+        ({}, [2, 4, 18, 81, 243, 729, 2889, 11444, 39930]),
+        # the first threefold repetitions end 32 lines at ply 8
+        ({"Repetition": "3"}, [2, 4, 18, 81, 243, 729, 2889, 11444, 39898]),
+    ],
+)
+def test_perft_with_the_draw_rules_against_the_naive_generator(
+    options: dict[str, str], counts: list[int]
+) -> None:
+    v = MOSONA.engine(Board="open", **options)
+    start = v.setup(CORNERS)
+    engine = [perft(v, start, d) for d in range(1, len(counts) + 1)]
+    assert engine == counts
+    naive = Naive(8, lined=False)
+    board = {p: "" for p in naive.points} | {"a8": "W", "c1": "B"}
+    repetition = options.get("Repetition") == "3"
+    assert [naive.perft_drawn(board, "W", d, False, repetition) for d in (8, 9)] == counts[7:]
