@@ -121,7 +121,7 @@ class SerpentGame:
         choice of options.  Raises :class:`OptionError` for a value the game does not know.
         """
         chosen = check_options(self.options, options)
-        _check_conflicts(chosen, options)
+        _check_conflicts(chosen)
         return _engine(self.title, self.n, tuple(chosen.items()))
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
@@ -131,17 +131,22 @@ class SerpentGame:
 
     def engine_for(self, setting: Setting) -> SerpentEngine:
         # the setting's options are checked already, every option present
-        _check_conflicts(setting.options, setting.tags)
+        _check_conflicts(setting.options)
         return _engine(self.title, self.n, tuple(setting.options.items()))
 
 
-def _check_conflicts(chosen: Mapping[str, str], written: Mapping[str, str]) -> None:
-    """Raise :class:`OptionConflict` for options that cannot go together: ``chosen``
-    every option's value, ``written`` the options the record (or caller) names."""
-    if chosen.get("Lattice") == "48" and "Pieces" in written:
+def _check_conflicts(chosen: Mapping[str, str]) -> None:
+    """Raise :class:`OptionConflict` for options that cannot go together.
+
+    The one conflict: ``Pieces "23"`` on the 48-point board, which sets the pieces
+    itself.  ``Pieces "24"``, the default, is accepted there and means nothing: the
+    archive, ``zrec readings`` and the other tools write every option of a reading
+    back as tags, so a default must never be refused.
+    """
+    if chosen.get("Lattice") == "48" and chosen.get("Pieces") == "23":
         raise OptionConflict(
             "Pieces",
-            chosen["Pieces"],
+            "23",
             "Lattice",
             "48",
             "the 48-point board sets the pieces itself (23 a side, b1 and the centre "
