@@ -107,12 +107,17 @@ def test_setup_strings_on_48_points() -> None:
     text = "16/B15/W15 b"
     pos = v.setup(text)
     assert v.setup_text(pos) == text and v.pieces(pos) == {"a1": "W", "b1": "B"}
-    with pytest.raises(SetupError, match="^row b has 17 points; it must have 16$"):
-        v.setup("16/17/16 w")
-    with pytest.raises(SetupError, match='"BBBBBBBBBBBBBBBB/BBBBBBBB1WWWWWWW/WWWWWWWWWWWWWWWW w"'):
-        v.setup("16/16 w")
-    with pytest.raises(SetupError, match="^White has 24 pieces; Kolowis Awithlaknannai has at"):
-        v.setup("16/WWWWWWWW8/WWWWWWWWWWWWWWWW w")
+    example = "BBBBBBBBBBBBBBBB/BBBBBBBB1WWWWWWW/WWWWWWWWWWWWWWWW w"
+    for bad, message in [
+        ("16/17/16 w", "row b has 17 points; it must have 16"),
+        ("16/16 w", f'a Setup for Kolowis Awithlaknannai is the rows c/b/a and the side to '
+                    f'move, e.g. "{example}"; got "16/16 w"'),
+        ("16/WWWWWWWW8/WWWWWWWWWWWWWWWW w",
+         "White has 24 pieces; Kolowis Awithlaknannai has at most 23 a side"),
+    ]:  # fmt: skip
+        with pytest.raises(SetupError) as caught:
+            v.setup(bad)
+        assert str(caught.value) == message
 
 
 def test_the_text_drawing_has_no_b17() -> None:

@@ -124,7 +124,9 @@ class DrawRulesEngine(SerpentEngine):
         dots = "." if pos.turn == self._start.turn else "..."
         before = [f"{ply // 2 + 1}{dots}" for ply in plies]
         earlier = before[:-1]
-        listed = earlier[0] if len(earlier) == 1 else f"{', '.join(earlier[:-1])} and {earlier[-1]}"
+        listed = earlier[-1] if len(earlier) == 1 else ", ".join(earlier[:-1])
+        if len(earlier) > 1:
+            listed += f" and {earlier[-1]}"
         return (
             f"the position before {before[-1]} ({SIDES[pos.turn]} to move) occurs for the "
             f"{_ORDINAL.get(len(plies), f'{len(plies)}th')} time (it stood before {listed} "
