@@ -33,20 +33,24 @@ class Naive:
         bent: bool = False,
         captures: str = "compulsory",
         chains: str = "whole",
+        ludii: bool = False,
     ) -> None:
         self.n = n
         self.captures = captures
         self.chains = chains
+        self.ludii = ludii
         a = [f"a{i}" for i in range(1, n + 1)]
-        b = [f"b{i}" for i in range(1, n + 2)]
+        b = [f"b{i}" for i in range(1, n + 1 if ludii else n + 2)]
         c = [f"c{i}" for i in range(1, n + 1)]
         self.xy = {p: (2 * i, 0) for i, p in enumerate(b)}
         self.xy |= {p: (2 * i + 1, -1) for i, p in enumerate(a)}
         self.xy |= {p: (2 * i + 1, 1) for i, p in enumerate(c)}
         self.points = list(self.xy)
-        lines = [(b[i], b[i + 1]) for i in range(n)]
+        lines = [(b[i], b[i + 1]) for i in range(len(b) - 1)]
         for i in range(n):
-            lines += [(a[i], b[i]), (a[i], b[i + 1]), (c[i], b[i]), (c[i], b[i + 1])]
+            lines += [(a[i], b[i]), (c[i], b[i])]
+            if i + 1 < len(b):
+                lines += [(a[i], b[i + 1]), (c[i], b[i + 1])]
         if lined:
             lines += [(a[i], a[i + 1]) for i in range(n - 1)]
             lines += [(c[i], c[i + 1]) for i in range(n - 1)]
@@ -64,7 +68,7 @@ class Naive:
                     (px, py), (qx, qy), (rx, ry) = self.xy[p], self.xy[q], self.xy[r]
                     if bent or (qx - px, qy - py) == (rx - qx, ry - qy):
                         jumps.add((p, q, r))
-        if not bent:
+        if not bent and not ludii:  # the curved ends (Ludii's board has none)
             for p, q, r in [(a[0], b[0], c[0]), (a[-1], b[-1], c[-1])]:
                 jumps |= {(p, q, r), (r, q, p)}
         self.jumps = sorted(jumps)
@@ -74,6 +78,10 @@ class Naive:
         board = {p: "" for p in self.points}
         for i in range(1, n + 1):
             board[f"a{i}"], board[f"c{i}"] = "W", "B"
+        if self.ludii:  # Ludii's 48 points: b1 and b9 empty
+            for i in range(2, n // 2 + 1):
+                board[f"b{i}"], board[f"b{n // 2 + i}"] = "B", "W"
+            return board
         for i in range(1, n // 2 + 1):
             board[f"b{i}"], board[f"b{n + 2 - i}"] = "B", "W"
         return board
@@ -149,3 +157,28 @@ class Naive:
         if due:
             return sum(self.perft({**board, x: ""}, side, depth - 1) for x in sorted(due))
         return sum(self.perft(b, other, depth - 1, d) for b, d in self.turns(board, side))
+
+    def perft_drawn(
+        self, board: Board, side: str, depth: int, no_capture: bool, repetition: bool
+    ) -> int:
+        """``perft`` under the draw rules: a line ends, drawn, after 50 plies in a row
+        without a capture (``no_capture``) or when a position (the board and the side to
+        move) stands for the third time since the last capture (``repetition``); the
+        start counts as seen once."""
+
+        def count(board: Board, side: str, depth: int, history: list[tuple[object, ...]]) -> int:
+            if depth == 0:
+                return 1
+            if no_capture and len(history) > 50:
+                return 0
+            if repetition and history.count(history[-1]) >= 3:
+                return 0
+            other = "B" if side == "W" else "W"
+            total = 0
+            for after in self.moves(board, side):
+                taken = sum(1 for x in after.values() if x) < sum(1 for x in board.values() if x)
+                state = (other, *sorted(after.items()))
+                total += count(after, other, depth - 1, [state] if taken else [*history, state])
+            return total
+
+        return count(board, side, depth, [(side, *sorted(board.items()))])

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = sorted(str(p) for p in (ROOT / "samples").glob("*.zrec"))
 CULIN = ROOT / "samples" / "culin-opening.zrec"
 DEFAULTS = {"Board": "lined", "Jumps": "line", "Middle": "right", "EndRule": "majority",
-            "First": "White"}
+            "First": "White", "Blocked": "endrule", "NoCapture": "off",
+            "Repetition": "off"}
 runner = CliRunner()
 
 
@@ -112,15 +113,17 @@ def test_records_left_out_are_named_and_beta_is_bounded(tmp_path: Path) -> None:
 
 
 def test_equal_readings_share_a_rank_in_text_and_json() -> None:
-    """EndRule does not change a game that ends before it applies: the two readings
-    that differ in it alone tie, and share a rank (standard competition ranking)."""
+    """EndRule, Blocked and the draw rules do not change the samples' games (no side is
+    blocked, none goes 50 plies without a capture or repeats a position): the 16
+    readings that differ in them alone tie, and share a rank (standard competition
+    ranking)."""
     mosona = sorted((f for f in fit_json(*SAMPLES) if f["game"] == "mosona"),
                     key=lambda f: f["rank"])
-    assert [f["rank"] for f in mosona[:7]] == [1, 1, 3, 3, 5, 5, 7]
-    assert [f["options"]["EndRule"] for f in mosona[:2]] == ["majority", "draw"]
+    assert [f["rank"] for f in mosona[:33]] == [1] * 16 + [17] * 16 + [33]
+    assert [f["options"]["EndRule"] for f in mosona[:16:8]] == ["majority", "draw"]
     awethi = [f["rank"] for f in fit_json(*SAMPLES) if f["game"] == "awethi"]
     assert awethi == [1, 1, 1, 1]  # every reading legal, no likelihood: all tie
     result = runner.invoke(app, ["readings", "--fit", *SAMPLES])
     assert result.exit_code == 0, result.stderr
-    lines = result.stdout.split("mosona: 7 records\n")[1].splitlines()[1:8]
-    assert [int(line.split()[0]) for line in lines] == [1, 1, 3, 3, 5, 5, 7]
+    lines = result.stdout.split("mosona: 7 records\n")[1].splitlines()[1:34]
+    assert [int(line.split()[0]) for line in lines] == [1] * 16 + [17] * 16 + [33]

@@ -718,15 +718,18 @@ def test_registry_and_options() -> None:
     assert find_game("Fighting Serpents") is KOLOWIS
     assert MOSONA.seats == ("White", "Black")
     usual = ["Board", "Jumps", "Middle", "EndRule", "First", "Captures", "Chains"]
-    assert list(MOSONA.options) == usual
-    assert list(KOLOWIS.options) == [*usual, "Pieces"]
+    ends = ["Blocked", "NoCapture", "Repetition"]
+    assert list(MOSONA.options) == [*usual, *ends]
+    assert list(KOLOWIS.options) == [*usual, *ends, "Pieces", "Lattice"]
     assert KOLOWIS.options["Pieces"].default == "24"
     chosen = check_options(KOLOWIS.options, {"Board": "OPEN", "Pieces": "23"})
     v = KOLOWIS.engine_for(Setting(chosen))
     assert isinstance(v, SerpentEngine)
     assert v.options == {
         "Board": "open", "Jumps": "line", "Middle": "right", "EndRule": "majority",
-        "First": "White", "Captures": "compulsory", "Chains": "whole", "Pieces": "23",
+        "First": "White", "Captures": "compulsory", "Chains": "whole",
+        "Blocked": "endrule", "NoCapture": "off", "Repetition": "off",
+        "Pieces": "23", "Lattice": "49",
     }  # fmt: skip
     assert v is KOLOWIS.engine(Board="open", Pieces="23")
     with pytest.raises(OptionError):

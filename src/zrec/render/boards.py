@@ -93,14 +93,23 @@ class LatticeBoard(Board):
         self.pivot = (self.left + self.n * SPAN, self.top + SPAN)
         self.lines = tuple(lines)
         self.adjacent = {frozenset(line) for line in lines}
-        last = f"b{self.n + 1}"
-        #: The end lines, each -> the centre of its half circle.
+        #: The middle row's points: n + 1, or n on a board without an east end point.
+        self.middle = sum(1 for p in points if p[0] == "b")
+        #: The end lines, each -> the centre of its half circle.  A board without an
+        #: east end point (Ludii's 48-point board) has no curved ends: its end lines
+        #: are straight, and no jump goes round an end.
         self.curves: dict[frozenset[str], Point] = {}
-        for end, a, c in (("b1", "a1", "c1"), (last, f"a{self.n}", f"c{self.n}")):
+        for end, a, c in self._ends():
             mid = self._mid(a, c)
             for outer in (a, c):
                 if frozenset((end, outer)) in self.adjacent:
                     self.curves[frozenset((end, outer))] = mid
+
+    def _ends(self) -> tuple[tuple[str, str, str], ...]:
+        """The curved ends (end of the middle row, a-row point, c-row point)."""
+        if self.middle == self.n:
+            return ()
+        return (("b1", "a1", "c1"), (f"b{self.n + 1}", f"a{self.n}", f"c{self.n}"))
 
     def _raw(self, name: str) -> Point:
         row, k = split_name(name)
@@ -126,7 +135,7 @@ class LatticeBoard(Board):
             kind = "middle" if p[0] == q[0] == "b" else "outer" if p[0] == q[0] else "diagonal"
             (x1, y1), (x2, y2) = self.centres[p], self.centres[q]
             out.append(element("line", f"line {kind}", x1=x1, y1=y1, x2=x2, y2=y2))
-        for end, a, c in (("b1", "a1", "c1"), (f"b{self.n + 1}", f"a{self.n}", f"c{self.n}")):
+        for end, a, c in self._ends():
             parts = [self.segment(a, end), self.segment(end, c)]
             if all(s.centre is not None for s in parts):
                 out.append(element("path", "line curve", d=path_data(self.centres[a], parts)))
@@ -151,7 +160,7 @@ class LatticeBoard(Board):
             for k in range(1, self.n + 1):
                 x, y = self.centres[f"{row}{k}"]
                 out.append(label(str(k), x, y + math.copysign(self.radius + 10, y - middle)))
-        for k in range(1, self.n + 2):
+        for k in range(1, self.middle + 1):
             x, y = self.centres[f"b{k}"]
             out.append(label(str(k), x, y + self.radius + 12, "coord middle"))
         return out

@@ -155,10 +155,12 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         self._must_end = chains == "whole" and not self._huffing
         #: today's reading: compulsory captures, whole chains (the fast paths)
         self._plain = self._compulsory and chains == "whole"
-        lat = lattice(n, options["Board"] == "lined", options["Jumps"] == "bent")
+        ludii = options.get("Lattice") == "48"  # Ludii's 48-point Kolowis board
+        lat = lattice(n, options["Board"] == "lined", options["Jumps"] == "bent", ludii)
         self.lattice: Lattice = lat
-        self.max_pieces = 3 * n // 2
+        self.max_pieces = 3 * n // 2 - ludii
         self.end_rule = options["EndRule"]
+        self._blocked_loses = options.get("Blocked") == "loses"
         self.centre = point_name(lat.centre)
         # the names, lines, jumps, drawing and steps of the board: made once per board
         parts = _board_parts(lat)
@@ -178,12 +180,15 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         half = range(0, 3 * (n // 2), 3)  # b1 .. b(n/2), west of the centre
         west = sum(_BIT[i] for i in half)
         east = sum(_BIT[lat.size - 1 - i] for i in half)
+        if ludii:  # b1 and the centre empty: b2 .. b8 and b10 .. b16
+            west &= ~_BIT[0]
+            east = sum(_BIT[lat.centre + i] for i in half[1:])
         a_row = sum(_BIT[i] for i in range(1, lat.size, 3))
         c_row = sum(_BIT[i] for i in range(2, lat.size, 3))
         if options["Middle"] == "left":
             west, east = east, west
         white, black = a_row | east, c_row | west
-        self._first_to_centre = options.get("Pieces") == "23"
+        self._first_to_centre = options.get("Pieces") == "23" and not ludii
         if self._first_to_centre:
             ends = _BIT[0] | _BIT[lat.size - 1]
             white, black = white & ~ends, black & ~ends
@@ -461,6 +466,11 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         lat = self.lattice
         if lat.can_step(own, enemy) or lat.can_capture(own, enemy):
             return None
+        if self._blocked_loses:
+            side, other = SIDES[pos.turn], SIDES[1 - pos.turn]
+            result = "0-1" if pos.turn == 0 else "1-0"
+            reason = f'{side} has no legal move, so {other} wins (Blocked "loses")'
+            return Outcome("no-move", _SCORES[result], reason)
         result = self._rule_result(w, b)
         verdict = {"1-0": "gives the game to White", "0-1": "gives the game to Black"}
         return Outcome(

@@ -5,7 +5,9 @@ jumps, the neighbour and jump tables, the bit operations the rules engine in
 :mod:`zrec.rules.serpent.engine` is built on, the ``Setup`` board string and the text drawing.
 A lattice with ``n`` points in each outer row has the points ``a1``–``a<n>``,
 ``b1``–``b<n+1>`` and ``c1``–``c<n>``; ``a_i`` and ``c_i`` stand between ``b_i`` and
-``b_i+1``.
+``b_i+1``.  Ludii's 48-point Kolowis board (``lattice(16, ludii=True)``) is the
+16-point lattice without the east end point ``b17``, and its ends are no curved lines:
+no jump goes round an end (``a1``–``b1``–``c1``, ``a16``–``b16``–``c16``).
 
 Points are bits of an int, interleaved so that most lines and jumps are one shift:
 ``b_i`` is bit ``3(i-1)``, ``a_i`` bit ``3(i-1)+1``, ``c_i`` bit ``3(i-1)+2``.  The
@@ -54,7 +56,7 @@ class Lattice:
     n: int
     lined: bool
     bent: bool
-    size: int  # number of points, 3n + 1; the bits are 0 .. size-1
+    size: int  # number of points, 3n + 1 (Ludii's board: 3n); the bits are 0 .. size-1
     full: int  # every point
     centre: int
     index: Mapping[str, int]  # name -> bit
@@ -69,6 +71,12 @@ class Lattice:
     step_down: tuple[tuple[int, int], ...]
     jump_straight: tuple[Pair, ...]  # shapes shifting up twice, mirrored: down twice
     jump_turning: tuple[Pair, ...]  # shapes shifting up then down, mirrored: down then up
+    east_end: bool = True  # whether b<n+1> is a point (not on Ludii's board)
+
+    @property
+    def middle(self) -> int:
+        """The number of points of the middle row: n + 1, or n on Ludii's board."""
+        return self.n + 1 if self.east_end else self.n
 
     def can_capture(self, own: int, enemy: int) -> bool:
         """Whether a piece of ``own`` can jump a piece of ``enemy``: for each jump shape
@@ -241,16 +249,20 @@ def _pairs(jumps: list[tuple[int, int, int]]) -> tuple[tuple[Pair, ...], tuple[P
 
 
 @cache
-def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
-    """The board with ``n`` points per outer row (8 Mosona, 16 Kolowis), built once."""
-    size = 3 * n + 1
-    lines = _lines(n, lined)
+def lattice(n: int, lined: bool = True, bent: bool = False, ludii: bool = False) -> Lattice:
+    """The board with ``n`` points per outer row (8 Mosona, 16 Kolowis), built once;
+    ``ludii``: Ludii's board, without ``b<n+1>`` and without jumps round the ends."""
+    size = 3 * n if ludii else 3 * n + 1
+    lines = [(x, y) for x, y in _lines(n, lined) if y < size]
     nbrs: list[list[int]] = [[] for _ in range(size)]
     for x, y in lines:
         nbrs[x].append(y)
         nbrs[y].append(x)
     if bent:
         jumps = [(p, q, r) for p in range(size) for q in nbrs[p] for r in nbrs[q] if r != p]
+    elif ludii:
+        ends = {(1, 0, 2), (2, 0, 1)}  # a1-b1-c1, both ways (and b<n+1> is gone)
+        jumps = [j for j in _line_jumps(n, lined) if max(j) < size and j not in ends]
     else:
         jumps = _line_jumps(n, lined)
     jumps.sort()
@@ -285,6 +297,7 @@ def lattice(n: int, lined: bool = True, bent: bool = False) -> Lattice:
         step_down=tuple(sorted(down.items())),
         jump_straight=straight,
         jump_turning=turning,
+        east_end=not ludii,
     )
 
 
@@ -298,13 +311,14 @@ def read_setup(lat: Lattice, text: str, title: str, max_pieces: int) -> tuple[in
     fields = text.split()
     rows = fields[0].split("/") if fields else []
     if len(fields) != 2 or len(rows) != 3:
-        example = f"{'B' * n}/{'B' * (n // 2)}1{'W' * (n // 2)}/{'W' * n} w"
+        east = "W" * (lat.middle - n // 2 - 1)
+        example = f"{'B' * n}/{'B' * (n // 2)}1{east}/{'W' * n} w"
         raise SetupError(
             f"a Setup for {title} is the rows c/b/a and the side to move, "
             f'e.g. "{example}"; got "{text.strip()}"'
         )
     white = black = 0
-    for row, cells, length in zip("cba", rows, (n, n + 1, n), strict=True):
+    for row, cells, length in zip("cba", rows, (n, lat.middle, n), strict=True):
         k = 0
         for token in re.findall(r"[0-9]+|.", cells):  # ASCII digits only
             if token[0] in "0123456789":
@@ -344,7 +358,7 @@ def read_setup(lat: Lattice, text: str, title: str, max_pieces: int) -> tuple[in
 def setup_string(lat: Lattice, white: int, black: int, turn: int) -> str:
     """The Setup string of a position (the inverse of :func:`read_setup`)."""
     rows = []
-    for row, length in (("c", lat.n), ("b", lat.n + 1), ("a", lat.n)):
+    for row, length in (("c", lat.n), ("b", lat.middle), ("a", lat.n)):
         out, run = [], 0
         for k in range(1, length + 1):
             i = point_index(f"{row}{k}")
@@ -367,6 +381,7 @@ def drawing(lat: Lattice, white: int, black: int) -> str:
     point, the lines drawn with ``-``, ``/`` and ``\\``, numbers above (rows a and c) and
     below (row b)."""
     n = lat.n
+    cut = None if lat.east_end else -1  # no last diagonals to b<n+1>
 
     def mark(i: int) -> str:
         return "W" if white >> i & 1 else "B" if black >> i & 1 else "."
@@ -379,10 +394,10 @@ def drawing(lat: Lattice, white: int, black: int) -> str:
         [
             "      " + "".join(f"{k:<4}" for k in range(1, n + 1)).rstrip(),
             "c   " + outer(2),
-            "     " + " ".join("/ \\" for _ in range(n)),
-            "b   " + "---".join(mark(3 * k) for k in range(n + 1)),
-            "     " + " ".join("\\ /" for _ in range(n)),
+            "     " + " ".join("/ \\" for _ in range(n))[:cut].rstrip(),
+            "b   " + "---".join(mark(3 * k) for k in range(lat.middle)),
+            "     " + " ".join("\\ /" for _ in range(n))[:cut].rstrip(),
             "a   " + outer(1),
-            "    " + "".join(f"{k:<4}" for k in range(1, n + 2)).rstrip(),
+            "    " + "".join(f"{k:<4}" for k in range(1, lat.middle + 1)).rstrip(),
         ]
     )

@@ -30,11 +30,13 @@ from types import MappingProxyType
 from zrec.rules.base import (
     InputError,
     InputSpec,
+    OptionConflict,
     OptionSpec,
     Setting,
     check_options,
     readings_table,
 )
+from zrec.rules.serpent.draws import DrawRulesEngine
 from zrec.rules.serpent.engine import SerpentEngine
 from zrec.rules.serpent.ludii import LUDII_BOARDS
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
@@ -85,7 +87,34 @@ _OPTIONS: dict[str, OptionSpec] = {
         "one: a capture is a single jump; stop: a chain may stop after any jump",
         stored_default=False,
     ),
+    "Blocked": OptionSpec(
+        "endrule",
+        ("endrule", "loses"),
+        "a side to move with no legal move: endrule: the end rule scores the game; "
+        "loses: that side loses",
+        stored_default=False,
+    ),
+    "NoCapture": OptionSpec(
+        "off",
+        ("off", "50"),
+        "50: the game is drawn after 50 plies in a row without a capture",
+        stored_default=False,
+    ),
+    "Repetition": OptionSpec(
+        "off",
+        ("off", "3"),
+        "3: the game is drawn when a position (the pieces and the side to move) occurs "
+        "for the third time",
+        stored_default=False,
+    ),
 }
+_LATTICE = OptionSpec(
+    "49",
+    ("49", "48"),
+    "49: zrec's Kolowis board; 48: Ludii's, without the east end point b17, no jump "
+    "round an end, 23 pieces a side (b1 and the centre empty)",
+    stored_default=False,
+)
 _PIECES = OptionSpec(
     "24",
     ("24", "23"),
@@ -116,6 +145,7 @@ class SerpentGame:
         specs = dict(_OPTIONS)
         if n == 16:
             specs["Pieces"] = _PIECES
+            specs["Lattice"] = _LATTICE
         self.options: Mapping[str, OptionSpec] = MappingProxyType(specs)
         #: The named readings (``[Reading "piecepack"]``), each option at its value.
         self.readings = readings_table(self.options, readings)
@@ -129,6 +159,7 @@ class SerpentGame:
         :class:`OptionConflict` for values that cannot go together.
         """
         chosen = check_options(self.options, options)
+        _check_conflicts(chosen)
         return _engine(self.title, self.n, tuple(chosen.items()))
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
@@ -138,12 +169,35 @@ class SerpentGame:
 
     def engine_for(self, setting: Setting) -> SerpentEngine:
         # the setting's options are checked already, every option present
+        _check_conflicts(setting.options)
         return _engine(self.title, self.n, tuple(setting.options.items()))
+
+
+def _check_conflicts(chosen: Mapping[str, str]) -> None:
+    """Raise :class:`OptionConflict` for options that cannot go together.
+
+    The one conflict: ``Pieces "23"`` on the 48-point board, which sets the pieces
+    itself.  ``Pieces "24"``, the default, is accepted there and means nothing: the
+    archive, ``zrec readings`` and the other tools write every option of a reading
+    back as tags, so a default must never be refused.
+    """
+    if chosen.get("Lattice") == "48" and chosen.get("Pieces") == "23":
+        raise OptionConflict(
+            "Pieces",
+            "23",
+            "Lattice",
+            "48",
+            "the 48-point board sets the pieces itself (23 a side, b1 and the centre "
+            "empty, no first-move rule); leave out the Pieces tag",
+        )
 
 
 @cache
 def _engine(name: str, n: int, options: tuple[tuple[str, str], ...]) -> SerpentEngine:
-    return SerpentEngine(name, n, dict(options))
+    chosen = dict(options)
+    if chosen["NoCapture"] != "off" or chosen["Repetition"] != "off":
+        return DrawRulesEngine(name, n, chosen)
+    return SerpentEngine(name, n, chosen)
 
 
 #: The named readings of each game beyond "zrec" (the defaults): what each published
@@ -155,10 +209,17 @@ MOSONA_READINGS: dict[str, dict[str, str]] = {
     # the same with the ppgames variant "huffing"
     "piecepack-huff": {"Middle": "left", "Captures": "huff"},
     # Ludii's Awithlaknan Mosona.lud: optional single hops, the blocked side loses
-    "ludii": {"Middle": "left", "Captures": "optional", "Chains": "one"},
+    "ludii": {"Middle": "left", "Captures": "optional", "Chains": "one", "Blocked": "loses"},
 }
 KOLOWIS_READINGS: dict[str, dict[str, str]] = {
-    # "ludii" comes with its options (Lattice "48"...)
+    # Ludii's Kolowis Awithlaknannai.lud: the same on its 48-point board
+    "ludii": {
+        "Middle": "left",
+        "Captures": "optional",
+        "Chains": "one",
+        "Blocked": "loses",
+        "Lattice": "48",
+    },
 }
 
 MOSONA = SerpentGame(
