@@ -140,8 +140,8 @@ def test_the_python_example_of_the_doc_runs() -> None:
         (
             ["--game", "mosona", "-O", "Jumpz=bent", "--depth", "2"],
             "zrec: unknown option 'Jumpz' for Awithlaknannai Mosona: its options are Board, "
-            "Jumps, Middle, EndRule, First, Captures, Chains, Blocked, NoCapture, Repetition
-",
+            "Jumps, Middle, EndRule, First, Captures, Chains, Blocked, NoCapture, "
+            "Repetition\n",
         ),
         (
             ["--game", "mosona", "-O", "Jumps=zigzag", "--depth", "2"],
