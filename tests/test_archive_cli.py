@@ -219,8 +219,7 @@ def test_show_and_stats(db_url: str) -> None:
     assert result.exit_code == 0
     assert result.stdout == write_game(games[0].game) + "\n"
     assert result.stderr == (
-        "#11 mosona Board=lined;Jumps=line;Middle=right;EndRule=majority;First=White"
-        ";Blocked=endrule;NoCapture=off;Repetition=off "
+        "#11 mosona Board=lined;Jumps=line;Middle=right;EndRule=majority;First=White "
         f"from {TOURNAMENT} game 1 line 1\n"
     )
     shown = json.loads(ok("show", "--db", db_url, "--format", "json", "11", "3"))

@@ -171,10 +171,7 @@ def test_a_list_is_headed_by_the_game_s_name_and_the_options_not_its_defaults(
                         "Awithlaknannai Mosona (Glicko-2, 3 rating periods)"]
     # the JSON keeps the stored name and every option
     options = [p["options"] for p in as_json("ratings", "--db", club)]
-    assert options[0] == (
-        "Board=lined;Jumps=bent;Middle=right;EndRule=majority;First=White"
-        ";Blocked=endrule;NoCapture=off;Repetition=off"
-    )
+    assert options[0] == "Board=lined;Jumps=bent;Middle=right;EndRule=majority;First=White"
 
 
 def test_a_roster_s_ratings_are_the_players_starting_ratings(tmp_path: Path) -> None:
