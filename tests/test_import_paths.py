@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from strategies import games
-from zrec.archive.store.facts import Indexer, hash64, material_of, start_path
+from zrec.archive.store.facts import Indexer, hash64, material_of, options_text, start_path
 from zrec.moves import Action, Turn
 from zrec.notation.model import Game, Line, MoveNode
 from zrec.notation.writer import _atoms, _fill, _plain_lines, write_game
@@ -75,7 +75,7 @@ def _reference(game: Game, raw: bool = False) -> tuple[Any, ...]:
     """What the indexer notes, computed a step at a time from its definition."""
     replay = prepare(game)
     engine = replay.engine
-    options = ";".join(f"{k}={v}" for k, v in replay.setting.options.items())
+    options = options_text(dict(replay.setting.options), replay.rules.options)
     start = engine.key(replay.start)
     chain = blake2b(start, digest_size=8, key=start_path(replay.rules.name, options, ""))
     keys, raws = [hash64(start)], [start]

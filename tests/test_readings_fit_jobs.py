@@ -10,6 +10,7 @@ import pty
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 from pathlib import Path
 from typing import Any
@@ -105,9 +106,10 @@ def on_a_terminal(*args: str) -> tuple[str, str]:
     """Standard output and what a terminal on standard error shows, of a fit."""
     main, other = pty.openpty()
     fcntl.ioctl(other, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 wide
-    with subprocess.Popen(
+    # standard output to a file: a pipe read only at the end would fill and stop the fit
+    with tempfile.TemporaryFile() as sink, subprocess.Popen(
         [sys.executable, "-m", "zrec", "readings", "--fit", *args],
-        stdout=subprocess.PIPE, stderr=other,
+        stdout=sink, stderr=other,
     ) as process:  # fmt: skip
         os.close(other)
         shown = b""
@@ -119,8 +121,9 @@ def on_a_terminal(*args: str) -> tuple[str, str]:
             if not chunk:
                 break
             shown += chunk
-        assert process.stdout is not None
-        out = process.stdout.read().decode()
+        process.wait()
+        sink.seek(0)
+        out = sink.read().decode()
     os.close(main)
     assert process.returncode == 0
     return out, shown.decode()

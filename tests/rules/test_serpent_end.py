@@ -220,9 +220,15 @@ def test_every_combination_builds_or_is_refused_by_name(game: SerpentGame) -> No
         pos = v.start()
         assert v.outcome(pos) is None and v.legal_moves(pos)
         assert dict(v.options) == chosen
-    # Every option has two values; the one conflict: Pieces "23" with Lattice "48"
-    # (the 48-point board sets the pieces itself), a quarter of Kolowis's readings.
-    assert built == 2 ** len(names) - (2 ** (len(names) - 2) if game is KOLOWIS else 0)
+    # The conflicts: Pieces "23" with Lattice "48" (the 48-point board sets the pieces
+    # itself) and Captures "huff" with Chains "one" (a huff punishes a chain stopped short)
+    expected = 0
+    for values in itertools.product(*(game.options[n].values for n in names)):
+        chosen = dict(zip(names, values, strict=True))
+        huff_one = (chosen["Captures"], chosen["Chains"]) == ("huff", "one")
+        pieces_48 = (chosen.get("Pieces"), chosen.get("Lattice")) == ("23", "48")
+        expected += not (huff_one or pieces_48)
+    assert built == expected == (6144 if game is KOLOWIS else 2048)
 
 
 def perft(v: SerpentEngine, pos: SerpentPosition, depth: int) -> int:

@@ -149,7 +149,7 @@ def test_a_record_with_pieces_and_lattice_48_gets_the_conflict() -> None:
     text = '[Game "kolowis"]\n[Lattice "48"]\n[Pieces "23"]\n[Result "*"]\n\n1. a8-b9 *\n'
     reports = list(validate_records(read_records(io.BytesIO(text.encode()), "r"), "r"))
     found = [(d.code, d.message) for d in reports[0].diagnostics]
-    assert found == [("bad-option", CONFLICT.format("23"))]
+    assert found == [("option-conflict", CONFLICT.format("23"))]
     valid = text.replace('[Pieces "23"]\n', "")
     reports = list(validate_records(read_records(io.BytesIO(valid.encode()), "r"), "r"))
     assert reports[0].diagnostics == []
