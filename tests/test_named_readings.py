@@ -49,7 +49,11 @@ def test_the_piecepack_reading_of_mosona_is_the_defaults_with_middle_left() -> N
     mosona = find_game("mosona")
     assert dict(mosona.readings["piecepack"]) == {
         "Board": "lined", "Jumps": "line", "Middle": "left", "EndRule": "majority",
-        "First": "White",
+        "First": "White", "Captures": "compulsory", "Chains": "whole", "Blocked": "endrule",
+        "NoCapture": "off", "Repetition": "off",
+    }
+    assert dict(mosona.readings["piecepack-huff"]) == {
+        **mosona.readings["piecepack"], "Captures": "huff"
     }
 
 
@@ -74,7 +78,8 @@ def test_an_unknown_reading_lists_the_known_ones() -> None:
     with pytest.raises(OptionError) as caught:
         chosen_options(find_game("mosona"), {"Reading": "nope"})
     assert str(caught.value) == (
-        '[Reading "nope"] is not a known value; accepted: "zrec", "piecepack"'
+        '[Reading "nope"] is not a known value; accepted: "zrec", "piecepack", '
+        '"piecepack-huff", "ludii"'
     )
 
 
@@ -164,7 +169,7 @@ def test_perft_takes_a_named_reading() -> None:
     assert bad.exit_code == 2
     assert bad.stderr == (
         "zrec: 'ludi' is not a reading of Awithlaknannai Mosona: its readings are "
-        "zrec, piecepack\n"
+        "zrec, piecepack, piecepack-huff, ludii\n"
     )
 
 
@@ -220,24 +225,40 @@ def test_readings_counts_refused_combinations_apart(monkeypatch: pytest.MonkeyPa
     for module in (readings, replay):
         monkeypatch.setattr(module, "find_game", lambda name: refusing)
     [found] = readings.file_readings(read_records(str(CULIN)), "culin")
-    assert len(found.readings) == 24 and len(found.refused) == 8
-    assert all(r.options["Board"] == "open" and r.options["Jumps"] == "bent"
-               for r in found.refused)
-    assert len(found.legal) == 4
+    # 2,304 combinations: 576 open with bent (64 of them also huff with one, refused
+    # here as open with bent, the first check), and 256 - 64 huff with one
+    assert len(found.readings) == 1536 and len(found.refused) == 768
+    open_bent = [r for r in found.refused
+                 if r.options["Board"] == "open" and r.options["Jumps"] == "bent"]
+    assert len(open_bent) == 576
+    assert all(r.reason == 'Board "open" cannot go with Jumps "bent": no such game'
+               for r in open_bent)
+    assert all(r.options["Captures"] == "huff" and r.options["Chains"] == "one"
+               for r in found.refused if r not in open_bent)
+    # the 320 legal readings of the Culin opening less the 32 open ones with bent jumps
+    assert len(found.legal) == 288
     document = found.to_json()
-    assert len(document["readings"]) == 24 and len(document["refused"]) == 8
+    assert len(document["readings"]) == 1536 and len(document["refused"]) == 768
     assert document["refused"][0] == {
-        "options": {"Board": "open", "Jumps": "bent", "Middle": "right",
-                    "EndRule": "majority", "First": "White"},
-        "reason": 'Board "open" cannot go with Jumps "bent": no such game',
+        "options": {"Board": "lined", "Jumps": "line", "Middle": "right",
+                    "EndRule": "majority", "First": "White", "Captures": "huff",
+                    "Chains": "one", "Blocked": "endrule", "NoCapture": "off",
+                    "Repetition": "off"},
+        "reason": 'Captures "huff" cannot go with Chains "one": a huff also punishes a '
+        'chain stopped while it could jump on, and under Chains "one" a capture is a '
+        'single jump, so no chain goes on; take Captures "optional" or "compulsory" '
+        'with Chains "one"',
     }
     lines = research._table(found).splitlines()
-    assert lines[1] == "  legal under 4 of 24 readings (8 more combinations of options refused)"
-    assert lines[-3:] == [
-        "  refused (8 combinations, not readings):",
-        "    8  Board=open Jumps=bent",
-        '       Board "open" cannot go with Jumps "bent": no such game',
+    assert lines[1] == (
+        "  legal under 288 of 1536 readings (768 more combinations of options refused)"
+    )
+    assert lines[-5:-2] == [
+        "  refused (768 combinations, not readings):",
+        "    576  Board=open Jumps=bent",
+        '         Board "open" cannot go with Jumps "bent": no such game',
     ]
+    assert lines[-2] == "    192  Captures=huff Chains=one (192 of the 256 readings with these)"
 
 
 def test_archive_search_and_tree_read_a_named_reading_as_its_options(tmp_path: Path) -> None:

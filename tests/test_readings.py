@@ -1,7 +1,8 @@
 """``zrec readings``: a record under every combination of its game's rule options.
 
 The Culin opening is legal exactly under line jumps with the standard start (either
-board, either end rule); a record with a bent jump only under bent jumps.  Each
+board, either end rule), and under bent jumps only where captures are optional and a
+chain may end after a hop; a record with a bent jump only under bent jumps.  Each
 reading's verdict is the validator's own, and the ``-O`` override helper says what
 it changes.
 """
@@ -35,7 +36,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 CULIN_FILE = SAMPLES / "culin-opening.zrec"
 BENT_FILE = SAMPLES / "mosona-bent.zrec"
-NAMES = ["Board", "Jumps", "Middle", "EndRule", "First"]
+BASE = ["Board", "Jumps", "Middle", "EndRule", "First"]
+# the options the issue-37 readings added, and their defaults (today's reading)
+ADDED = {
+    "Captures": "compulsory",
+    "Chains": "whole",
+    "Blocked": "endrule",
+    "NoCapture": "off",
+    "Repetition": "off",
+}
+NAMES = [*BASE, *ADDED]
 
 runner = CliRunner()
 
@@ -136,7 +146,20 @@ def invoke(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def
 
 
 def table(found: list[dict[str, object]]) -> list[tuple[str, tuple[int, str] | None]]:
-    """The readings of one game of the JSON output as the pinned tables write them."""
+    """The readings of one game of the JSON output whose added options are at their
+    defaults (the 32 readings of the five first options), as the pinned tables write
+    them."""
+    return [
+        (" ".join(key.split()[: len(BASE)]), verdict)
+        for key, verdict in full_table(found)
+        if key.split()[len(BASE) :] == list(ADDED.values())
+    ]
+
+
+def full_table(
+    found: list[dict[str, object]],
+) -> list[tuple[str, tuple[int, str] | None]]:
+    """Every reading of one game of the JSON output: all its option values, verdict."""
     out: list[tuple[str, tuple[int, str] | None]] = []
     named = {tuple(v.values()): n for n, v in find_game("mosona").readings.items()}
     for reading in found:
@@ -179,12 +202,40 @@ def test_the_culin_opening_is_legal_exactly_under_line_jumps_and_the_standard_st
         "open line right majority White",
         "open line right draw White",
     ]
+    # Of the added options, Blocked, NoCapture and Repetition cannot touch two plies
+    # without a result; every capture of the record is a single hop after which the
+    # piece cannot jump on under line jumps, so every Captures and Chains of line
+    # jumps allows it (8 combinations: huff with one is refused).  Under bent jumps
+    # White can capture on move 1, so b6-b5 needs optional captures (huff: Black must
+    # first huff), and c5xa4 / c4xa5 stop where the piece could jump on, so the chain
+    # must be allowed to end (one or stop).
+    full = full_table(readings_)
+    assert len(full) == 2048
+    legal_full = {key for key, verdict in full if verdict is None}
+    expected: set[str] = set()
+    for key in legal:
+        board, _jumps, middle, end, first = key.split()
+        for rest in (
+            f"{b} {n} {r}" for b in ("endrule", "loses") for n in ("off", "50")
+            for r in ("off", "3")
+        ):
+            for captures, chains in (
+                (c, ch) for c in ("compulsory", "optional", "huff")
+                for ch in ("whole", "one", "stop") if (c, ch) != ("huff", "one")
+            ):
+                expected.add(f"{key} {captures} {chains} {rest}")
+            for chains in ("one", "stop"):
+                expected.add(
+                    f"{board} bent {middle} {end} {first} optional {chains} {rest}"
+                )
+    assert legal_full == expected and len(expected) == 4 * 8 * 8 + 4 * 2 * 8 == 320
 
 
 def test_a_record_with_a_bent_jump_is_legal_only_under_bent_jumps() -> None:
     [game] = json_readings(BENT_FILE)
     readings_ = game["readings"]
     assert isinstance(readings_, list)
+    assert len(readings_) == 2048
     found = table(readings_)
     assert len(found) == 32
     assert [key for key, verdict in found if verdict is None] == [
@@ -211,8 +262,14 @@ def test_each_verdict_is_the_validators_own() -> None:
     text = BENT_FILE.read_text(encoding="utf-8")
     [record] = read_records(str(BENT_FILE))
     assert record.game is not None
-    found = game_readings(record.game).readings
-    assert len(found) == 32
+    every = game_readings(record.game).readings
+    assert len(every) == 2048
+    # the 32 readings of the first five options, and a sample of the others
+    found = [
+        r for i, r in enumerate(every)
+        if i % 61 == 0 or [r.options[t] for t in ADDED] == list(ADDED.values())
+    ]
+    assert len(found) > 32
     for reading in found:
         tags = "".join(f'[{k} "{v}"]\n' for k, v in reading.options.items())
         body = "\n".join(line for line in text.splitlines() if not line.startswith("[Jumps"))
@@ -234,38 +291,59 @@ def test_the_text_table() -> None:
     assert (result.exit_code, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
     assert lines[0] == "game 1 (line 1): Awithlaknannai Mosona — Culin's opening"
-    assert lines[1] == "  legal under 4 of 32 readings"
+    assert lines[1] == (
+        "  legal under 320 of 2048 readings (256 more combinations of options refused)"
+    )
     assert lines[2].split() == [*NAMES, "reading"]
-    assert lines[3] == "  lined  line   right   majority  White  legal  (zrec; the record's own)"
-    assert [line.split()[:2] for line in lines[4:7]] == [
-        ["lined", "line"], ["open", "line"], ["open", "line"]
+    assert lines[3] == (
+        "  lined  line   right   majority  White  compulsory  whole   endrule  off        off"
+        "         legal  (zrec; the record's own)"
+    )
+    assert all(line.split()[-1] == "legal" for line in lines[4:323])
+    assert sum(line.split()[1] == "bent" for line in lines[3:323]) == 64
+    # the 1728 illegal readings in 8 groups: same ply, same reason (less the legal moves)
+    assert lines[323] == "  illegal under 1728, by first error:"
+    assert lines[324:328] == [
+        "    512  Middle=right First=Black",
+        "         illegal at ply 1: " + R1.split("; legal")[0],
+        "    512  Middle=left First=White; among them piecepack, ludii, piecepack-huff",
+        "         illegal at ply 1: " + R2.split("; legal")[0],
     ]
-    # the 28 illegal readings in 5 groups: same ply, same reason (less the legal moves)
-    assert lines[7] == "  illegal under 28, by first error:"
-    assert lines[8:12] == [
-        "    8  Middle=right First=Black",
-        "       illegal at ply 1: " + R1.split("; legal")[0],
-        "    8  Middle=left First=White; among them piecepack",
-        "       illegal at ply 1: " + R2.split("; legal")[0],
+    counts = [int(line.split()[0]) for line in lines[324:340:2]]
+    assert counts == [512, 512, 416, 96, 96, 64, 16, 16] and sum(counts) == 1728
+    # huff with one hop is no reading: 2 ** 8 combinations of the other options
+    assert lines[340:] == [
+        "  refused (256 combinations, not readings):",
+        "    256  Captures=huff Chains=one",
+        '         Captures "huff" cannot go with Chains "one": a huff also punishes a chain '
+        'stopped while it could jump on, and under Chains "one" a capture is a single '
+        'jump, so no chain goes on; take Captures "optional" or "compulsory" with '
+        'Chains "one"',
     ]
-    assert len(lines) == 8 + 2 * 5
-    counts = [int(line.split()[0]) for line in lines[8::2]]
-    assert counts == [8, 8, 4, 4, 4] and sum(counts) == 28
 
 
 def test_groups_say_when_they_are_not_all_the_readings_with_their_options() -> None:
     [found] = file_readings(read_records(str(SAMPLES / "kolowis.zrec")), "kolowis.zrec")
     groups = group_readings(found.illegal, found.readings)
-    assert sum(len(g.readings) for g in groups) == len(found.illegal) == 62
+    # 6144 readings (3072 more refused): 112 legal, all with White first
+    assert (len(found.readings), len(found.refused)) == (6144, 3072)
+    assert sum(len(g.readings) for g in groups) == len(found.illegal) == 6144 - 112
     assert [(g.ply, len(g.readings), g.alike) for g in groups] == [
-        (1, 32, 32), (1, 8, 8), (2, 12, 16), (2, 4, 4), (7, 4, 4), (56, 2, 2)
+        (1, 3072, 3072), (1, 384, 384), (1, 64, 64), (1, 64, 64), (1, 64, 64),
+        (1, 64, 64), (2, 1216, 1536), (2, 128, 288), (2, 32, 32), (3, 64, 96),
+        (3, 16, 16), (3, 16, 16), (7, 480, 768), (21, 144, 192), (56, 96, 128),
+        (56, 96, 128), (56, 32, 48),
     ]
+    assert groups[0].shared == {"First": "Black"}
     for g in groups:
         for r in g.readings:
             assert r.ply == g.ply and (r.reason or "").startswith(g.reason)
             assert all(r.options[t] == v for t, v in g.shared.items())
     text = invoke("readings", str(SAMPLES / "kolowis.zrec")).stdout
-    assert "    12  Middle=left First=White (12 of the 16 readings with these)\n" in text
+    assert (
+        "    1216  Middle=left First=White (1216 of the 1536 readings with these); "
+        "among them ludii\n" in text
+    )
 
 
 def test_every_game_of_a_file_and_its_own_options() -> None:
@@ -278,8 +356,15 @@ def test_every_game_of_a_file_and_its_own_options() -> None:
         name = game["name"]
         assert isinstance(name, str)
         rules = find_game(name)
-        assert [r["options"] for r in readings_] == list(combinations(rules))
-        assert len(readings_) == len(list(combinations(rules)))
+        refused = game.get("refused", [])
+        assert isinstance(refused, list)
+        # the readings and the refused combinations are every combination, in order
+        every = list(combinations(rules))
+        out = {tuple(r["options"].values()) for r in refused}
+        assert [r["options"] for r in readings_] == [
+            o for o in every if tuple(o.values()) not in out
+        ]
+        assert len(readings_) + len(refused) == len(every)
         assert any(r["options"] == own and r["legal"] for r in readings_)
 
 
@@ -353,7 +438,7 @@ def test_check_overrides_spells_values_as_the_game_does_and_names_every_option()
         check_overrides(rules, {"Jumpz": "bent"})
     assert str(unknown.value) == (
         "unknown option 'Jumpz' for Awithlaknannai Mosona: its options are Board, Jumps, "
-        "Middle, EndRule, First"
+        "Middle, EndRule, First, Captures, Chains, Blocked, NoCapture, Repetition"
     )
     with pytest.raises(OverrideError) as value:
         check_overrides(rules, {"Jumps": "zigzag"})
@@ -404,5 +489,8 @@ def test_the_examples_of_docs_readings_md_are_real_output() -> None:
         result = runner.invoke(app, args, catch_exceptions=False, env={"COLUMNS": "200"})
         assert result.exit_code == 0, command
         printed = result.stdout.rstrip("\n").splitlines()
-        assert not pipe, command
+        # the listings of thousands of readings leave out the legal ones but the first
+        assert pipe in ("", 'grep -v "  legal$"'), command
+        if pipe:
+            printed = [line for line in printed if not line.endswith("  legal")]
         assert shown.splitlines() == printed, command

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = sorted(str(p) for p in (ROOT / "samples").glob("*.zrec"))
 CULIN = ROOT / "samples" / "culin-opening.zrec"
 DEFAULTS = {"Board": "lined", "Jumps": "line", "Middle": "right", "EndRule": "majority",
-            "First": "White", "Blocked": "endrule", "NoCapture": "off",
-            "Repetition": "off"}
+            "First": "White", "Captures": "compulsory", "Chains": "whole",
+            "Blocked": "endrule", "NoCapture": "off", "Repetition": "off"}
 runner = CliRunner()
 
 
@@ -54,11 +54,19 @@ def test_with_beta_zero_every_legal_move_is_alike() -> None:
 def test_readings_are_ranked_by_share_legal_then_likelihood() -> None:
     fits = fit_json(*SAMPLES)
     mosona = sorted((f for f in fits if f["game"] == "mosona"), key=lambda f: f["rank"])
+    # every sample is legal with bent jumps (a line jump is one too) where captures are
+    # optional and a chain may stop, and mosona-bent.zrec's 50 plies without a capture
+    # need NoCapture "off"; EndRule, Blocked and Repetition do not touch the samples
     best = mosona[0]
-    assert best["options"] == DEFAULTS
-    assert (best["records"], best["legal"]) == (7, 5)
-    assert best["share_legal"]["value"] == round(5 / 7, 4)
-    assert best["share_legal"]["low"] <= 5 / 7 <= best["share_legal"]["high"]
+    assert best["options"] == {**DEFAULTS, "Jumps": "bent", "Captures": "optional",
+                               "Chains": "stop"}
+    assert (best["records"], best["legal"]) == (7, 7)
+    assert best["share_legal"] == {"value": 1.0, "low": 1.0, "high": 1.0}
+    # five of the seven are legal under the defaults
+    (default,) = [f for f in mosona if f["options"] == DEFAULTS]
+    assert (default["rank"], default["records"], default["legal"]) == (33, 7, 5)
+    assert default["share_legal"]["value"] == round(5 / 7, 4)
+    assert default["share_legal"]["low"] <= 5 / 7 <= default["share_legal"]["high"]
     assert math.isclose(best["loglik_per_move"]["value"], best["loglik"] / best["moves"],
                         abs_tol=1e-3)
     shares = [f["share_legal"]["value"] for f in mosona]
@@ -113,17 +121,22 @@ def test_records_left_out_are_named_and_beta_is_bounded(tmp_path: Path) -> None:
 
 
 def test_equal_readings_share_a_rank_in_text_and_json() -> None:
-    """EndRule, Blocked and the draw rules do not change the samples' games (no side is
-    blocked, none goes 50 plies without a capture or repeats a position): the 16
-    readings that differ in them alone tie, and share a rank (standard competition
-    ranking)."""
+    """EndRule, Blocked and Repetition do not change the samples' games (no side is
+    blocked, none repeats a position), and NoCapture only mosona-bent.zrec's (50 plies
+    without a capture): the readings that differ in them alone tie, and share a rank
+    (standard competition ranking): 8 at rank 1 (NoCapture "off", every sample legal),
+    16 at 9 (line jumps: mosona-bent.zrec illegal whatever NoCapture says), 8 at 25
+    (bent jumps with NoCapture "50"), 16 at 33 (the defaults' captures and chains)."""
     mosona = sorted((f for f in fit_json(*SAMPLES) if f["game"] == "mosona"),
                     key=lambda f: f["rank"])
-    assert [f["rank"] for f in mosona[:33]] == [1] * 16 + [17] * 16 + [33]
-    assert [f["options"]["EndRule"] for f in mosona[:16:8]] == ["majority", "draw"]
+    ranks = [1] * 8 + [9] * 16 + [25] * 8 + [33] * 16 + [49]
+    assert [f["rank"] for f in mosona[:49]] == ranks
+    assert [f["options"]["EndRule"] for f in mosona[:8:4]] == ["majority", "draw"]
+    assert {f["options"]["NoCapture"] for f in mosona[:8]} == {"off"}
+    assert {f["options"]["NoCapture"] for f in mosona[24:32]} == {"50"}
     awethi = [f["rank"] for f in fit_json(*SAMPLES) if f["game"] == "awethi"]
     assert awethi == [1, 1, 1, 1]  # every reading legal, no likelihood: all tie
     result = runner.invoke(app, ["readings", "--fit", *SAMPLES])
     assert result.exit_code == 0, result.stderr
-    lines = result.stdout.split("mosona: 7 records\n")[1].splitlines()[1:34]
-    assert [int(line.split()[0]) for line in lines] == [1] * 16 + [17] * 16 + [33]
+    lines = result.stdout.split("mosona: 7 records\n")[1].splitlines()[1:50]
+    assert [int(line.split()[0]) for line in lines] == ranks

@@ -25,8 +25,8 @@ from zrec.research.fit import FitError, model_spec, move_loglik
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS = {"Board": "lined", "Jumps": "line", "Middle": "right", "EndRule": "majority",
-            "First": "White", "Blocked": "endrule", "NoCapture": "off",
-            "Repetition": "off"}
+            "First": "White", "Captures": "compulsory", "Chains": "whole",
+            "Blocked": "endrule", "NoCapture": "off", "Repetition": "off"}
 #: four plies of Mosona: White's three first moves are alike (none takes), Black's
 #: reply is forced (it takes one), then White has three moves and Black four
 TINY = '[Game "mosona"]\n[Result "*"]\n\n1. a4-b5 c5xa4 2. b6-c5 b4-b5 *\n'
