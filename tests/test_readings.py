@@ -494,3 +494,12 @@ def test_the_examples_of_docs_readings_md_are_real_output() -> None:
         if pipe:
             printed = [line for line in printed if not line.endswith("  legal")]
         assert shown.splitlines() == printed, command
+
+
+def test_one_refused_combination_is_named_in_the_singular() -> None:
+    # Stone Warriors: Ruleset "ludii" with First "Black" is the one refused combination
+    sample = Path(__file__).resolve().parents[1] / "samples" / "stone-warriors.zrec"
+    result = invoke("readings", str(sample))
+    assert "  legal under 1 of 5 readings (1 more combination of options refused)\n" in (
+        result.stdout
+    )

@@ -22,7 +22,13 @@ from zrec.cli import app
 from zrec.research import fit
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = sorted(str(p) for p in (ROOT / "samples").glob("*.zrec"))
+# a sample of each game but the larger serpent spaces (a Kolowis record is fitted under
+# 6,144 readings): what these tests check does not depend on the size of a space
+SAMPLES = sorted(
+    str(p)
+    for p in (ROOT / "samples").glob("*.zrec")
+    if not p.name.startswith(("kolowis", "mosona-lined", "mosona-open", "tournament"))
+)
 MOSONA = [str(ROOT / "samples" / n) for n in ("culin-opening.zrec", "mosona-bent.zrec",
                                                "mosona-lined.zrec", "mosona-open.zrec")]
 runner = CliRunner()
@@ -165,5 +171,5 @@ def test_the_records_are_read_a_few_pieces_ahead_of_the_fit(
         ahead.append(read - fitted)
 
     assert [f.to_json() for f in fit.fit_records(counted(), tick=tick)] == whole
-    assert fitted == read == len(games) == 15
+    assert fitted == read == len(games) == 6
     assert max(ahead) == 2  # a piece of two is fitted while the next is in memory

@@ -226,7 +226,8 @@ def _table(found: GameReadings) -> str:
         return "\n".join(lines)
     summary = f"  legal under {len(found.legal)} of {len(found.readings)} readings"
     if found.refused:
-        summary += f" ({len(found.refused)} more combinations of options refused)"
+        many = "combination" if len(found.refused) == 1 else "combinations"
+        summary += f" ({len(found.refused)} more {many} of options refused)"
     lines.append(summary)
     names = found.options
     legal = found.legal
