@@ -8,6 +8,12 @@ the other side plays first, as a move that is not a turn),
 judges the end and gives keys, views and the text drawing.  The board itself (points,
 lines, jumps and the bitmask tests) lives in :mod:`.lattice`; the position and move
 values and the reading and writing of moves live in :mod:`.written`.
+
+Past 500 lines, and one piece on purpose: generating, applying and ending are one
+statement of the rules under one choice of options (a huff due changes what is legal
+and what ends the game; the end test reuses the move tests), and splitting them would
+spread each option's meaning over several modules.  The draw rules, which only add a
+history to the position, stand apart in :mod:`.draws`.
 """
 
 from __future__ import annotations

@@ -29,6 +29,12 @@ The reading of Ludii's ``Awithlaknakwe.lud`` (version 1.3.13), in zrec's words
 Results are written with one score per seat in the seat order: ``1-0-0-1`` (South
 and East win), ``0-1-1-0``, ``1/2-1/2-1/2-1/2``.  A ``Score`` tag gives each seat's
 captures in the same order (``[Score "2-1-0-1"]``).
+
+Past 500 lines, and one piece on purpose: this module is the whole engine of one rule
+set (moves, captures with the large piece's placement, passes, the end and the
+result, and reading and writing its moves), as :mod:`.rules` is for the default and
+culin rule sets; its board lives in :mod:`.points`.  Splitting it by size would part
+rules that only make sense together.
 """
 
 from __future__ import annotations
