@@ -26,12 +26,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import Literal, overload
 
 from zrec.errors import ZrecError
 from zrec.play.overrides import check_overrides
 from zrec.play.replay import GameSetupError, Replay, prepare_rules
-from zrec.rules.base import Engine, GameRules
+from zrec.rules.base import GameRules
+from zrec.rules.loops import DiceError, count_sequences
 
 __all__ = ["Divided", "PerftError", "Progress", "perft", "perft_start"]
 
@@ -91,22 +92,6 @@ def _dice_message(title: str, when: str) -> str:
     )
 
 
-def _count(engine: Engine[Any, Any], pos: Any, depth: int, counts: list[int], at: int) -> None:
-    """Add to ``counts[at + k]`` the number of move sequences of length ``k + 1`` from
-    ``pos``, for k < ``depth``."""
-    if engine.to_move(pos) is None:
-        return
-    dice = engine.chance(pos)
-    if dice is not None:
-        raise PerftError(_dice_message(engine.title, f"{dice.text()} after some moves"))
-    moves = engine.legal_moves(pos)
-    counts[at] += len(moves)
-    if depth == 1:
-        return
-    for move in moves:
-        _count(engine, engine.apply(pos, move)[0], depth - 1, counts, at + 1)
-
-
 @overload
 def perft(
     rules: GameRules,
@@ -155,7 +140,14 @@ def perft(
     for i, move in enumerate(moves, 1):
         before = counts[-1]
         if depth > 1:
-            _count(engine, engine.apply(start, move)[0], depth - 1, counts, 1)
+            try:
+                deeper = count_sequences(engine, engine.apply(start, move)[0], depth - 1)
+            except DiceError as exc:
+                raise PerftError(
+                    _dice_message(engine.title, f"{exc.chance.text()} after some moves")
+                ) from None
+            for k, n in enumerate(deeper, 1):
+                counts[k] += n
         share = counts[-1] - before if depth > 1 else 1
         text = engine.spell(start, move).text() if divide or progress else ""
         shares.append((text, share))

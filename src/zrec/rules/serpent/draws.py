@@ -19,11 +19,13 @@ does, before the draw rules are asked.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from zrec.moves import Turn
 from zrec.rules.base import Event, IllegalMoveError, Outcome, Resolved
+from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.serpent.engine import SerpentEngine
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
@@ -84,6 +86,15 @@ class DrawRulesEngine(SerpentEngine):
         if self._repeats:
             seen = (*seen, (self.key(after), after.ply))
         return CountedPosition.counted(after, pos.quiet + 1, seen), events
+
+    def count_sequences(self, pos: SerpentPosition, depth: int) -> list[int]:
+        # the kernel lists the moves; the history of the draw rules is kept here
+        return reference_counts(self, pos, depth)
+
+    def play_randomly(
+        self, pos: SerpentPosition, rng: random.Random, max_moves: int, max_turns: int
+    ) -> Played[SerpentPosition]:
+        return reference_play(self, pos, rng, max_moves, max_turns)
 
     def legal_moves(
         self, pos: SerpentPosition, roll: Sequence[int] | None = None

@@ -25,6 +25,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 
+from zrec.rules import kernel
 from zrec.rules.base import (
     REMOVED,
     BoardSpec,
@@ -40,6 +41,7 @@ from zrec.rules.base import (
     choose,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.serpent.lattice import (
     Lattice,
     coordinates,
@@ -208,6 +210,30 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         self._over = dict(lat.over)
         self._jumps_from = lat.jumps_from
         self._steps = parts.steps
+        #: the compiled kernel's board for these options (``None``: the Python engine)
+        self._board = self._compiled()
+
+    def _compiled(self) -> object | None:
+        """The kernel's board (:mod:`zrec.rules.kernel`) for this lattice and these
+        options, or ``None``."""
+        compiled = kernel.load(__package__ or "")
+        if compiled is None:
+            return None
+        k = compiled
+        flags = (
+            k.COMPULSORY * self._compulsory
+            | k.HUFFING * self._huffing
+            | k.ONE_HOP * self._one_hop
+            | k.MUST_END * self._must_end
+            | k.WHOLE * self._whole_chains
+            | k.FIRST_TO_CENTRE * self._first_to_centre
+        )
+        lat, s = self.lattice, self._start
+        start = (s.white, s.black, s.turn)
+        board: object = k.Board(
+            lat.size, lat.centre, lat.neighbours, lat.jumps_from, flags, start, SerpentMove
+        )
+        return board
 
     # -- positions -------------------------------------------------------------
 
@@ -292,6 +318,9 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
     def legal_moves(
         self, pos: SerpentPosition, roll: Sequence[int] | None = None
     ) -> list[SerpentMove]:
+        if self._board is not None:
+            moves: list[SerpentMove] = self._board.moves(*pos)  # type: ignore[attr-defined]
+            return moves
         lat = self.lattice
         own, enemy = self._sides(pos)
         if self._first_rule(pos):
@@ -305,6 +334,27 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         if seen:
             return [SerpentMove(path, caps) for path, caps in seen]
         return self._step_moves(own, enemy)
+
+    def count_sequences(self, pos: SerpentPosition, depth: int) -> list[int]:
+        """Perft from ``pos`` (:func:`zrec.rules.loops.count_sequences`), native with
+        the kernel."""
+        if self._board is None:
+            return reference_counts(self, pos, depth)
+        counts: list[int] = self._board.perft(*pos, depth)  # type: ignore[attr-defined]
+        return counts
+
+    def play_randomly(
+        self, pos: SerpentPosition, rng: random.Random, max_moves: int, max_turns: int
+    ) -> Played[SerpentPosition]:
+        """A random game from ``pos`` (:func:`zrec.rules.loops.play_randomly`), native
+        with the kernel."""
+        if self._board is None:
+            return reference_play(self, pos, rng, max_moves, max_turns)
+        w, b, turn, ply, huff, moves, turns, by_white, by_black, stalled = (
+            self._board.play(*pos, rng, max_moves, max_turns)  # type: ignore[attr-defined]
+        )
+        end = SerpentPosition(w, b, turn, ply, huff)
+        return Played(end, moves, turns, (by_white, by_black), stalled)
 
     def _step_moves(self, own: int, enemy: int) -> list[SerpentMove]:
         lat = self.lattice

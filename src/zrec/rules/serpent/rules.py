@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 
+from zrec.rules import kernel
 from zrec.rules.base import (
     InputError,
     InputSpec,
@@ -160,7 +161,7 @@ class SerpentGame:
         """
         chosen = check_options(self.options, options)
         _check_conflicts(chosen)
-        return _engine(self.title, self.n, tuple(chosen.items()))
+        return _engine(self.title, self.n, tuple(chosen.items()), kernel.switched_on())
 
     def random_tags(self, seats: int | None, rng: random.Random) -> dict[str, str]:
         if seats not in (None, 2):
@@ -170,7 +171,9 @@ class SerpentGame:
     def engine_for(self, setting: Setting) -> SerpentEngine:
         # the setting's options are checked already, every option present
         _check_conflicts(setting.options)
-        return _engine(self.title, self.n, tuple(setting.options.items()))
+        return _engine(
+            self.title, self.n, tuple(setting.options.items()), kernel.switched_on()
+        )
 
 
 def _check_conflicts(chosen: Mapping[str, str]) -> None:
@@ -193,7 +196,11 @@ def _check_conflicts(chosen: Mapping[str, str]) -> None:
 
 
 @cache
-def _engine(name: str, n: int, options: tuple[tuple[str, str], ...]) -> SerpentEngine:
+def _engine(
+    name: str, n: int, options: tuple[tuple[str, str], ...], compiled: bool
+) -> SerpentEngine:
+    """The engine of these options, made once (and once more with the kernel switched
+    off: ``compiled`` is :func:`zrec.rules.kernel.switched_on` when it is made)."""
     chosen = dict(options)
     if chosen["NoCapture"] != "off" or chosen["Repetition"] != "off":
         return DrawRulesEngine(name, n, chosen)

@@ -1,0 +1,554 @@
+/* The serpent games' compiled kernel: moves, perft and random games on 64-bit boards.
+ *
+ * The readable statement of these rules is the Python engine (engine.py, lattice.py);
+ * this file does the same work faster and is held to it by tests/rules/
+ * test_kernel_serpent.py (every reading: perft, every sample, thousands of random
+ * games).  A Board is one lattice with one choice of rule options, made by the engine
+ * from its own tables: the neighbours and jumps of each point, in the engine's order,
+ * so that the moves come out in the order the engine lists them (random games draw
+ * the same moves from the same generator).
+ *
+ * A position is (white, black, turn, ply, huff) as SerpentPosition has it.  Points are
+ * bits (b_i = 3(i-1), a_i = 3(i-1)+1, c_i = 3(i-1)+2); a move is a landing path and the
+ * mask of the points it jumps (the engine's sorted tuple of jumped points is that mask's
+ * bits in ascending order).
+ *
+ * Methods of Board:
+ *   moves(white, black, turn, ply, huff)          -> [SerpentMove, ...]
+ *   perft(white, black, turn, ply, huff, depth)   -> [count at depth 1, ..., depth]
+ *   play(white, black, turn, ply, huff, rng, max_moves, max_turns)
+ *       -> (white, black, turn, ply, huff, moves, turns, removed by White,
+ *           removed by Black, stalled)
+ * play() draws each move as random.Random.choice does (getrandbits of the bit length,
+ * again while too large), calling rng.getrandbits, so a game is the one the Python
+ * engine plays from the same generator.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXPATH 40   /* a chain lands at most once per enemy piece, 24 of them, + 1 */
+#define MAXPTS 64
+#define MAXJUMPS 64  /* bent jumps: up to 8 neighbours, each on to 7 others */
+
+enum {
+    COMPULSORY = 1,      /* Captures "compulsory" */
+    HUFFING = 2,         /* Captures "huff" */
+    ONE_HOP = 4,         /* Chains "one" */
+    MUST_END = 8,        /* a chain goes on while it can (Chains "whole", no huffing) */
+    WHOLE = 16,          /* Chains "whole" */
+    FIRST_TO_CENTRE = 32 /* Pieces "23": the first move steps into the centre */
+};
+
+typedef struct {
+    uint8_t path[MAXPATH];
+    uint8_t npath;
+    uint64_t caps;
+} Move;
+
+typedef struct {
+    Move *items;
+    size_t n, cap;
+} Moves;
+
+typedef struct {
+    PyObject_HEAD
+    int size, centre, flags;
+    uint64_t full;
+    uint8_t nn[MAXPTS], nbr[MAXPTS][8];
+    uint8_t nj[MAXPTS], jover[MAXPTS][MAXJUMPS], jto[MAXPTS][MAXJUMPS];
+    uint64_t start_white, start_black;
+    int start_turn;
+    PyObject *move_type; /* SerpentMove */
+} Board;
+
+static PyObject *getrandbits_name;
+
+/* -- move lists ---------------------------------------------------------------------- */
+
+static int push(Moves *m, const uint8_t *path, int npath, uint64_t caps) {
+    /* add a move unless the same landing path with the same jumped points is there */
+    if (caps) {
+        for (size_t i = 0; i < m->n; i++) {
+            Move *o = &m->items[i];
+            if (o->caps == caps && o->npath == npath && !memcmp(o->path, path, npath))
+                return 0;
+        }
+    }
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 64;
+        Move *items = realloc(m->items, cap * sizeof(Move));
+        if (!items) return -1;
+        m->items = items;
+        m->cap = cap;
+    }
+    Move *o = &m->items[m->n++];
+    memcpy(o->path, path, npath);
+    o->npath = (uint8_t)npath;
+    o->caps = caps;
+    return 0;
+}
+
+#define BIT(i) ((uint64_t)1 << (i))
+#define LOWEST(x) __builtin_ctzll(x)
+
+/* the whole chains from cur (Lattice._extend): friends excludes the moving piece */
+static int extend(const Board *b, int cur, uint64_t friends, uint64_t enemy, uint8_t *path,
+                  int npath, uint64_t caps, Moves *out) {
+    uint64_t occupied = friends | enemy;
+    int went_on = 0;
+    for (int k = 0; k < b->nj[cur]; k++) {
+        int q = b->jover[cur][k], r = b->jto[cur][k];
+        if ((enemy >> q & 1) && !(occupied >> r & 1)) {
+            went_on = 1;
+            if (npath >= MAXPATH) return -1;
+            path[npath] = (uint8_t)r;
+            if (extend(b, r, friends, enemy ^ BIT(q), path, npath + 1, caps | BIT(q), out))
+                return -1;
+        }
+    }
+    if (!went_on && caps) return push(out, path, npath, caps);
+    return 0;
+}
+
+/* every chain that may stop after any jump (Lattice._prefixes) */
+static int prefixes(const Board *b, int cur, uint64_t friends, uint64_t enemy, uint8_t *path,
+                    int npath, uint64_t caps, Moves *out) {
+    uint64_t occupied = friends | enemy;
+    for (int k = 0; k < b->nj[cur]; k++) {
+        int q = b->jover[cur][k], r = b->jto[cur][k];
+        if ((enemy >> q & 1) && !(occupied >> r & 1)) {
+            if (npath >= MAXPATH) return -1;
+            path[npath] = (uint8_t)r;
+            if (push(out, path, npath + 1, caps | BIT(q))) return -1;
+            if (prefixes(b, r, friends, enemy ^ BIT(q), path, npath + 1, caps | BIT(q), out))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int can_jump_from(const Board *b, int p, uint64_t others, uint64_t enemy) {
+    for (int k = 0; k < b->nj[p]; k++)
+        if ((enemy >> b->jover[p][k] & 1) && !(others >> b->jto[p][k] & 1)) return 1;
+    return 0;
+}
+
+static int steps(const Board *b, uint64_t own, uint64_t enemy, Moves *out) {
+    uint64_t empty = b->full & ~(own | enemy);
+    for (uint64_t rest = own; rest; rest &= rest - 1) {
+        int p = LOWEST(rest);
+        for (int k = 0; k < b->nn[p]; k++) {
+            int r = b->nbr[p][k];
+            if (empty >> r & 1) {
+                uint8_t path[2] = {(uint8_t)p, (uint8_t)r};
+                if (push(out, path, 2, 0)) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static inline int first_rule(const Board *b, uint64_t white, uint64_t black, int turn,
+                             long ply) {
+    return (b->flags & FIRST_TO_CENTRE) && ply == 0 && white == b->start_white &&
+           black == b->start_black && turn == b->start_turn;
+}
+
+/* every legal move, in the engine's order (SerpentEngine.legal_moves) */
+static int generate(const Board *b, uint64_t white, uint64_t black, int turn, long ply,
+                    uint64_t huff, Moves *out) {
+    uint64_t own = turn ? black : white, enemy = turn ? white : black;
+    uint8_t path[MAXPATH];
+    out->n = 0;
+    if (first_rule(b, white, black, turn, ply)) {
+        int c = b->centre;
+        for (int k = 0; k < b->nn[c]; k++) {
+            int p = b->nbr[c][k];
+            if (own >> p & 1) {
+                uint8_t step[2] = {(uint8_t)p, (uint8_t)c};
+                if (push(out, step, 2, 0)) return -1;
+            }
+        }
+        return 0;
+    }
+    int flags = b->flags;
+    if (huff) {
+        for (uint64_t rest = huff; rest; rest &= rest - 1) {
+            uint8_t p = (uint8_t)LOWEST(rest);
+            if (push(out, &p, 1, BIT(p))) return -1;
+        }
+        return 0;
+    }
+    for (uint64_t rest = own; rest; rest &= rest - 1) {
+        int p = LOWEST(rest);
+        uint64_t friends = own ^ BIT(p);
+        path[0] = (uint8_t)p;
+        if (flags & ONE_HOP) {
+            uint64_t occupied = own | enemy;
+            for (int k = 0; k < b->nj[p]; k++) {
+                int q = b->jover[p][k], r = b->jto[p][k];
+                if ((enemy >> q & 1) && !(occupied >> r & 1)) {
+                    path[1] = (uint8_t)r;
+                    if (push(out, path, 2, BIT(q))) return -1;
+                }
+            }
+        } else if (flags & MUST_END) {
+            if (can_jump_from(b, p, friends | enemy, enemy) &&
+                extend(b, p, friends, enemy, path, 1, 0, out))
+                return -1;
+        } else if (prefixes(b, p, friends, enemy, path, 1, 0, out)) {
+            return -1;
+        }
+    }
+    if (out->n && (flags & COMPULSORY)) return 0;
+    return steps(b, own, enemy, out);
+}
+
+/* the pieces (after the move) the other side may huff (SerpentEngine._huff_due) */
+static uint64_t huff_due(const Board *b, uint64_t own, uint64_t enemy, const Move *m) {
+    int from = m->path[0], last = m->path[m->npath - 1];
+    if (!m->caps) {
+        uint64_t occupied = own | enemy, jumpers = 0;
+        for (uint64_t rest = own; rest; rest &= rest - 1) {
+            int p = LOWEST(rest);
+            if (can_jump_from(b, p, occupied & ~BIT(p), enemy)) jumpers |= BIT(p);
+        }
+        if (jumpers >> from & 1) jumpers = (jumpers & ~BIT(from)) | BIT(last);
+        return jumpers;
+    }
+    if (!(b->flags & WHOLE)) return 0;
+    enemy &= ~m->caps;
+    uint64_t friends = own & ~BIT(from);
+    return can_jump_from(b, last, friends | enemy, enemy) ? BIT(last) : 0;
+}
+
+typedef struct {
+    uint64_t white, black, huff;
+    int turn;
+    long ply;
+} Pos;
+
+/* the position after a legal move (SerpentEngine.apply); answers the pieces it took */
+static int apply(const Board *b, Pos *s, const Move *m) {
+    int turn = s->turn;
+    if (s->huff) { /* a huff: the same side moves next, no ply */
+        if (turn) s->white &= ~BIT(m->path[0]);
+        else s->black &= ~BIT(m->path[0]);
+        s->huff = 0;
+        return 1;
+    }
+    uint64_t due = 0;
+    if ((b->flags & HUFFING) && !first_rule(b, s->white, s->black, turn, s->ply))
+        due = huff_due(b, turn ? s->black : s->white, turn ? s->white : s->black, m);
+    uint64_t moved = BIT(m->path[0]), landed = BIT(m->path[m->npath - 1]);
+    if (turn) {
+        s->white &= ~m->caps;
+        s->black = (s->black & ~moved) | landed;
+    } else {
+        s->white = (s->white & ~moved) | landed;
+        s->black &= ~m->caps;
+    }
+    s->turn = 1 - turn;
+    s->ply += 1;
+    s->huff = due;
+    return __builtin_popcountll(m->caps);
+}
+
+/* whether the game is over (SerpentEngine.outcome is not None) */
+static int over(const Board *b, const Pos *s) {
+    if (s->huff) return 0;
+    if (!s->white || !s->black) return 1;
+    uint64_t own = s->turn ? s->black : s->white, enemy = s->turn ? s->white : s->black;
+    uint64_t occupied = own | enemy, empty = b->full & ~occupied;
+    for (uint64_t rest = own; rest; rest &= rest - 1) {
+        int p = LOWEST(rest);
+        for (int k = 0; k < b->nn[p]; k++)
+            if (empty >> b->nbr[p][k] & 1) return 0;
+        if (can_jump_from(b, p, occupied & ~BIT(p), enemy)) return 0;
+    }
+    return 1;
+}
+
+/* -- Python values ------------------------------------------------------------------- */
+
+static int read_pos(PyObject *const *args, Pos *s) {
+    s->white = PyLong_AsUnsignedLongLong(args[0]);
+    s->black = PyLong_AsUnsignedLongLong(args[1]);
+    s->turn = (int)PyLong_AsLong(args[2]);
+    s->ply = PyLong_AsLong(args[3]);
+    s->huff = PyLong_AsUnsignedLongLong(args[4]);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *move_object(const Board *b, const Move *m) {
+    PyObject *path = PyTuple_New(m->npath);
+    if (!path) return NULL;
+    for (int i = 0; i < m->npath; i++) PyTuple_SET_ITEM(path, i, PyLong_FromLong(m->path[i]));
+    PyObject *caps = PyTuple_New(__builtin_popcountll(m->caps));
+    if (!caps) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    Py_ssize_t i = 0;
+    for (uint64_t rest = m->caps; rest; rest &= rest - 1)
+        PyTuple_SET_ITEM(caps, i++, PyLong_FromLong(LOWEST(rest)));
+    /* a SerpentMove, made as tuple.__new__(SerpentMove, (path, caps)) makes it */
+    PyTypeObject *type = (PyTypeObject *)b->move_type;
+    PyObject *move = type->tp_alloc(type, 2);
+    if (!move) {
+        Py_DECREF(path);
+        Py_DECREF(caps);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(move, 0, path);
+    PyTuple_SET_ITEM(move, 1, caps);
+    return move;
+}
+
+static PyObject *Board_moves(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) return PyErr_Format(PyExc_TypeError, "moves() takes 5 arguments");
+    Pos s;
+    if (read_pos(args, &s)) return NULL;
+    Moves m = {0};
+    if (generate(self, s.white, s.black, s.turn, s.ply, s.huff, &m)) {
+        free(m.items);
+        return PyErr_NoMemory();
+    }
+    PyObject *list = PyList_New((Py_ssize_t)m.n);
+    for (size_t i = 0; list && i < m.n; i++) {
+        PyObject *move = move_object(self, &m.items[i]);
+        if (!move) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, (Py_ssize_t)i, move);
+    }
+    free(m.items);
+    return list;
+}
+
+static int count(const Board *b, const Pos *s, int depth, unsigned long long *counts,
+                 Moves *lists) {
+    if (over(b, s)) return 0;
+    Moves *m = &lists[0];
+    if (generate(b, s->white, s->black, s->turn, s->ply, s->huff, m)) return -1;
+    counts[0] += m->n;
+    if (depth == 1) return 0;
+    for (size_t i = 0; i < m->n; i++) {
+        Pos t = *s;
+        apply(b, &t, &m->items[i]);
+        if (count(b, &t, depth - 1, counts + 1, lists + 1)) return -1;
+    }
+    return 0;
+}
+
+static PyObject *Board_perft(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) return PyErr_Format(PyExc_TypeError, "perft() takes 6 arguments");
+    Pos s;
+    if (read_pos(args, &s)) return NULL;
+    long depth = PyLong_AsLong(args[5]);
+    if (depth == -1 && PyErr_Occurred()) return NULL;
+    if (depth < 1 || depth > 64) return PyErr_Format(PyExc_ValueError, "depth %ld", depth);
+    unsigned long long counts[64] = {0};
+    Moves lists[64];
+    memset(lists, 0, sizeof lists);
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = count(self, &s, (int)depth, counts, lists);
+    Py_END_ALLOW_THREADS
+    for (int i = 0; i < 64; i++) free(lists[i].items);
+    if (failed) return PyErr_NoMemory();
+    PyObject *out = PyList_New(depth);
+    for (long i = 0; out && i < depth; i++)
+        PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(counts[i]));
+    return out;
+}
+
+/* a number below n as random.Random._randbelow draws it: rng.getrandbits(k), k the bit
+ * length of n, again while it is n or more */
+static int randbelow(PyObject *rng, size_t n, size_t *out) {
+    int k = 0;
+    for (size_t x = n; x; x >>= 1) k++;
+    PyObject *bits = PyLong_FromLong(k);
+    if (!bits) return -1;
+    for (;;) {
+        PyObject *call[2] = {rng, bits};
+        PyObject *r = PyObject_VectorcallMethod(
+            getrandbits_name, call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (!r) {
+            Py_DECREF(bits);
+            return -1;
+        }
+        size_t v = PyLong_AsSize_t(r);
+        Py_DECREF(r);
+        if (v == (size_t)-1 && PyErr_Occurred()) {
+            Py_DECREF(bits);
+            return -1;
+        }
+        if (v < n) {
+            Py_DECREF(bits);
+            *out = v;
+            return 0;
+        }
+    }
+}
+
+static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) return PyErr_Format(PyExc_TypeError, "play() takes 8 arguments");
+    Pos s;
+    if (read_pos(args, &s)) return NULL;
+    PyObject *rng = args[5];
+    long max_moves = PyLong_AsLong(args[6]), max_turns = PyLong_AsLong(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    long moves = 0, turns = 0, removed[2] = {0, 0};
+    int stalled = 0;
+    Moves m = {0};
+    while (!over(self, &s) && moves < max_moves && turns < max_turns) {
+        if (generate(self, s.white, s.black, s.turn, s.ply, s.huff, &m)) {
+            free(m.items);
+            return PyErr_NoMemory();
+        }
+        if (!m.n) {
+            stalled = 1;
+            break;
+        }
+        size_t i;
+        if (randbelow(rng, m.n, &i)) {
+            free(m.items);
+            return NULL;
+        }
+        int seat = s.turn, turn = !s.huff; /* a huff is not a turn */
+        removed[seat] += apply(self, &s, &m.items[i]);
+        moves++;
+        turns += turn;
+    }
+    free(m.items);
+    return Py_BuildValue("(KKilKllllO)", (unsigned long long)s.white,
+                         (unsigned long long)s.black, s.turn, s.ply,
+                         (unsigned long long)s.huff, moves, turns, removed[0], removed[1],
+                         stalled ? Py_True : Py_False);
+}
+
+/* -- the Board type ------------------------------------------------------------------ */
+
+static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"size", "centre", "neighbours", "jumps", "flags", "start",
+                            "move_type", NULL};
+    PyObject *neighbours, *jumps, *move_type;
+    unsigned long long sw, sb;
+    int st;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOOi(KKi)O", names, &self->size,
+                                     &self->centre, &neighbours, &jumps, &self->flags, &sw,
+                                     &sb, &st, &move_type))
+        return -1;
+    if (self->size < 1 || self->size > MAXPTS || self->centre < 0 ||
+        self->centre >= self->size) {
+        PyErr_SetString(PyExc_ValueError, "a serpent board has 1 to 64 points");
+        return -1;
+    }
+    if (!PyType_Check(move_type) ||
+        !PyType_IsSubtype((PyTypeObject *)move_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "move_type must be a tuple type");
+        return -1;
+    }
+    self->full = self->size == 64 ? ~(uint64_t)0 : BIT(self->size) - 1;
+    self->start_white = sw;
+    self->start_black = sb;
+    self->start_turn = st;
+    for (int p = 0; p < self->size; p++) {
+        PyObject *ns = PySequence_GetItem(neighbours, p), *js = PySequence_GetItem(jumps, p);
+        if (!ns || !js) {
+            Py_XDECREF(ns);
+            Py_XDECREF(js);
+            return -1;
+        }
+        Py_ssize_t a = PySequence_Size(ns), c = PySequence_Size(js);
+        if (a < 0 || a > 8 || c < 0 || c > MAXJUMPS) {
+            Py_DECREF(ns);
+            Py_DECREF(js);
+            PyErr_SetString(PyExc_ValueError, "at most 8 neighbours and 64 jumps a point");
+            return -1;
+        }
+        self->nn[p] = (uint8_t)a;
+        self->nj[p] = (uint8_t)c;
+        for (Py_ssize_t k = 0; k < a; k++) {
+            PyObject *x = PySequence_GetItem(ns, k);
+            long v = x ? PyLong_AsLong(x) : -1;
+            Py_XDECREF(x);
+            if (v < 0 || v >= self->size) goto bad;
+            self->nbr[p][k] = (uint8_t)v;
+        }
+        for (Py_ssize_t k = 0; k < c; k++) {
+            int q, r;
+            PyObject *x = PySequence_GetItem(js, k);
+            int ok = x && PyArg_ParseTuple(x, "ii", &q, &r);
+            Py_XDECREF(x);
+            if (!ok || q < 0 || r < 0 || q >= self->size || r >= self->size) goto bad;
+            self->jover[p][k] = (uint8_t)q;
+            self->jto[p][k] = (uint8_t)r;
+        }
+        Py_DECREF(ns);
+        Py_DECREF(js);
+        continue;
+    bad:
+        Py_DECREF(ns);
+        Py_DECREF(js);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a point out of the board");
+        return -1;
+    }
+    Py_INCREF(move_type);
+    Py_XSETREF(self->move_type, move_type);
+    return 0;
+}
+
+static void Board_dealloc(Board *self) {
+    Py_XDECREF(self->move_type);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef Board_methods[] = {
+    {"moves", (PyCFunction)(void (*)(void))Board_moves, METH_FASTCALL,
+     "moves(white, black, turn, ply, huff): every legal move, in the engine's order"},
+    {"perft", (PyCFunction)(void (*)(void))Board_perft, METH_FASTCALL,
+     "perft(white, black, turn, ply, huff, depth): move sequences of each length"},
+    {"play", (PyCFunction)(void (*)(void))Board_play, METH_FASTCALL,
+     "play(white, black, turn, ply, huff, rng, max_moves, max_turns): a random game"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BoardType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "zrec.rules.serpent._kernel.Board",
+    .tp_basicsize = sizeof(Board),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One serpent board with one choice of rule options, compiled.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Board_init,
+    .tp_dealloc = (destructor)Board_dealloc,
+    .tp_methods = Board_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_kernel",
+    "The serpent games' compiled kernel (see zrec.rules.kernel).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    if (PyType_Ready(&BoardType) < 0) return NULL;
+    getrandbits_name = PyUnicode_InternFromString("getrandbits");
+    if (!getrandbits_name) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&BoardType);
+    if (PyModule_AddObject(m, "Board", (PyObject *)&BoardType) < 0) {
+        Py_DECREF(&BoardType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "COMPULSORY", COMPULSORY);
+    PyModule_AddIntConstant(m, "HUFFING", HUFFING);
+    PyModule_AddIntConstant(m, "ONE_HOP", ONE_HOP);
+    PyModule_AddIntConstant(m, "MUST_END", MUST_END);
+    PyModule_AddIntConstant(m, "WHOLE", WHOLE);
+    PyModule_AddIntConstant(m, "FIRST_TO_CENTRE", FIRST_TO_CENTRE);
+    return m;
+}
