@@ -41,6 +41,7 @@ from zrec.play.replay import Replay, prepare_rules
 from zrec.research.metrics_trace import Recorder, Trace
 from zrec.research.players import SEARCHERS, make_player, player_spec
 from zrec.rules.base import READING, REMOVED, Event, GameRules, check_options, named_reading
+from zrec.rules.loops import play_randomly
 
 __all__ = [
     "MAX_PLIES",
@@ -238,6 +239,14 @@ def play_game(
         trace = recorder.done(engine, pos) if recorder is not None else None
         return GameResult(plies, termination, scores, tuple(captures), trace)
 
+    if recorder is None and all(p is random_move for p in players):
+        # every seat random: the game in one call, native where the engine has a kernel
+        played = play_randomly(engine, pos, rng, max_turns=max_plies)
+        pos, plies, captures = played.pos, played.turns, list(played.removed)
+        outcome = engine.outcome(pos)
+        if outcome is not None:
+            return result(outcome.termination, outcome.scores)
+        return result(STALLED if played.stalled else MAX_PLIES, None)
     while True:
         outcome = engine.outcome(pos)
         if outcome is not None:

@@ -55,8 +55,9 @@ def _import(package: str) -> ModuleType | None:
     except ImportError:
         return None
     built = Path(module.__file__ or "")
-    source = built.with_name("_kernel.c")
-    if source.exists() and built.exists() and source.stat().st_mtime > built.stat().st_mtime:
+    sources = [built.with_name("_kernel.c"), built.parent.parent / "kernel_random.h"]
+    newest = max((s.stat().st_mtime for s in sources if s.exists()), default=0.0)
+    if built.exists() and newest > built.stat().st_mtime:
         print(
             f"zrec: the compiled kernel {built.name} of {package} is older than its source; "
             "running the Python engine (rebuild with: pip install -e .)",

@@ -19,15 +19,16 @@
  *   play(white, black, turn, ply, huff, rng, max_moves, max_turns)
  *       -> (white, black, turn, ply, huff, moves, turns, removed by White,
  *           removed by Black, stalled)
- * play() draws each move as random.Random.choice does (getrandbits of the bit length,
- * again while too large), calling rng.getrandbits, so a game is the one the Python
- * engine plays from the same generator.
+ * play() draws each move as random.Random.choice does (../kernel_random.h), so a game
+ * is the one the Python engine plays from the same generator.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../kernel_random.h"
 
 #define MAXPATH 40   /* a chain lands at most once per enemy piece, 24 of them, + 1 */
 #define MAXPTS 64
@@ -64,7 +65,6 @@ typedef struct {
     PyObject *move_type; /* SerpentMove */
 } Board;
 
-static PyObject *getrandbits_name;
 
 /* -- move lists ---------------------------------------------------------------------- */
 
@@ -364,35 +364,6 @@ static PyObject *Board_perft(Board *self, PyObject *const *args, Py_ssize_t narg
     return out;
 }
 
-/* a number below n as random.Random._randbelow draws it: rng.getrandbits(k), k the bit
- * length of n, again while it is n or more */
-static int randbelow(PyObject *rng, size_t n, size_t *out) {
-    int k = 0;
-    for (size_t x = n; x; x >>= 1) k++;
-    PyObject *bits = PyLong_FromLong(k);
-    if (!bits) return -1;
-    for (;;) {
-        PyObject *call[2] = {rng, bits};
-        PyObject *r = PyObject_VectorcallMethod(
-            getrandbits_name, call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        if (!r) {
-            Py_DECREF(bits);
-            return -1;
-        }
-        size_t v = PyLong_AsSize_t(r);
-        Py_DECREF(r);
-        if (v == (size_t)-1 && PyErr_Occurred()) {
-            Py_DECREF(bits);
-            return -1;
-        }
-        if (v < n) {
-            Py_DECREF(bits);
-            *out = v;
-            return 0;
-        }
-    }
-}
-
 static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) return PyErr_Format(PyExc_TypeError, "play() takes 8 arguments");
     Pos s;
@@ -403,17 +374,28 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
     long moves = 0, turns = 0, removed[2] = {0, 0};
     int stalled = 0;
     Moves m = {0};
-    while (!over(self, &s) && moves < max_moves && turns < max_turns) {
-        if (generate(self, s.white, s.black, s.turn, s.ply, s.huff, &m)) {
-            free(m.items);
-            return PyErr_NoMemory();
+    Draws draws = zrec_draws(rng);
+    for (;;) {
+        /* over() without its own pass over the pieces: with pieces on both sides and
+         * no huff due, the game is over exactly when the side to move has no step and
+         * no capture, that is no move (but the first-move rule may hold it to the
+         * centre: then over() asks) */
+        int ended = !s.huff && (!s.white || !s.black);
+        if (!ended && moves < max_moves && turns < max_turns) {
+            if (generate(self, s.white, s.black, s.turn, s.ply, s.huff, &m)) {
+                free(m.items);
+                return PyErr_NoMemory();
+            }
+            if (!m.n && !s.huff)
+                ended = first_rule(self, s.white, s.black, s.turn, s.ply) ? over(self, &s) : 1;
         }
+        if (ended || moves >= max_moves || turns >= max_turns) break;
         if (!m.n) {
             stalled = 1;
             break;
         }
-        size_t i;
-        if (randbelow(rng, m.n, &i)) {
+        int64_t i = zrec_randbelow(&draws, (uint32_t)m.n);
+        if (i < 0) {
             free(m.items);
             return NULL;
         }
@@ -529,13 +511,13 @@ static PyTypeObject BoardType = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_kernel",
-    "The serpent games' compiled kernel (see zrec.rules.kernel).", -1, NULL,
+    "The serpent games' compiled kernel (see zrec.rules.kernel).", -1, NULL, NULL, NULL, NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     if (PyType_Ready(&BoardType) < 0) return NULL;
-    getrandbits_name = PyUnicode_InternFromString("getrandbits");
-    if (!getrandbits_name) return NULL;
+    if (zrec_random_check() < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&BoardType);
@@ -544,6 +526,8 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         Py_DECREF(m);
         return NULL;
     }
+    /* 1: random games step a random.Random's state in place (../kernel_random.h) */
+    PyModule_AddIntConstant(m, "STATE_DRAWS", zrec_state_usable);
     PyModule_AddIntConstant(m, "COMPULSORY", COMPULSORY);
     PyModule_AddIntConstant(m, "HUFFING", HUFFING);
     PyModule_AddIntConstant(m, "ONE_HOP", ONE_HOP);
