@@ -16,6 +16,7 @@
  * Methods of Board:
  *   moves(white, black, turn, ply, huff)          -> [SerpentMove, ...]
  *   perft(white, black, turn, ply, huff, depth)   -> [count at depth 1, ..., depth]
+ *   stuck(own, enemy)                             -> whether own has no step and no capture
  *   play(white, black, turn, ply, huff, rng, max_moves, max_turns)
  *       -> (white, black, turn, ply, huff, moves, turns, removed by White,
  *           removed by Black, stalled)
@@ -59,6 +60,14 @@ typedef struct {
     int size, centre, flags;
     uint64_t full;
     uint8_t nn[MAXPTS], nbr[MAXPTS][8];
+    uint64_t adj[MAXPTS]; /* the neighbours of each point as a mask */
+    /* the jumps by shape: the two shifts from a start to the jumped point and on to
+     * the landing point, and the mask of the points a jump of that shape starts from
+     * (Lattice.can_capture's test, every piece at once) */
+    int nshapes;
+    int shift1[MAXPTS * MAXJUMPS], shift2[MAXPTS * MAXJUMPS];
+    uint64_t starts[MAXPTS * MAXJUMPS];
+    int ascending;        /* every point's neighbours are listed in ascending order */
     uint8_t nj[MAXPTS], jover[MAXPTS][MAXJUMPS], jto[MAXPTS][MAXJUMPS];
     uint64_t start_white, start_black;
     int start_turn;
@@ -157,32 +166,34 @@ static inline int first_rule(const Board *b, uint64_t white, uint64_t black, int
            black == b->start_black && turn == b->start_turn;
 }
 
-/* every legal move, in the engine's order (SerpentEngine.legal_moves) */
-static int generate(const Board *b, uint64_t white, uint64_t black, int turn, long ply,
-                    uint64_t huff, Moves *out) {
-    uint64_t own = turn ? black : white, enemy = turn ? white : black;
+static inline uint64_t shifted(uint64_t x, int by) { return by >= 0 ? x << by : x >> -by; }
+
+/* the pieces of own that can jump a piece of enemy now (every piece at once, by shape:
+ * a start of the shape, the enemy one shift on, an empty point the second shift on) */
+static uint64_t jumpers(const Board *b, uint64_t own, uint64_t enemy) {
+    uint64_t empty = b->full & ~(own | enemy), found = 0;
+    for (int k = 0; k < b->nshapes; k++) {
+        int s1 = b->shift1[k], s2 = b->shift2[k];
+        found |= own & b->starts[k] & shifted(enemy, -s1) & shifted(empty, -(s1 + s2));
+    }
+    return found;
+}
+
+/* the number of set bits (a portable popcount: no libgcc call without -mpopcnt) */
+static inline int bits(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* the captures of own, in the engine's order, added to out: single hops, whole chains
+ * or chains that may stop, as the options say */
+static int captures(const Board *b, uint64_t own, uint64_t enemy, Moves *out) {
     uint8_t path[MAXPATH];
-    out->n = 0;
-    if (first_rule(b, white, black, turn, ply)) {
-        int c = b->centre;
-        for (int k = 0; k < b->nn[c]; k++) {
-            int p = b->nbr[c][k];
-            if (own >> p & 1) {
-                uint8_t step[2] = {(uint8_t)p, (uint8_t)c};
-                if (push(out, step, 2, 0)) return -1;
-            }
-        }
-        return 0;
-    }
     int flags = b->flags;
-    if (huff) {
-        for (uint64_t rest = huff; rest; rest &= rest - 1) {
-            uint8_t p = (uint8_t)LOWEST(rest);
-            if (push(out, &p, 1, BIT(p))) return -1;
-        }
-        return 0;
-    }
-    for (uint64_t rest = own; rest; rest &= rest - 1) {
+    /* only the pieces with a jump can start a capture: the others add nothing */
+    for (uint64_t rest = jumpers(b, own, enemy); rest; rest &= rest - 1) {
         int p = LOWEST(rest);
         uint64_t friends = own ^ BIT(p);
         path[0] = (uint8_t)p;
@@ -203,7 +214,34 @@ static int generate(const Board *b, uint64_t white, uint64_t black, int turn, lo
             return -1;
         }
     }
-    if (out->n && (flags & COMPULSORY)) return 0;
+    return 0;
+}
+
+/* every legal move, in the engine's order (SerpentEngine.legal_moves) */
+static int generate(const Board *b, uint64_t white, uint64_t black, int turn, long ply,
+                    uint64_t huff, Moves *out) {
+    uint64_t own = turn ? black : white, enemy = turn ? white : black;
+    out->n = 0;
+    if (first_rule(b, white, black, turn, ply)) {
+        int c = b->centre;
+        for (int k = 0; k < b->nn[c]; k++) {
+            int p = b->nbr[c][k];
+            if (own >> p & 1) {
+                uint8_t step[2] = {(uint8_t)p, (uint8_t)c};
+                if (push(out, step, 2, 0)) return -1;
+            }
+        }
+        return 0;
+    }
+    if (huff) {
+        for (uint64_t rest = huff; rest; rest &= rest - 1) {
+            uint8_t p = (uint8_t)LOWEST(rest);
+            if (push(out, &p, 1, BIT(p))) return -1;
+        }
+        return 0;
+    }
+    if (captures(b, own, enemy, out)) return -1;
+    if (out->n && (b->flags & COMPULSORY)) return 0;
     return steps(b, own, enemy, out);
 }
 
@@ -254,7 +292,7 @@ static int apply(const Board *b, Pos *s, const Move *m) {
     s->turn = 1 - turn;
     s->ply += 1;
     s->huff = due;
-    return __builtin_popcountll(m->caps);
+    return bits(m->caps);
 }
 
 /* whether the game is over (SerpentEngine.outcome is not None) */
@@ -287,7 +325,7 @@ static PyObject *move_object(const Board *b, const Move *m) {
     PyObject *path = PyTuple_New(m->npath);
     if (!path) return NULL;
     for (int i = 0; i < m->npath; i++) PyTuple_SET_ITEM(path, i, PyLong_FromLong(m->path[i]));
-    PyObject *caps = PyTuple_New(__builtin_popcountll(m->caps));
+    PyObject *caps = PyTuple_New(bits(m->caps));
     if (!caps) {
         Py_DECREF(path);
         return NULL;
@@ -364,6 +402,53 @@ static PyObject *Board_perft(Board *self, PyObject *const *args, Py_ssize_t narg
     return out;
 }
 
+/* The move a random game draws, as sample_move's choice among the moves generate()
+ * lists, without listing the steps: a piece's steps are the empty points among its
+ * neighbours in ascending order (the engine's order), so the i-th step is found by
+ * counting.  0: the move is in *chosen; 1: there is no move; -1: an error is set. */
+static int draw(const Board *b, const Pos *s, Draws *d, Moves *m, Move *chosen) {
+    int64_t i;
+    if (!b->ascending || s->huff || first_rule(b, s->white, s->black, s->turn, s->ply)) {
+        if (generate(b, s->white, s->black, s->turn, s->ply, s->huff, m)) goto memory;
+        if (!m->n) return 1;
+        if ((i = zrec_randbelow(d, (uint32_t)m->n)) < 0) return -1;
+        *chosen = m->items[i];
+        return 0;
+    }
+    uint64_t own = s->turn ? s->black : s->white, enemy = s->turn ? s->white : s->black;
+    uint64_t empty = b->full & ~(own | enemy);
+    m->n = 0;
+    if (captures(b, own, enemy, m)) goto memory;
+    size_t taking = m->n, stepping = 0;
+    if (!(taking && (b->flags & COMPULSORY)))
+        for (uint64_t rest = own; rest; rest &= rest - 1)
+            stepping += bits(b->adj[LOWEST(rest)] & empty);
+    if (!(taking + stepping)) return 1;
+    if ((i = zrec_randbelow(d, (uint32_t)(taking + stepping))) < 0) return -1;
+    if ((size_t)i < taking) {
+        *chosen = m->items[i];
+        return 0;
+    }
+    i -= (int64_t)taking;
+    for (uint64_t rest = own;; rest &= rest - 1) {
+        int p = LOWEST(rest);
+        uint64_t targets = b->adj[p] & empty;
+        int here = bits(targets);
+        if (i < here) {
+            for (; i; i--) targets &= targets - 1;
+            chosen->path[0] = (uint8_t)p;
+            chosen->path[1] = (uint8_t)LOWEST(targets);
+            chosen->npath = 2;
+            chosen->caps = 0;
+            return 0;
+        }
+        i -= here;
+    }
+memory:
+    PyErr_NoMemory();
+    return -1;
+}
+
 static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8) return PyErr_Format(PyExc_TypeError, "play() takes 8 arguments");
     Pos s;
@@ -380,27 +465,22 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
          * no huff due, the game is over exactly when the side to move has no step and
          * no capture, that is no move (but the first-move rule may hold it to the
          * centre: then over() asks) */
-        int ended = !s.huff && (!s.white || !s.black);
-        if (!ended && moves < max_moves && turns < max_turns) {
-            if (generate(self, s.white, s.black, s.turn, s.ply, s.huff, &m)) {
-                free(m.items);
-                return PyErr_NoMemory();
-            }
-            if (!m.n && !s.huff)
-                ended = first_rule(self, s.white, s.black, s.turn, s.ply) ? over(self, &s) : 1;
-        }
-        if (ended || moves >= max_moves || turns >= max_turns) break;
-        if (!m.n) {
-            stalled = 1;
+        if ((!s.huff && (!s.white || !s.black)) || moves >= max_moves || turns >= max_turns)
             break;
-        }
-        int64_t i = zrec_randbelow(&draws, (uint32_t)m.n);
-        if (i < 0) {
+        Move chosen;
+        int found = draw(self, &s, &draws, &m, &chosen);
+        if (found < 0) {
             free(m.items);
             return NULL;
         }
+        if (found == 1) {
+            int ended = !s.huff && (!first_rule(self, s.white, s.black, s.turn, s.ply) ||
+                                    over(self, &s));
+            stalled = !ended;
+            break;
+        }
         int seat = s.turn, turn = !s.huff; /* a huff is not a turn */
-        removed[seat] += apply(self, &s, &m.items[i]);
+        removed[seat] += apply(self, &s, &chosen);
         moves++;
         turns += turn;
     }
@@ -409,6 +489,17 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
                          (unsigned long long)s.black, s.turn, s.ply,
                          (unsigned long long)s.huff, moves, turns, removed[0], removed[1],
                          stalled ? Py_True : Py_False);
+}
+
+static PyObject *Board_stuck(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) return PyErr_Format(PyExc_TypeError, "stuck() takes 2 arguments");
+    uint64_t own = PyLong_AsUnsignedLongLong(args[0]), enemy = PyLong_AsUnsignedLongLong(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    uint64_t empty = self->full & ~(own | enemy);
+    for (uint64_t rest = own; rest; rest &= rest - 1)
+        if (self->adj[LOWEST(rest)] & empty) Py_RETURN_FALSE;
+    if (jumpers(self, own, enemy)) Py_RETURN_FALSE;
+    Py_RETURN_TRUE;
 }
 
 /* -- the Board type ------------------------------------------------------------------ */
@@ -434,6 +525,8 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     self->full = self->size == 64 ? ~(uint64_t)0 : BIT(self->size) - 1;
+    self->ascending = 1;
+    self->nshapes = 0;
     self->start_white = sw;
     self->start_black = sb;
     self->start_turn = st;
@@ -452,6 +545,7 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
             return -1;
         }
         self->nn[p] = (uint8_t)a;
+        self->adj[p] = 0;
         self->nj[p] = (uint8_t)c;
         for (Py_ssize_t k = 0; k < a; k++) {
             PyObject *x = PySequence_GetItem(ns, k);
@@ -459,6 +553,8 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
             Py_XDECREF(x);
             if (v < 0 || v >= self->size) goto bad;
             self->nbr[p][k] = (uint8_t)v;
+            if (k && v <= self->nbr[p][k - 1]) self->ascending = 0;
+            self->adj[p] |= BIT(v);
         }
         for (Py_ssize_t k = 0; k < c; k++) {
             int q, r;
@@ -468,6 +564,17 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
             if (!ok || q < 0 || r < 0 || q >= self->size || r >= self->size) goto bad;
             self->jover[p][k] = (uint8_t)q;
             self->jto[p][k] = (uint8_t)r;
+            int j = 0;
+            while (j < self->nshapes &&
+                   (self->shift1[j] != q - p || self->shift2[j] != r - q))
+                j++;
+            if (j == self->nshapes) {
+                self->nshapes++;
+                self->shift1[j] = q - p;
+                self->shift2[j] = r - q;
+                self->starts[j] = 0;
+            }
+            self->starts[j] |= BIT(p);
         }
         Py_DECREF(ns);
         Py_DECREF(js);
@@ -493,6 +600,8 @@ static PyMethodDef Board_methods[] = {
      "moves(white, black, turn, ply, huff): every legal move, in the engine's order"},
     {"perft", (PyCFunction)(void (*)(void))Board_perft, METH_FASTCALL,
      "perft(white, black, turn, ply, huff, depth): move sequences of each length"},
+    {"stuck", (PyCFunction)(void (*)(void))Board_stuck, METH_FASTCALL,
+     "stuck(own, enemy): whether own has no step and no capture"},
     {"play", (PyCFunction)(void (*)(void))Board_play, METH_FASTCALL,
      "play(white, black, turn, ply, huff, rng, max_moves, max_turns): a random game"},
     {NULL, NULL, 0, NULL},

@@ -520,7 +520,10 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             return Outcome("no-pieces", _SCORES[result], reason)
         own, enemy = self._sides(pos)
         lat = self.lattice
-        if lat.can_step(own, enemy) or lat.can_capture(own, enemy):
+        if self._board is not None:
+            if not self._board.stuck(own, enemy):  # type: ignore[attr-defined]
+                return None
+        elif lat.can_step(own, enemy) or lat.can_capture(own, enemy):
             return None
         if self._blocked_loses:
             side, other = SIDES[pos.turn], SIDES[1 - pos.turn]
