@@ -26,7 +26,7 @@ from zrec.play.replay import prepare
 from zrec.play.walk import positions
 from zrec.rules import find_game, kernel
 from zrec.rules.base import OptionConflict
-from zrec.rules.loops import NO_LIMIT, reference_counts
+from zrec.rules.loops import NO_LIMIT, WIN, reference_counts, reference_play, reference_search
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 GAMES = ("mosona", "kolowis")
@@ -112,6 +112,28 @@ def test_the_named_readings_at_length(game: str) -> None:
             assert fast.outcome(played.pos) == slow.outcome(played.pos)
         assert _moves_along(fast, slow, 7, 300) > 20
     assert ended > 100  # (Ludii's free single hops on Kolowis's board rarely end)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_material_search_finds_the_engines_values(game: str) -> None:
+    # the alphabeta player's search, under the options that judge the end too
+    rules = find_game(game)
+    readings = [dict(c) for c in rules.readings.values()]
+    readings += [{"EndRule": "draw"}, {"Blocked": "loses"}, {"Captures": "huff"}]
+    searched = 0
+    for chosen in readings:
+        fast, slow = engines(rules, chosen)
+        for seed in range(12):
+            rng = random.Random(seed)
+            pos = reference_play(slow, slow.start(), rng, max_turns=rng.randrange(60)).pos
+            me = rng.randrange(2)
+            for depth in (0, 1, 2, 3):
+                # the whole window, and a narrow one that cuts
+                for alpha, beta in ((-WIN - 1, WIN + 1), (-1, 1)):
+                    want = reference_search(slow, pos, me, depth, 1, alpha, beta)
+                    assert fast.search_value(pos, me, depth, 1, alpha, beta) == want
+                    searched += 1
+    assert searched == len(readings) * 12 * 4 * 2
 
 
 def test_the_draw_rules_list_the_kernels_moves_and_keep_their_history() -> None:

@@ -1,10 +1,12 @@
-"""The loops that run many moves in one call: perft counts and random games.
+"""The loops that run many moves in one call: perft counts, random games, and the
+material search of the ``alphabeta`` player.
 
 Each is stated here once over the engine protocol (:mod:`zrec.rules.base`), as the
 reference.  An engine whose rules package runs a compiled kernel (:mod:`zrec.rules.kernel`)
-may offer the same loop natively, as the methods ``count_sequences(pos, depth)`` and
-``play_randomly(pos, rng, max_moves, max_turns)``; the functions here call those where
-the engine has them, so that perft, self-play and the playouts of a search run without
+may offer the same loop natively, as the methods ``count_sequences(pos, depth)``,
+``play_randomly(pos, rng, max_moves, max_turns)`` and ``search_value(pos, me, depth,
+ahead, alpha, beta)``; the functions here call those where the engine has them, so that
+perft, self-play, the playouts of ``mcts`` and the searches of ``alphabeta`` run without
 a Python call per move.  A native loop gives the same answers as the loop here, and
 draws from the generator exactly as it does (the differential tests hold it to that).
 """
@@ -20,18 +22,23 @@ from zrec.rules.base import REMOVED, Chance, Engine, RulesError
 
 __all__ = [
     "NO_LIMIT",
+    "WIN",
     "DiceError",
     "Played",
     "count_sequences",
     "play_randomly",
     "reference_counts",
     "reference_play",
+    "reference_search",
+    "search_value",
 ]
 
 P = TypeVar("P")
 
 #: No limit on the moves or turns of :func:`play_randomly`.
 NO_LIMIT = sys.maxsize
+#: The value of a game won now in :func:`search_value` (far above any material).
+WIN = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +135,58 @@ def reference_play(
         moves += 1
         turns += number.turn
     return Played(pos, moves, turns, tuple(removed), stalled)
+
+
+def search_value(
+    engine: Engine[Any, Any], pos: Any, me: int, depth: int, ahead: int, alpha: int, beta: int
+) -> int:
+    """The value for seat ``me`` of ``pos`` (``ahead`` moves below the search's root),
+    searched ``depth`` moves further by minimax with alpha-beta pruning in the window
+    (``alpha``, ``beta``): a finished game is worth ``WIN - ahead`` to the winner and
+    its negation to the loser (0 drawn); an unfinished one at depth 0, or where the seat
+    to move has no move, its material, ``me``'s pieces less the other seat's.  Moves
+    are searched the most pieces taken first, then in the engine's order.  For games of
+    two seats without dice (``zrec.research.alphabeta``)."""
+    native = getattr(engine, "search_value", None)
+    if native is not None:
+        found: int = native(pos, me, depth, ahead, alpha, beta)
+        return found
+    return reference_search(engine, pos, me, depth, ahead, alpha, beta)
+
+
+def reference_search(
+    engine: Engine[Any, Any], pos: Any, me: int, depth: int, ahead: int, alpha: int, beta: int
+) -> int:
+    """:func:`search_value` in Python, whatever the engine offers."""
+    outcome = engine.outcome(pos)
+    if outcome is not None:
+        mine, theirs = outcome.scores[me], outcome.scores[1 - me]
+        return 0 if mine == theirs else (WIN - ahead) if mine > theirs else -(WIN - ahead)
+    material = engine.material(pos)
+    if depth == 0:
+        return int(material[me] - material[1 - me])
+    children = []
+    for i, move in enumerate(engine.legal_moves(pos)):
+        after, events = engine.apply(pos, move)
+        taken = sum(len(e.squares) for e in events if e.code == REMOVED)
+        children.append((-taken, i, after))
+    if not children:  # no move although not over: count the material
+        return int(material[me] - material[1 - me])
+    children.sort(key=lambda t: (t[0], t[1]))
+    if engine.move_number(pos).seat == me:
+        best = -WIN - 1
+        for _, _, after in children:
+            best = max(
+                best, reference_search(engine, after, me, depth - 1, ahead + 1, alpha, beta)
+            )
+            alpha = max(alpha, best)
+            if alpha >= beta:
+                break
+        return best
+    best = WIN + 1
+    for _, _, after in children:
+        best = min(best, reference_search(engine, after, me, depth - 1, ahead + 1, alpha, beta))
+        beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best

@@ -17,6 +17,8 @@
  *   moves(white, black, turn, ply, huff)          -> [SerpentMove, ...]
  *   perft(white, black, turn, ply, huff, depth)   -> [count at depth 1, ..., depth]
  *   stuck(own, enemy)                             -> whether own has no step and no capture
+ *   search(white, black, turn, ply, huff, me, depth, ahead, alpha, beta)
+ *       -> the value zrec.rules.loops.reference_search finds
  *   play(white, black, turn, ply, huff, rng, max_moves, max_turns)
  *       -> (white, black, turn, ply, huff, moves, turns, removed by White,
  *           removed by Black, stalled)
@@ -41,8 +43,12 @@ enum {
     ONE_HOP = 4,         /* Chains "one" */
     MUST_END = 8,        /* a chain goes on while it can (Chains "whole", no huffing) */
     WHOLE = 16,          /* Chains "whole" */
-    FIRST_TO_CENTRE = 32 /* Pieces "23": the first move steps into the centre */
+    FIRST_TO_CENTRE = 32, /* Pieces "23": the first move steps into the centre */
+    BLOCKED_LOSES = 64,   /* Blocked "loses": a side with no move loses */
+    END_DRAW = 128        /* EndRule "draw": a blocked game is drawn, whatever the pieces */
 };
+
+#define WIN 10000 /* zrec.rules.loops.WIN: a game won now, in search() */
 
 typedef struct {
     uint8_t path[MAXPATH];
@@ -491,6 +497,87 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
                          stalled ? Py_True : Py_False);
 }
 
+/* How a position ends (SerpentEngine.outcome): -1 not over, 0 drawn, 1 White wins,
+ * 2 Black wins. */
+static int result(const Board *b, const Pos *s) {
+    if (s->huff) return -1;
+    int w = bits(s->white), k = bits(s->black);
+    if (!w || !k) return !w && !k ? 0 : !w ? 2 : 1;
+    uint64_t own = s->turn ? s->black : s->white, enemy = s->turn ? s->white : s->black;
+    uint64_t empty = b->full & ~(own | enemy);
+    for (uint64_t rest = own; rest; rest &= rest - 1)
+        if (b->adj[LOWEST(rest)] & empty) return -1;
+    if (jumpers(b, own, enemy)) return -1;
+    if (b->flags & BLOCKED_LOSES) return s->turn ? 1 : 2;
+    if ((b->flags & END_DRAW) || w == k) return 0;
+    return w > k ? 1 : 2;
+}
+
+/* The material search of zrec.rules.loops.reference_search: minimax with alpha-beta
+ * pruning, the moves taking most first (then in generate()'s order).  -WIN-2 with an
+ * error set when memory runs out. */
+static long search(const Board *b, const Pos *s, int me, int depth, int ahead, long alpha,
+                   long beta, Moves *lists) {
+    int r = result(b, s);
+    if (r >= 0) return r == 0 ? 0 : r - 1 == me ? WIN - ahead : -(WIN - ahead);
+    long material = me ? bits(s->black) - bits(s->white) : bits(s->white) - bits(s->black);
+    if (depth == 0) return material;
+    Moves *m = lists;
+    if (generate(b, s->white, s->black, s->turn, s->ply, s->huff, m)) {
+        PyErr_NoMemory();
+        return -WIN - 2;
+    }
+    if (!m->n) return material;
+    /* the most pieces taken first, a stable order: taken counts are small */
+    size_t n = m->n, k = 0;
+    uint16_t order[4096];
+    if (n > 4096) {
+        PyErr_SetString(PyExc_OverflowError, "more than 4096 moves in one position");
+        return -WIN - 2;
+    }
+    int most = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bits(m->items[i].caps) > most) most = bits(m->items[i].caps);
+    for (int taken = most; taken >= 0; taken--)
+        for (size_t i = 0; i < n; i++)
+            if (bits(m->items[i].caps) == taken) order[k++] = (uint16_t)i;
+    int mine = s->turn == me;
+    long best = mine ? -WIN - 1 : WIN + 1;
+    for (size_t i = 0; i < n; i++) {
+        Pos t = *s;
+        apply(b, &t, &m->items[order[i]]);
+        long v = search(b, &t, me, depth - 1, ahead + 1, alpha, beta, lists + 1);
+        if (v == -WIN - 2) return v;
+        if (mine) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+static PyObject *Board_search(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10) return PyErr_Format(PyExc_TypeError, "search() takes 10 arguments");
+    Pos s;
+    if (read_pos(args, &s)) return NULL;
+    long me = PyLong_AsLong(args[5]), depth = PyLong_AsLong(args[6]);
+    long ahead = PyLong_AsLong(args[7]), alpha = PyLong_AsLong(args[8]);
+    long beta = PyLong_AsLong(args[9]);
+    if (PyErr_Occurred()) return NULL;
+    if (depth < 0 || depth > 60 || (me != 0 && me != 1))
+        return PyErr_Format(PyExc_ValueError, "search(): depth %ld, seat %ld", depth, me);
+    Moves lists[64];
+    memset(lists, 0, sizeof lists);
+    long v = search(self, &s, (int)me, (int)depth, (int)ahead, alpha, beta, lists);
+    for (int i = 0; i < 64; i++) free(lists[i].items);
+    if (v == -WIN - 2 && PyErr_Occurred()) return NULL;
+    return PyLong_FromLong(v);
+}
+
 static PyObject *Board_stuck(Board *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) return PyErr_Format(PyExc_TypeError, "stuck() takes 2 arguments");
     uint64_t own = PyLong_AsUnsignedLongLong(args[0]), enemy = PyLong_AsUnsignedLongLong(args[1]);
@@ -600,6 +687,8 @@ static PyMethodDef Board_methods[] = {
      "moves(white, black, turn, ply, huff): every legal move, in the engine's order"},
     {"perft", (PyCFunction)(void (*)(void))Board_perft, METH_FASTCALL,
      "perft(white, black, turn, ply, huff, depth): move sequences of each length"},
+    {"search", (PyCFunction)(void (*)(void))Board_search, METH_FASTCALL,
+     "search(white, black, turn, ply, huff, me, depth, ahead, alpha, beta): the value"},
     {"stuck", (PyCFunction)(void (*)(void))Board_stuck, METH_FASTCALL,
      "stuck(own, enemy): whether own has no step and no capture"},
     {"play", (PyCFunction)(void (*)(void))Board_play, METH_FASTCALL,
@@ -643,5 +732,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     PyModule_AddIntConstant(m, "MUST_END", MUST_END);
     PyModule_AddIntConstant(m, "WHOLE", WHOLE);
     PyModule_AddIntConstant(m, "FIRST_TO_CENTRE", FIRST_TO_CENTRE);
+    PyModule_AddIntConstant(m, "BLOCKED_LOSES", BLOCKED_LOSES);
+    PyModule_AddIntConstant(m, "END_DRAW", END_DRAW);
     return m;
 }

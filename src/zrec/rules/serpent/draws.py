@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from zrec.moves import Turn
 from zrec.rules.base import Event, IllegalMoveError, Outcome, Resolved
-from zrec.rules.loops import Played, reference_counts, reference_play
+from zrec.rules.loops import Played, reference_counts, reference_play, reference_search
 from zrec.rules.serpent.engine import SerpentEngine
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
@@ -95,6 +95,11 @@ class DrawRulesEngine(SerpentEngine):
         self, pos: SerpentPosition, rng: random.Random, max_moves: int, max_turns: int
     ) -> Played[SerpentPosition]:
         return reference_play(self, pos, rng, max_moves, max_turns)
+
+    def search_value(
+        self, pos: SerpentPosition, me: int, depth: int, ahead: int, alpha: int, beta: int
+    ) -> int:
+        return reference_search(self, pos, me, depth, ahead, alpha, beta)
 
     def legal_moves(
         self, pos: SerpentPosition, roll: Sequence[int] | None = None

@@ -41,7 +41,7 @@ from zrec.rules.base import (
     choose,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
-from zrec.rules.loops import Played, reference_counts, reference_play
+from zrec.rules.loops import Played, reference_counts, reference_play, reference_search
 from zrec.rules.serpent.lattice import (
     Lattice,
     coordinates,
@@ -227,6 +227,8 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             | k.MUST_END * self._must_end
             | k.WHOLE * self._whole_chains
             | k.FIRST_TO_CENTRE * self._first_to_centre
+            | k.BLOCKED_LOSES * self._blocked_loses
+            | k.END_DRAW * (self.end_rule == "draw")
         )
         lat, s = self.lattice, self._start
         start = (s.white, s.black, s.turn)
@@ -355,6 +357,18 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
         )
         end = SerpentPosition(w, b, turn, ply, huff)
         return Played(end, moves, turns, (by_white, by_black), stalled)
+
+    def search_value(
+        self, pos: SerpentPosition, me: int, depth: int, ahead: int, alpha: int, beta: int
+    ) -> int:
+        """The material search from ``pos`` (:func:`zrec.rules.loops.search_value`),
+        native with the kernel."""
+        if self._board is None:
+            return reference_search(self, pos, me, depth, ahead, alpha, beta)
+        found: int = self._board.search(  # type: ignore[attr-defined]
+            *pos, me, depth, ahead, alpha, beta
+        )
+        return found
 
     def _step_moves(self, own: int, enemy: int) -> list[SerpentMove]:
         lat = self.lattice
