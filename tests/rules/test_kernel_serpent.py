@@ -136,6 +136,38 @@ def test_the_material_search_finds_the_engines_values(game: str) -> None:
     assert searched == len(readings) * 12 * 4 * 2
 
 
+@pytest.mark.parametrize(
+    "chosen",
+    [
+        {"Captures": "optional", "NoCapture": "50"},
+        {"Captures": "optional", "Repetition": "3"},
+        {"Captures": "huff", "NoCapture": "50", "Repetition": "3", "Middle": "left"},
+        {"Chains": "one", "Repetition": "3", "Blocked": "loses"},
+    ],
+)
+def test_the_material_search_under_the_draw_rules(chosen: dict[str, str]) -> None:
+    # the history (plies without a capture, the positions since) goes to the kernel:
+    # searched where the draw rules are near (40 quiet plies, or a position seen twice)
+    rules = find_game("mosona")
+    fast, slow = engines(rules, chosen)
+    near = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        pos = slow.start()
+        for _ in range(300):
+            moves = slow.legal_moves(pos)
+            if slow.outcome(pos) is not None or not moves:
+                break
+            repeated = len(pos.seen) > len({k for k, _ in pos.seen})
+            if (pos.quiet >= 40 or repeated) and near < 60:
+                near += 1
+                for depth in (2, 4):
+                    want = reference_search(slow, pos, seed % 2, depth, 1, -WIN - 1, WIN + 1)
+                    assert fast.search_value(pos, seed % 2, depth, 1, -WIN - 1, WIN + 1) == want
+            pos = slow.apply(pos, rng.choice(moves))[0]
+    assert near > 10
+
+
 def test_the_draw_rules_list_the_kernels_moves_and_keep_their_history() -> None:
     # NoCapture and Repetition keep a history in Python; the moves come from the kernel
     rules = find_game("mosona")

@@ -17,8 +17,9 @@
  *   moves(white, black, turn, ply, huff)          -> [SerpentMove, ...]
  *   perft(white, black, turn, ply, huff, depth)   -> [count at depth 1, ..., depth]
  *   stuck(own, enemy)                             -> whether own has no step and no capture
- *   search(white, black, turn, ply, huff, me, depth, ahead, alpha, beta)
- *       -> the value zrec.rules.loops.reference_search finds
+ *   search(white, black, turn, ply, huff, me, depth, ahead, alpha, beta
+ *          [, quiet limit, repeats, quiet, keys since the last capture])
+ *       -> the value zrec.rules.loops.reference_search finds (under the draw rules)
  *   play(white, black, turn, ply, huff, rng, max_moves, max_turns)
  *       -> (white, black, turn, ply, huff, moves, turns, removed by White,
  *           removed by Black, stalled)
@@ -513,12 +514,54 @@ static int result(const Board *b, const Pos *s) {
     return w > k ? 1 : 2;
 }
 
+/* A position as its key tells it (SerpentEngine.key): equal keys, equal positions for
+ * the draw rules.  ``plus`` marks the start come back with the first-move rule spent
+ * (only where the key marks it: Pieces "23" without compulsory captures). */
+typedef struct {
+    uint64_t white, black, huff;
+    int turn, plus;
+} Key;
+
+/* The draw rules (DrawRulesEngine): plies without a capture that draw (0: off), and
+ * the occurrences of a position that draw (0: off). */
+typedef struct {
+    int quiet_limit, repeats;
+} DrawRules;
+
+static Key key_of(const Board *b, const Pos *s) {
+    Key k = {s->white, s->black, s->huff, s->turn, 0};
+    k.plus = (b->flags & FIRST_TO_CENTRE) && !(b->flags & COMPULSORY) && s->ply &&
+             s->white == b->start_white && s->black == b->start_black &&
+             s->turn == b->start_turn;
+    return k;
+}
+
+static int same_key(const Key *a, const Key *b) {
+    return a->white == b->white && a->black == b->black && a->huff == b->huff &&
+           a->turn == b->turn && a->plus == b->plus;
+}
+
+/* whether the draw rules draw the game now: ``seen`` holds the positions since the
+ * last capture, this one last (DrawRulesEngine._drawn) */
+static int drawn(const DrawRules *d, const Key *seen, int n, int quiet) {
+    if (d->quiet_limit && quiet >= d->quiet_limit) return 1;
+    if (d->repeats && n) {
+        int times = 0;
+        for (int i = 0; i < n; i++) times += same_key(&seen[i], &seen[n - 1]);
+        if (times >= d->repeats) return 1;
+    }
+    return 0;
+}
+
 /* The material search of zrec.rules.loops.reference_search: minimax with alpha-beta
- * pruning, the moves taking most first (then in generate()'s order).  -WIN-2 with an
- * error set when memory runs out. */
+ * pruning, the moves taking most first (then in generate()'s order).  Under the draw
+ * rules (``d`` not NULL) a drawn position is worth 0, and ``seen`` (n positions, room
+ * for depth + 1 more) and ``quiet`` carry the history as DrawRulesEngine.apply does:
+ * a capture (a huff too) starts it again.  -WIN-2 with an error set on failure. */
 static long search(const Board *b, const Pos *s, int me, int depth, int ahead, long alpha,
-                   long beta, Moves *lists) {
+                   long beta, Moves *lists, const DrawRules *d, Key *seen, int n, int quiet) {
     int r = result(b, s);
+    if (r < 0 && d && drawn(d, seen, n, quiet)) r = 0;
     if (r >= 0) return r == 0 ? 0 : r - 1 == me ? WIN - ahead : -(WIN - ahead);
     long material = me ? bits(s->black) - bits(s->white) : bits(s->white) - bits(s->black);
     if (depth == 0) return material;
@@ -529,24 +572,34 @@ static long search(const Board *b, const Pos *s, int me, int depth, int ahead, l
     }
     if (!m->n) return material;
     /* the most pieces taken first, a stable order: taken counts are small */
-    size_t n = m->n, k = 0;
+    size_t count = m->n, k = 0;
     uint16_t order[4096];
-    if (n > 4096) {
+    if (count > 4096) {
         PyErr_SetString(PyExc_OverflowError, "more than 4096 moves in one position");
         return -WIN - 2;
     }
     int most = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < count; i++)
         if (bits(m->items[i].caps) > most) most = bits(m->items[i].caps);
     for (int taken = most; taken >= 0; taken--)
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < count; i++)
             if (bits(m->items[i].caps) == taken) order[k++] = (uint16_t)i;
     int mine = s->turn == me;
     long best = mine ? -WIN - 1 : WIN + 1;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < count; i++) {
+        const Move *move = &m->items[order[i]];
         Pos t = *s;
-        apply(b, &t, &m->items[order[i]]);
-        long v = search(b, &t, me, depth - 1, ahead + 1, alpha, beta, lists + 1);
+        apply(b, &t, move);
+        long v;
+        if (d) { /* the child's key goes after this history, or starts a new one */
+            seen[n] = key_of(b, &t);
+            v = move->caps ? search(b, &t, me, depth - 1, ahead + 1, alpha, beta, lists + 1, d,
+                                    seen + n, 1, 0)
+                           : search(b, &t, me, depth - 1, ahead + 1, alpha, beta, lists + 1, d,
+                                    seen, n + 1, quiet + 1);
+        } else {
+            v = search(b, &t, me, depth - 1, ahead + 1, alpha, beta, lists + 1, NULL, NULL, 0, 0);
+        }
         if (v == -WIN - 2) return v;
         if (mine) {
             if (v > best) best = v;
@@ -561,7 +614,8 @@ static long search(const Board *b, const Pos *s, int me, int depth, int ahead, l
 }
 
 static PyObject *Board_search(Board *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 10) return PyErr_Format(PyExc_TypeError, "search() takes 10 arguments");
+    if (nargs != 10 && nargs != 14)
+        return PyErr_Format(PyExc_TypeError, "search() takes 10 or 14 arguments");
     Pos s;
     if (read_pos(args, &s)) return NULL;
     long me = PyLong_AsLong(args[5]), depth = PyLong_AsLong(args[6]);
@@ -570,10 +624,45 @@ static PyObject *Board_search(Board *self, PyObject *const *args, Py_ssize_t nar
     if (PyErr_Occurred()) return NULL;
     if (depth < 0 || depth > 60 || (me != 0 && me != 1))
         return PyErr_Format(PyExc_ValueError, "search(): depth %ld, seat %ld", depth, me);
+    DrawRules rules = {0, 0}, *d = NULL;
+    Key *seen = NULL;
+    int n = 0, quiet = 0;
+    if (nargs == 14) { /* the draw rules and the history: the limits, quiet, the keys */
+        rules.quiet_limit = (int)PyLong_AsLong(args[10]);
+        rules.repeats = (int)PyLong_AsLong(args[11]);
+        quiet = (int)PyLong_AsLong(args[12]);
+        PyObject *keys = PySequence_Fast(args[13], "the history is a sequence");
+        if (!keys) return NULL;
+        n = (int)PySequence_Fast_GET_SIZE(keys);
+        seen = malloc(sizeof(Key) * (size_t)(n + depth + 2));
+        if (!seen) {
+            Py_DECREF(keys);
+            return PyErr_NoMemory();
+        }
+        for (int i = 0; i < n; i++) {
+            unsigned long long w, k, h;
+            int turn, plus;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(keys, i), "KKKii", &w, &k, &h, &turn,
+                                  &plus)) {
+                Py_DECREF(keys);
+                free(seen);
+                return NULL;
+            }
+            seen[i] = (Key){w, k, h, turn, plus};
+        }
+        Py_DECREF(keys);
+        if (PyErr_Occurred()) {
+            free(seen);
+            return NULL;
+        }
+        d = &rules;
+    }
     Moves lists[64];
     memset(lists, 0, sizeof lists);
-    long v = search(self, &s, (int)me, (int)depth, (int)ahead, alpha, beta, lists);
+    long v = search(self, &s, (int)me, (int)depth, (int)ahead, alpha, beta, lists, d, seen, n,
+                    quiet);
     for (int i = 0; i < 64; i++) free(lists[i].items);
+    free(seen);
     if (v == -WIN - 2 && PyErr_Occurred()) return NULL;
     return PyLong_FromLong(v);
 }
