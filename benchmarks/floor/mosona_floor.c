@@ -173,6 +173,10 @@ static u64 next_random(void) { /* splitmix64 */
     return z ^ (z >> 31);
 }
 
+static int one_of(const char *s, const char *a, const char *b) {
+    return !strcmp(s, a) || !strcmp(s, b);
+}
+
 static int usage(void) {
     fprintf(stderr, "usage: mosona_floor perft DEPTH [--board lined|open] [--jumps line|bent]"
                     " [--kolowis]\n       mosona_floor selfplay GAMES SEED [--max-plies N]"
@@ -187,8 +191,10 @@ int main(int argc, char **argv) {
     int outer = 8, lined = 1, bent_jumps = 0, max_plies = 300;
     for (int a = first; a < argc; a++) {
         if (!strcmp(argv[a], "--kolowis")) outer = 16;
-        else if (!strcmp(argv[a], "--board") && a + 1 < argc) lined = strcmp(argv[++a], "open");
-        else if (!strcmp(argv[a], "--jumps") && a + 1 < argc) bent_jumps = !strcmp(argv[++a], "bent");
+        else if (!strcmp(argv[a], "--board") && a + 1 < argc && one_of(argv[++a], "lined", "open"))
+            lined = !strcmp(argv[a], "lined");
+        else if (!strcmp(argv[a], "--jumps") && a + 1 < argc && one_of(argv[++a], "line", "bent"))
+            bent_jumps = !strcmp(argv[a], "bent");
         else if (!strcmp(argv[a], "--max-plies") && a + 1 < argc) max_plies = atoi(argv[++a]);
         else return usage();
     }
