@@ -145,8 +145,9 @@ static Pos apply(const Pos *p, const Move *m) {
     return q;
 }
 
-/* counts[k] += the move sequences of length k + 1 from p (ply k of the search). */
 static List lists[MAXDEPTH]; /* a move list per ply, outside the stack */
+
+/* counts[ply] += the moves from p, then the same from each position after them. */
 
 static void perft(const Pos *p, int ply, int depth, u64 *counts) {
     List *l = &lists[ply];
