@@ -4,10 +4,11 @@ The figures of issue 38's "Done when", each beside its peer, interleaved round b
 (each round runs its contenders in a rotated order, so that none always goes first):
 
 * ``perft``: nodes per CPU second (every position reached, depths 1 to ``--depth``
-  summed) of the serpent games' default reading: the floor (``benchmarks/floor/
-  mosona_floor.c``, a minimal C move generator compiled here with ``gcc -O2`` into a
-  temporary folder), and :func:`zrec.research.perft.perft` in a process with
-  ``ZREC_KERNEL=1`` (the kernel) and one with ``ZREC_KERNEL=0`` (the Python engines).
+  summed) of the serpent games' default reading (or ``--board``, ``--jumps``): the
+  floor (``benchmarks/floor/mosona_floor.c``, a minimal C move generator compiled here
+  with ``gcc -O2`` into a temporary folder), and :func:`zrec.research.perft.perft` in
+  a process with ``ZREC_KERNEL=1`` (the kernel) and one with ``ZREC_KERNEL=0`` (the
+  Python engines).
   Every count is checked against tests/data/perft-serpent.json.  Target: the kernel
   within 3× of the floor.
 * ``selfplay``: random self-play plies per CPU second of every game
@@ -26,7 +27,8 @@ is timed whole as a user runs it.  Each child says which kernel it ran on
 The tables give the best and the median of ``--rounds`` rounds.  Usage::
 
     python benchmarks/kernel_bench.py [--only perft|selfplay|validate]... [--rounds 5]
-        [--depth 11] [--games 200] [--floor-games 20000] [--mb 5]
+        [--depth 11] [--board lined|open] [--jumps line|bent] [--games 200]
+        [--floor-games 20000] [--mb 5]
 
 ``validate`` needs python-chess (``pip install '.[bench]'``); ``perft`` and the floor's
 self-play need gcc (without it the floor's columns are left empty).
@@ -80,7 +82,7 @@ def child(job: dict[str, Any]) -> dict[str, Any]:
         from zrec.research.perft import perft
 
         start = time.process_time()
-        counts = perft(rules, {}, job["depth"])
+        counts = perft(rules, job["options"], job["depth"])
         cpu = time.process_time() - start
         return {"kernel": kernel_name(), "cpu": cpu, "count": sum(counts), "counts": counts}
     from zrec.research.study import Reading, parse_players, play_games
@@ -132,7 +134,7 @@ def run_floor(binary: Path, args: Sequence[str]) -> tuple[float, int, list[int]]
 def floor_args(part: str, game: str, args: argparse.Namespace) -> list[str]:
     serpent = ["--kolowis"] if game == "kolowis" else []
     if part == "perft":
-        return ["perft", str(args.depth), *serpent]
+        return ["perft", str(args.depth), "--board", args.board, "--jumps", args.jumps, *serpent]
     return ["selfplay", str(args.floor_games), str(args.seed),
             "--max-plies", str(args.max_plies), *serpent]
 
@@ -183,11 +185,23 @@ def verdict(value: float, target: float, higher: bool) -> str:
     return "met" if (value >= target if higher else value <= target) else "missed"
 
 
+def perft_tables(args: argparse.Namespace) -> dict[str, list[int]]:
+    """The counts of tests/data/perft-serpent.json of each serpent game under ``--board``
+    and ``--jumps``."""
+    return {t["game"]: t["counts"] for t in json.loads(TABLES.read_text())["tables"]
+            if t["board"] == args.board and t["jumps"] == args.jumps}
+
+
+def reading(args: argparse.Namespace) -> str:
+    if (args.board, args.jumps) == ("lined", "line"):
+        return "the default reading"
+    return f"Board {args.board}, Jumps {args.jumps}"
+
+
 def measure_engines(part: str, games: Sequence[str], args: argparse.Namespace,
                     floor: Path | None) -> list[str]:
     """Rounds of ``part`` (perft or selfplay) and their table."""
-    tables = {t["game"]: t["counts"] for t in json.loads(TABLES.read_text())["tables"]
-              if t["board"] == "lined" and t["jumps"] == "line"}
+    tables = perft_tables(args)
     results = {game: Rates() for game in games}
     for round_number in range(args.rounds):
         for game in games:
@@ -202,7 +216,8 @@ def measure_engines(part: str, games: Sequence[str], args: argparse.Namespace,
                     results[game].add(who, cpu, amount, "C", counts)
                     continue
                 job = {"part": part, "game": game, "depth": args.depth, "games": args.games,
-                       "seed": args.seed, "max_plies": args.max_plies}
+                       "seed": args.seed, "max_plies": args.max_plies,
+                       "options": {"Board": args.board, "Jumps": args.jumps}}
                 done = run_child(job, SWITCHES[who])
                 results[game].add(who, done["cpu"], done["count"], done["kernel"],
                                   done["counts"])
@@ -210,7 +225,7 @@ def measure_engines(part: str, games: Sequence[str], args: argparse.Namespace,
                   flush=True)
     unit = "nodes" if part == "perft" else "plies"
     out = [f"## {part}: {unit} per CPU second, best / median of {args.rounds} rounds"
-           + (f" (depth {args.depth}, default reading)" if part == "perft" else
+           + (f" (depth {args.depth}, {reading(args)})" if part == "perft" else
               f" (random player, {args.games} games of zrec, {args.floor_games} of the floor,"
               f" at most {args.max_plies} plies)"), "",
            "| game | floor (C) | ZREC_KERNEL=1 | ZREC_KERNEL=0 | floor / kernel | "
@@ -314,15 +329,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", choices=PARTS, help="(default: all)")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
-    parser.add_argument("--depth", type=int, default=11, help="perft depth (≤ 11)")
+    parser.add_argument("--depth", type=int, default=11, help="perft depth (≤ the tables')")
+    parser.add_argument("--board", choices=("lined", "open"), default="lined",
+                        help="perft's board (Board)")
+    parser.add_argument("--jumps", choices=("line", "bent"), default="line",
+                        help="perft's jumps (Jumps)")
     parser.add_argument("--games", type=int, default=200, help="random games of zrec a run")
     parser.add_argument("--floor-games", type=int, default=20000, help="the floor's games")
     parser.add_argument("--max-plies", type=int, default=300, help="cut a game off here")
     parser.add_argument("--mb", type=float, default=5.0, help="size of each validate archive")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if not 1 <= args.depth <= 11:
-        parser.error("--depth: from 1 to 11 (the tables' depths)")
+    deepest = min(len(counts) for counts in perft_tables(args).values())
+    if not 1 <= args.depth <= deepest:
+        parser.error(f"--depth: from 1 to {deepest} under {reading(args)} (the tables' "
+                     "last depth)")
     from zrec.rules import all_games
 
     every = [g.name for g in all_games()]

@@ -30,7 +30,7 @@ def test_one_perft_round_checks_the_counts_and_names_the_kernels() -> None:
         lines[0],
     )
     assert lines[2] == (
-        "## perft: nodes per CPU second, best / median of 1 rounds (depth 5, default reading)"
+        "## perft: nodes per CPU second, best / median of 1 rounds (depth 5, the default reading)"
     )
     rows = {line.split(" | ")[0][2:]: line.split(" | ") for line in lines if
             line.startswith(("| mosona ", "| kolowis "))}
@@ -46,4 +46,22 @@ def test_a_depth_beyond_the_tables_is_refused() -> None:
     done = bench("--only", "perft", "--depth", "12")
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.endswith("error: --depth: from 1 to 11 (the tables' depths)\n")
+    assert done.stderr.endswith(
+        "error: --depth: from 1 to 11 under the default reading (the tables' last depth)\n"
+    )
+
+
+def test_another_board_and_jumps_are_counted_against_their_tables() -> None:
+    done = bench("--only", "perft", "--rounds", "1", "--depth", "3", "--jumps", "bent",
+                 "--board", "open")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[2].endswith("(depth 3, Board open, Jumps bent)")
+    assert [line.split(" | ")[7] for line in lines if line.startswith("| mosona ")] == [
+        "= the table"
+    ]
+    refused = bench("--only", "perft", "--depth", "7", "--jumps", "bent")
+    assert refused.returncode == 2
+    assert refused.stderr.endswith(
+        "error: --depth: from 1 to 6 under Board lined, Jumps bent (the tables' last depth)\n"
+    )
