@@ -42,6 +42,20 @@ def test_one_perft_round_checks_the_counts_and_names_the_kernels() -> None:
         assert floor_ran == (shutil.which("gcc") is not None)
 
 
+def test_self_play_checks_that_both_switches_play_the_same_games() -> None:
+    done = bench("--only", "selfplay", "--game", "mosona", "--rounds", "1", "--games", "3",
+                 "--floor-games", "10")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[2] == (
+        "## selfplay: plies per CPU second, best / median of 1 rounds (random player, 3 games "
+        "of zrec, 10 of the floor, at most 300 plies)"
+    )
+    (row,) = [line.split(" | ") for line in lines if line.startswith("| mosona ")]
+    assert row[6].startswith("kernel ≥ 30× python: ")
+    assert row[7] == "the same games on and off"
+
+
 def test_a_depth_beyond_the_tables_is_refused() -> None:
     done = bench("--only", "perft", "--depth", "12")
     assert done.returncode == 2
