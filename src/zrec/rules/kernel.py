@@ -133,7 +133,7 @@ def compiled_engines() -> Iterator[None]:
 
 def describe() -> str:
     """Which rules packages run compiled code, in a few words for ``zrec --version``:
-    ``rules kernel: C (awethi, serpent, stonewarriors)``, or why none runs."""
+    ``rules kernel: C (serpent)`` (the packages that have one), or why none runs."""
     import zrec.rules as rules_package
 
     packages = sorted(
