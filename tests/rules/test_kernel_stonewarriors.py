@@ -147,7 +147,7 @@ def test_perft_from_positions_of_random_games(combination: tuple[str, str]) -> N
     compiled, python = engines(*combination)
     rng = random.Random(f"perft {combination}")
     checked = 0
-    for game in range(6):
+    for _ in range(6):
         pos = compiled.start()
         for ply in range(160):
             if compiled.outcome(pos) is not None:
@@ -275,7 +275,7 @@ def test_random_games_natively(combination: tuple[str, str]) -> None:
         for max_moves, max_turns in ((NO_LIMIT, NO_LIMIT), (seed % 37, NO_LIMIT),
                                      (NO_LIMIT, seed % 41)):
             if max_moves == max_turns == NO_LIMIT and (
-                    combination[0] == "culin" or ludii and seed % 6):
+                    combination[0] == "culin" or (ludii and seed % 6)):
                 max_turns = 300
             one, two = random.Random(seed), random.Random(seed)
             start = compiled.start()

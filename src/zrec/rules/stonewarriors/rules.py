@@ -140,7 +140,7 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
             targets=self._tables.targets,
             # (victim, square beyond it) of each capture line, flattened
             lines=tuple(
-                tuple(x for victim, _, beyond in lines[t] for x in (victim, beyond.bit_length() - 1))
+                tuple(x for v, _, beyond in lines[t] for x in (v, beyond.bit_length() - 1))
                 for t in range(WIDTH * WIDTH)
             ),
             homes=tuple(ARMS[HOME[side]] for side in (0, 1)),
