@@ -27,10 +27,13 @@ from zrec.play.walk import Step, Visitor, walk
 from zrec.rules import find_game, kernel
 from zrec.rules.base import Setting, UnknownGameError
 from zrec.rules.loops import NO_LIMIT, count_sequences, reference_counts, reference_play
-from zrec.rules.stonewarriors.position import PASS_MOVE, StoneMove
+from zrec.rules.stonewarriors import points
+from zrec.rules.stonewarriors.board import INDEX, INDICES
+from zrec.rules.stonewarriors.points import POINTS
+from zrec.rules.stonewarriors.position import PASS_MOVE, StoneMove, StonePosition
 from zrec.rules.stonewarriors.rules import STONE_WARRIORS
 from zrec.rules.stonewarriors.teams import PASS_MOVE as TEAM_PASS
-from zrec.rules.stonewarriors.teams import TeamMove
+from zrec.rules.stonewarriors.teams import TeamMove, TeamPosition
 
 PACKAGE = "zrec.rules.stonewarriors"
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -337,3 +340,84 @@ def test_the_kernel_refuses_what_is_not_a_position() -> None:
         team._board.moves(compiled.start())
     with pytest.raises(TypeError, match=r"play\(\) takes 4 arguments"):
         team._board.play(team.start(), random.Random(1))
+
+
+# -- positions no game reaches as often ------------------------------------------------------
+
+
+def scattered(ruleset: str, rng: random.Random) -> Any:
+    """A position of pieces put anywhere: few or none of a side, pieces on the enemy
+    arm, priests on the board, off it or lost, passes in a row, the turn limit near."""
+    if ruleset == "ludii":
+        chosen = rng.sample(range(len(POINTS)), 28)
+        pieces, large, hands = [0, 0, 0, 0], 0, [False] * 4
+        for seat in range(4):
+            mine = chosen[7 * seat: 7 * seat + rng.randint(0, 7)]
+            for i in mine:
+                pieces[seat] |= 1 << i
+            if mine and rng.random() < 0.5:
+                large |= 1 << mine[0]
+            else:
+                hands[seat] = rng.random() < 0.7
+        return TeamPosition(
+            tuple(pieces), large, tuple(hands),  # type: ignore[arg-type]
+            tuple(rng.randint(0, 9) for _ in range(4)),  # type: ignore[arg-type]
+            rng.randrange(4), rng.choice((0, 17, 4998, 4999, 5000)), rng.choice((0, 0, 3, 4)),
+        )
+    chosen = rng.sample(INDICES, 14)
+    white = sum(1 << i for i in chosen[: rng.randint(0, 7)])
+    black = sum(1 << i for i in chosen[7: 7 + rng.randint(0, 7)])
+    priests, off = 0, [True, True]
+    for side, bits in enumerate((white, black)):
+        if bits and rng.random() < 0.5:
+            priests |= bits & -bits
+            off[side] = False
+        else:
+            off[side] = rng.random() < 0.7
+    return StonePosition(None, rng.randrange(2), (off[0], off[1]), rng.randint(0, 40),
+                         rng.choice((0, 0, 1, 2)), white=white, black=black, priests=priests)
+
+
+def blocked(ruleset: str) -> list[Any]:
+    """Positions whose side to move has no move (it passes): a warrior in a corner of
+    the main grid, its one step taken (by an enemy piece), its priest lost; South's
+    warrior on the north edge of the points."""
+    if ruleset == "ludii":
+        edge = POINTS.index("f29")
+        return [TeamPosition((1 << edge, 1 << points.INDEX["a16"], 0, 0), 0,
+                             (False, True, True, True), (0, 0, 0, 0), 0, 8, passes)
+                for passes in (0, 3)]
+    bit = {name: 1 << i for name, i in INDEX.items()}
+    return [
+        StonePosition(None, 0, (False, True), 6, passes, white=bit["b13"],
+                      black=bit["c13"] | bit["m2"])
+        for passes in (0, 1)
+    ] + [
+        StonePosition(None, 1, (True, False), 6, passes, white=bit["c2"] | bit["m13"],
+                      black=bit["b2"])
+        for passes in (0, 1)
+    ]
+
+
+@pytest.mark.parametrize("combination", COMBINATIONS, ids=ids)
+def test_scattered_positions(combination: tuple[str, str]) -> None:
+    compiled, python = engines(*combination)
+    rng = random.Random(f"scattered {combination}")
+    kinds: set[str] = set()
+    positions = blocked(combination[0]) + [scattered(combination[0], rng) for _ in range(600)]
+    for k, pos in enumerate(positions):
+        listed = same_moves(compiled, python, pos)
+        kinds.update(m.kind for m in listed)
+        kinds.update("capture" for m in listed if m.captures)
+        if compiled.outcome(pos) is not None:
+            kinds.add("over")
+        assert compiled.count_sequences(pos, 2) == reference_counts(python, pos, 2)
+        one, two = random.Random(k), random.Random(k)
+        played = compiled.play_randomly(pos, one, 60, NO_LIMIT)
+        assert played == reference_play(python, pos, two, 60, NO_LIMIT)
+        assert one.getstate() == two.getstate()
+        assert compiled.sample_move(pos, None, one) == python.sample_move(pos, None, two)
+        assert one.getstate() == two.getstate()
+    expected = {"step", "pass", "capture", "over"} | (
+        set() if combination[0] == "ludii" else {"enter"})
+    assert kinds == expected
