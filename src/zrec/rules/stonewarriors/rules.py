@@ -11,7 +11,10 @@ captures run along diagonals only.  This module holds the game and the engine: h
 pieces move and what a move does.  The board is in :mod:`.board`, positions and moves
 in :mod:`.position`, the Setup string in :mod:`.setup`, the move tables of a rule set
 in :mod:`.tables`, the reading and writing of moves in :mod:`.written`, the score and
-the end in :mod:`.end`, the pictures in :mod:`.view`.
+the end in :mod:`.end`, the pictures in :mod:`.view`.  Where the compiled kernel
+(``_kernel.c``, :mod:`zrec.rules.kernel`) is loaded, the engine hands it the legal
+moves, the self-play move, perft and random games; this module stays the reference
+it is tested against (tests/rules/test_kernel_stonewarriors.py).
 
 Readings fixed here where docs/rules.md leaves a detail open:
 
