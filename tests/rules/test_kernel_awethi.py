@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from zrec.notation.model import Game
 from zrec.notation.reader import read_records
 from zrec.play.replay import prepare
 from zrec.rules import kernel
@@ -103,7 +104,10 @@ def _both_ways(
 
 
 def _same_turn(
-    compiled: AwethiEngine, python: AwethiEngine, pos: AwethiPosition, roll: tuple[int, ...],
+    compiled: AwethiEngine,
+    python: AwethiEngine,
+    pos: AwethiPosition,
+    roll: tuple[int, ...],
     seed: int,
 ) -> None:
     """The legal moves of a roll, and the self-play move drawn from one generator state."""
@@ -180,7 +184,7 @@ def test_every_turn_of_random_games_lists_and_draws_alike(seats: int) -> None:
     assert turns > 400
 
 
-def _sample_games() -> Iterator[tuple[str, object]]:
+def _sample_games() -> Iterator[tuple[str, Game]]:
     """Every Awéthi record of the samples (those with an illegal turn too: their
     positions before it)."""
     for path in sorted(glob.glob(str(SAMPLES / "**" / "*.zrec"), recursive=True)):
@@ -196,18 +200,19 @@ def test_every_position_of_the_samples_under_every_option_lists_alike() -> None:
     positions = 0
     games = list(_sample_games())
     assert {name for name, _ in games} >= {"awethi.zrec", "awethi-solo.zrec"}
-    for name, game in games:
+    for _, game in games:
         for options in OPTIONS:
-            tags = {**game.tag_map(), **options}  # type: ignore[attr-defined]
+            tags = {**game.tag_map(), **options}
             try:
-                compiled = prepare(game, tags).engine  # type: ignore[arg-type]
+                compiled = prepare(game, tags).engine
                 with kernel.python_engines():
-                    python = prepare(game, tags).engine  # type: ignore[arg-type]
+                    python = prepare(game, tags).engine
+                assert isinstance(compiled, AwethiEngine) and isinstance(python, AwethiEngine)
             except ValueError:
                 continue  # a setup the samples show refused
             assert compiled._board is not None and python._board is None
             pos = python.start()
-            for node in game.line.moves:  # type: ignore[attr-defined]
+            for node in game.line.moves:
                 dice = node.turn.dice
                 try:
                     resolved = python.resolve(pos, node.turn)
@@ -235,9 +240,8 @@ def test_positions_beyond_the_kernel_run_in_python() -> None:
     """A position the kernel does not hold (here a catch by a seat not in play, which
     ``place`` lets through) is played by the Python code, alike both ways."""
     compiled, python = _pair(2, ("cwcbwc", "bwwccc"), OPTIONS[0], MAPS["default"])
-    pos = compiled.place(
-        {"c4": "c1", "c5": "S1", "e6": "w1/4", "u22": "b2", "v22": "c2", "m12": "X"}, turn="shepherds"
-    )
+    placed = {"c4": "c1", "c5": "S1", "e6": "w1/4", "u22": "b2", "v22": "c2", "m12": "X"}
+    pos = compiled.place(placed, turn="shepherds")
     assert compiled._board.play(pos, random.Random(1), 5, 5) is None
     _both_ways(compiled, python, pos, 2, max_moves=40)
     _same_turn(compiled, python, pos, (1, 2, 3, 4), 3)
