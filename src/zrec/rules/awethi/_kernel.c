@@ -16,13 +16,15 @@
  *   wolf_*           wolves.WolfBoard, sample_wolf, wolf_moves, apply_wolf
  *   play             loops.reference_play (outcome: end.gone_seats)
  *
- * Random numbers are drawn EXACTLY as random.Random draws them, by calling the
- * generator's own methods: Chance.roll is randint(1, faces) per die, which is
- * 1 + _randbelow(faces); _randbelow(n) calls getrandbits(k), k the bit length of n,
- * again while the draw is n or more; choice(seq) is seq[_randbelow(len(seq))];
- * shuffle(x) swaps x[i] and x[_randbelow(i + 1)] for i from len(x) - 1 down to 1;
- * random() is a call of rng.random().  So a game played here is the game the Python
- * engine plays from the same generator, draw for draw.
+ * Random numbers are drawn EXACTLY as random.Random draws them: Chance.roll is
+ * randint(1, faces) per die, which is 1 + _randbelow(faces); _randbelow(n) is
+ * getrandbits(k), k the bit length of n, again while the draw is n or more;
+ * choice(seq) is seq[_randbelow(len(seq))]; shuffle(x) swaps x[i] and
+ * x[_randbelow(i + 1)] for i from len(x) - 1 down to 1; random() is rng.random().
+ * The draws are zrec's shared ../kernel_random.h where it is at hand (it steps a plain
+ * random.Random's own state in place), else the block below, which calls the
+ * generator's methods (the same functions, slower).  So a game played here is the
+ * game the Python engine plays from the same generator, draw for draw.
  *
  * A position is an AwethiPosition (a named tuple of 10 fields); squares are numbered
  * as board.py numbers them (rank - 1) * 25 + file.  A position this kernel cannot hold
@@ -67,7 +69,7 @@ static int16_t AROUND[CELLS][8];  /* the 8 squares around */
 static uint8_t NAROUND[CELLS];
 static int32_t ORDER[5][3][CELLS]; /* position._move_order(die)[kind][square] */
 
-static PyObject *getrandbits_name, *random_name, *letter_e, *letter_s;
+static PyObject *letter_e, *letter_s;
 
 static inline int file_of(int s) { return s % SIZE; }
 static inline int rank_of(int s) { return s / SIZE; }
@@ -176,41 +178,77 @@ static int game_over(const Pos *p, int n) {
 
 /* -- random numbers, as random.Random draws them ------------------------------------- */
 
-static int randbelow(PyObject *rng, long n, long *out) {
+/* Where zrec's shared ../kernel_random.h is at hand, its draws are used (stepping a
+ * plain random.Random's state in place where that is safe); else the same functions
+ * here call the generator's methods, exactly as slow Python does. */
+#if defined(__has_include)
+#if __has_include("../kernel_random.h")
+#include "../kernel_random.h"
+#endif
+#endif
+
+#ifndef ZREC_KERNEL_RANDOM_H
+static PyObject *zrec_getrandbits_name, *zrec_random_name;
+static const int zrec_state_usable = 0;
+
+typedef struct {
+    PyObject *rng;
+} Draws;
+
+static int zrec_random_check(void) {
+    zrec_getrandbits_name = PyUnicode_InternFromString("getrandbits");
+    zrec_random_name = PyUnicode_InternFromString("random");
+    return zrec_getrandbits_name && zrec_random_name ? 0 : -1;
+}
+
+static Draws zrec_draws(PyObject *rng) { return (Draws){rng}; }
+
+/* rng._randbelow(n): rng.getrandbits(bit length of n), again while >= n; -1 with an
+ * exception set on failure */
+static int64_t zrec_randbelow(Draws *d, uint32_t n) {
     int k = 0;
-    for (long x = n; x; x >>= 1) k++;
+    for (uint32_t x = n; x; x >>= 1) k++;
     PyObject *bits = PyLong_FromLong(k);
     if (!bits) return -1;
     for (;;) {
-        PyObject *call[2] = {rng, bits};
-        PyObject *r = PyObject_VectorcallMethod(getrandbits_name, call,
+        PyObject *call[2] = {d->rng, bits};
+        PyObject *r = PyObject_VectorcallMethod(zrec_getrandbits_name, call,
                                                 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        if (!r) {
-            Py_DECREF(bits);
-            return -1;
-        }
+        if (!r) break;
         long v = PyLong_AsLong(r);
         Py_DECREF(r);
-        if (v == -1 && PyErr_Occurred()) {
+        if (v == -1 && PyErr_Occurred()) break;
+        if (v < (long)n) {
             Py_DECREF(bits);
-            return -1;
-        }
-        if (v < n) {
-            Py_DECREF(bits);
-            *out = v;
-            return 0;
+            return v;
         }
     }
+    Py_DECREF(bits);
+    return -1;
 }
 
-static int random_float(PyObject *rng, double *out) {
-    PyObject *call[1] = {rng};
-    PyObject *r = PyObject_VectorcallMethod(random_name, call,
+/* rng.random(); -1.0 with an exception set on failure */
+static double zrec_random(Draws *d) {
+    PyObject *call[1] = {d->rng};
+    PyObject *r = PyObject_VectorcallMethod(zrec_random_name, call,
                                             1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-    if (!r) return -1;
+    if (!r) return -1.0;
     double v = PyFloat_AsDouble(r);
     Py_DECREF(r);
-    if (v == -1.0 && PyErr_Occurred()) return -1;
+    return v;
+}
+#endif
+
+static int randbelow(Draws *rng, long n, long *out) {
+    int64_t v = zrec_randbelow(rng, (uint32_t)n);
+    if (v < 0) return -1;
+    *out = (long)v;
+    return 0;
+}
+
+static int random_float(Draws *rng, double *out) {
+    double v = zrec_random(rng);
+    if (v < 0) return -1;
     *out = v;
     return 0;
 }
@@ -218,7 +256,7 @@ static int random_float(PyObject *rng, double *out) {
 #define DRIVE 0.8
 
 /* values.choose over n moves (progress may be NULL): the index drawn, -1 for none */
-static int choose(PyObject *rng, int n, const int *progress, int *out) {
+static int choose(Draws *rng, int n, const int *progress, int *out) {
     if (n == 0) {
         *out = -1;
         return 0;
@@ -247,7 +285,7 @@ static int choose(PyObject *rng, int n, const int *progress, int *out) {
 }
 
 /* the roll of a turn (Chance.roll): one randint(1, faces) per die */
-static int roll(PyObject *rng, int stage, int *dice) {
+static int roll(Draws *rng, int stage, int *dice) {
     static const int faces[3][4] = {{4}, {4, 4, 4, 4}, {4, 6}};
     static const int count[3] = {1, 4, 2};
     for (int i = 0; i < count[stage]; i++) {
@@ -426,7 +464,7 @@ static void shepherd_marks(const Board *b, const Pos *p, const SBoard *sb, uint8
 
 /* building._lean: a path drawn leaning towards the animals not caught */
 static int lean(const Board *b, const Pos *p, const SBoard *sb, int start, const Walks *w,
-                PyObject *rng, int *out) {
+                Draws *rng, int *out) {
     uint8_t marks[CELLS];
     shepherd_marks(b, p, sb, marks);
     marks[start] = 0;
@@ -465,7 +503,7 @@ static int lean(const Board *b, const Pos *p, const SBoard *sb, int start, const
 }
 
 /* building._may_go_back: now and then a stuck shepherd goes home */
-static int may_go_back(const SBoard *sb, int start, PyObject *rng, int *out) {
+static int may_go_back(const SBoard *sb, int start, Draws *rng, int *out) {
     *out = 0;
     if (start == sb->shelter) return 0;
     double r;
@@ -478,7 +516,7 @@ static int may_go_back(const SBoard *sb, int start, PyObject *rng, int *out) {
 }
 
 /* building.build_shepherds: rng NULL for the engine's first legal form */
-static int build(const Board *b, const Pos *p, const int *dice, int option_s, PyObject *rng,
+static int build(const Board *b, const Pos *p, const int *dice, int option_s, Draws *rng,
                  SBoard *sb, Walks *w) {
     int amounts[4];
     int sum = dice[0] + dice[1] + dice[2] + dice[3];
@@ -542,7 +580,7 @@ static int score(const Board *b, const Pos *p, const SBoard *sb) {
 }
 
 /* building.sample_shepherds: one turn built under each option, one of them chosen */
-static int sample_shepherds(const Board *b, const Pos *p, const int *dice, PyObject *rng,
+static int sample_shepherds(const Board *b, const Pos *p, const int *dice, Draws *rng,
                             SBoard *built, Walks *w, int *chosen) {
     for (int o = 0; o < 2; o++)
         if (build(b, p, dice, o, rng, &built[o], w)) return -1;
@@ -686,7 +724,7 @@ static int near(const WolfBoard *wb, int square) {
 }
 
 /* wolves.sample_wolf: the path (npath 0: the pass) */
-static int sample_wolf(const Board *b, const Pos *p, int dir, int dist, PyObject *rng,
+static int sample_wolf(const Board *b, const Pos *p, int dir, int dist, Draws *rng,
                        WolfBoard *wb, int16_t *path, int *npath) {
     wolf_board(b, p, wb);
     int16_t *opt_start = wb->opt_start, *opt_end = wb->opt_end;
@@ -967,7 +1005,8 @@ static PyObject *Board_sample(Board *self, PyObject *const *args, Py_ssize_t nar
     if (r < 0) return NULL;
     if (r > 0) Py_RETURN_NONE;
     if (read_dice(args[1], p.stage, dice)) return NULL;
-    PyObject *rng = args[2];
+    Draws draws = zrec_draws(args[2]);
+    Draws *rng = &draws;
     if (p.stage == HERD_TURN) return herd_move(self, dice[0]);
     Work *work = new_work();
     if (!work) return NULL;
@@ -1092,7 +1131,8 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
     int r = read_pos(self, args[0], &p);
     if (r < 0) return NULL;
     if (r > 0) Py_RETURN_NONE;
-    PyObject *rng = args[1];
+    Draws draws = zrec_draws(args[1]);
+    Draws *rng = &draws;
     long long max_moves = PyLong_AsLongLong(args[2]), max_turns = PyLong_AsLongLong(args[3]);
     if (PyErr_Occurred()) return NULL;
     Work *work = new_work();
@@ -1228,16 +1268,20 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__kernel(void) {
     make_tables();
     if (PyType_Ready(&BoardType) < 0) return NULL;
-    getrandbits_name = PyUnicode_InternFromString("getrandbits");
-    random_name = PyUnicode_InternFromString("random");
+    if (zrec_random_check() < 0) return NULL;
     letter_e = PyUnicode_InternFromString("e");
     letter_s = PyUnicode_InternFromString("s");
-    if (!getrandbits_name || !random_name || !letter_e || !letter_s) return NULL;
+    if (!letter_e || !letter_s) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&BoardType);
     if (PyModule_AddObject(m, "Board", (PyObject *)&BoardType) < 0) {
         Py_DECREF(&BoardType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* 1: random games step a random.Random's state in place (../kernel_random.h) */
+    if (PyModule_AddIntConstant(m, "STATE_DRAWS", zrec_state_usable) < 0) {
         Py_DECREF(m);
         return NULL;
     }

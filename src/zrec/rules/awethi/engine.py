@@ -6,6 +6,12 @@ each kind of turn to its module: the herd turn to :mod:`.turns`, the shepherds' 
 :mod:`.clicks`), the wolves' turn to :mod:`.wolves`; the end to :mod:`.end`, the
 pictures and the key to :mod:`.view`.  The readings the rules fix
 are in the docstring of :mod:`.rules`, with the game object.
+
+Where Awéthi's compiled kernel is in use (``_kernel.c`` beside this file, see
+:mod:`zrec.rules.kernel`), the engine hands it the legal moves and the self-play move
+of a roll and whole random games (:meth:`AwethiEngine.play_randomly`), at the top of
+those methods; the code here stays the reference the kernel is tested against
+(``tests/rules/test_kernel_awethi.py``) and runs whatever the kernel does not hold.
 """
 
 from __future__ import annotations
