@@ -354,7 +354,8 @@ typedef struct {
     int na, ndone;
     Animal an[MAXANIMALS];   /* on the board after the catches complete or lapse */
     Animal done[MAXANIMALS]; /* the catches that complete */
-    uint8_t occ[CELLS];
+    uint8_t occ[CELLS]; /* what no shepherd of the seat enters: a piece, the Lair, the
+                           other shelters (ShepherdsBoard.occupied and .forbidden) */
     int16_t own[4];
     int shelter, woke;
     int16_t paths[4][5];
@@ -388,6 +389,9 @@ static void sboard_begin(const Board *b, const Pos *p, SBoard *sb) {
         }
         sb->an[sb->na++] = a;
     }
+    sb->occ[LAIR] = 1;
+    for (int k = 0; k < 4; k++)
+        if (k != seat) sb->occ[CORNERS[k]] = 1;
     memcpy(sb->own, p->shep[seat], sizeof sb->own);
     sb->shelter = CORNERS[seat];
     sb->woke = -1;
@@ -397,7 +401,7 @@ static void sboard_begin(const Board *b, const Pos *p, SBoard *sb) {
 /* a shepherd of the seat leaves start, enters path[1..len-1] and stands on end */
 static void sboard_move(const Board *b, const Pos *p, SBoard *sb, int start,
                         const int16_t *entered, int nentered, int end) {
-    sb->occ[start] = 0;
+    if (start != LAIR && (!is_corner(start) || start == sb->shelter)) sb->occ[start] = 0;
     if (end != sb->shelter) sb->occ[end] = 1;
     for (int j = 0; j < 4; j++)
         if (sb->own[j] == start) {
@@ -413,15 +417,20 @@ static void sboard_move(const Board *b, const Pos *p, SBoard *sb, int start,
 }
 
 typedef struct {
+    int16_t sq[5];
+} Path;
+
+typedef struct {
     int n, first_only;
-    int16_t path[MAXWALKS][5];
+    Path path[MAXWALKS];
     uint8_t len[MAXWALKS];
 } Walks;
 
 /* every legal path of exactly `left` more from path[len-1] (ShepherdsBoard.all_walks):
  * answers 1 once the first is found when first_only */
-static int extend(const Board *b, const SBoard *sb, int leave_water, int16_t *path, int len,
+static int extend(const Board *b, const SBoard *sb, int leave_water, Path *cur, int len,
                   int left, Walks *out) {
+    int16_t *path = cur->sq;
     int here = path[len - 1];
     for (int k = 0; k < 8; k++) {
         int cost = SEARCH_COST[k];
@@ -431,16 +440,15 @@ static int extend(const Board *b, const SBoard *sb, int leave_water, int16_t *pa
         int seen = 0;
         for (int j = 0; j < len; j++)
             if (path[j] == nxt) seen = 1;
-        if (seen || nxt == LAIR || (is_corner(nxt) && nxt != sb->shelter) || sb->occ[nxt])
-            continue;
+        if (seen || sb->occ[nxt]) continue; /* occ holds the forbidden squares too */
         path[len] = (int16_t)nxt;
         if (cost == left) {
             if (!(leave_water && b->water[nxt]) && out->n < MAXWALKS) {
-                memcpy(out->path[out->n], path, (size_t)(len + 1) * sizeof(int16_t));
+                out->path[out->n] = *cur;
                 out->len[out->n++] = (uint8_t)(len + 1);
                 if (out->first_only) return 1;
             }
-        } else if (extend(b, sb, leave_water, path, len + 1, left - cost, out)) {
+        } else if (extend(b, sb, leave_water, cur, len + 1, left - cost, out)) {
             return 1;
         }
     }
@@ -448,9 +456,9 @@ static int extend(const Board *b, const SBoard *sb, int leave_water, int16_t *pa
 }
 
 static void walks(const Board *b, const SBoard *sb, int start, int amount, Walks *out) {
-    int16_t path[5] = {(int16_t)start};
+    Path path = {{(int16_t)start}};
     out->n = 0;
-    extend(b, sb, b->water[start], path, 1, amount, out);
+    extend(b, sb, b->water[start], &path, 1, amount, out);
 }
 
 /* the squares of the shepherds of the other seats and of the seat as moved so far */
@@ -476,7 +484,7 @@ static int lean(const Board *b, const Pos *p, const SBoard *sb, int start, const
     memset(known, 0, CELLS);
     int progress[MAXWALKS], here = 0;
     for (int i = -1; i < w->n; i++) {
-        int square = i < 0 ? start : w->path[i][w->len[i] - 1];
+        int square = i < 0 ? start : w->path[i].sq[w->len[i] - 1];
         if (!known[square]) {
             int best = -99;
             for (int h = 0; h < nh; h++) {
@@ -541,7 +549,7 @@ static int build(const Board *b, const Pos *p, const int *dice, int option_s, Dr
         if (w->n) {
             int k = 0;
             if (rng && lean(b, p, sb, start, w, rng, &k)) return -1;
-            memcpy(path, w->path[k], w->len[k] * sizeof(int16_t));
+            memcpy(path, w->path[k].sq, w->len[k] * sizeof(int16_t));
             sb->plen[i] = w->len[k];
             sboard_move(b, p, sb, start, path + 1, sb->plen[i] - 1, path[sb->plen[i] - 1]);
         } else {
@@ -954,9 +962,11 @@ static PyObject *shepherds_move(const Board *b, const int *dice, int option_s,
     return named(b->shepherds_type, items, 4);
 }
 
-static PyObject *wolf_move(const Board *b, const int *dice, const int16_t *path, int npath,
+/* a WolfMove; dice: its dice tuple, shared by the moves of one roll (borrowed) */
+static PyObject *wolf_move(const Board *b, PyObject *dice, const int16_t *path, int npath,
                            int eats) {
-    PyObject *items[3] = {dice_tuple(dice, 2), squares_tuple(path, npath), PyBool_FromLong(eats)};
+    Py_INCREF(dice);
+    PyObject *items[3] = {dice, squares_tuple(path, npath), PyBool_FromLong(eats)};
     return named(b->wolf_type, items, 3);
 }
 
@@ -1018,16 +1028,20 @@ static PyObject *Board_sample(Board *self, PyObject *const *args, Py_ssize_t nar
     } else {
         int16_t path[MAXDIST + 1];
         int npath;
-        if (!sample_wolf(self, &p, dice[0], dice[1], rng, &work->wb, path, &npath))
-            out = wolf_move(self, dice, path, npath,
+        PyObject *rolled;
+        if (!sample_wolf(self, &p, dice[0], dice[1], rng, &work->wb, path, &npath) &&
+            (rolled = dice_tuple(dice, 2))) {
+            out = wolf_move(self, rolled, path, npath,
                             npath && work->wb.animal[path[npath - 1]] >= 0);
+            Py_DECREF(rolled);
+        }
     }
     PyMem_Free(work);
     return out;
 }
 
 /* wolves.wolf_moves: every path through the layers still alive, neighbours in order */
-static int wolf_paths(const Board *b, const int *dice, WolfBoard *wb,
+static int wolf_paths(const Board *b, PyObject *dice, WolfBoard *wb,
                       uint8_t alive[MAXDIST + 1][CELLS], int16_t *path, int k, int n,
                       PyObject *list) {
     if (k == n) {
@@ -1052,8 +1066,13 @@ static PyObject *wolf_moves(const Board *b, const Pos *p, const int *dice, Work 
     WolfBoard *wb = &work->wb;
     wolf_board(b, p, wb);
     int n = dice[1];
+    PyObject *rolled = dice_tuple(dice, 2);
+    if (!rolled) return NULL;
     PyObject *list = PyList_New(0);
-    if (!list) return NULL;
+    if (!list) {
+        Py_DECREF(rolled);
+        return NULL;
+    }
     uint8_t (*alive)[CELLS] = wb->alive;
     int16_t ends[CELLS], path[MAXDIST + 1];
     for (int w = 0; w < wb->nstarts; w++) {
@@ -1073,20 +1092,23 @@ static PyObject *wolf_moves(const Board *b, const Pos *p, const int *dice, Work 
                     }
             }
         path[0] = (int16_t)start;
-        if (wolf_paths(b, dice, wb, alive, path, 0, n, list)) {
+        if (wolf_paths(b, rolled, wb, alive, path, 0, n, list)) {
+            Py_DECREF(rolled);
             Py_DECREF(list);
             return NULL;
         }
     }
     if (PyList_GET_SIZE(list) == 0) {
-        PyObject *pass = wolf_move(b, dice, NULL, 0, 0);
+        PyObject *pass = wolf_move(b, rolled, NULL, 0, 0);
         if (!pass || PyList_Append(list, pass)) {
             Py_XDECREF(pass);
+            Py_DECREF(rolled);
             Py_DECREF(list);
             return NULL;
         }
         Py_DECREF(pass);
     }
+    Py_DECREF(rolled);
     PyObject *out = PyList_AsTuple(list);
     Py_DECREF(list);
     return out;
