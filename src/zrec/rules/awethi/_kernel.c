@@ -835,7 +835,8 @@ static int read_pos(const Board *b, PyObject *obj, Pos *p) {
         PyErr_SetString(PyExc_TypeError, "an AwethiPosition is a tuple of 10 fields");
         return -1;
     }
-    PyObject **f = &PyTuple_GET_ITEM(obj, 0);
+    PyObject *f[10];
+    for (int i = 0; i < 10; i++) f[i] = PyTuple_GET_ITEM(obj, i);
     if ((r = read_int(f[0], 0, n - 1, &v))) return r;
     p->seat = (int)v;
     if ((r = read_int(f[1], 0, 2, &v))) return r;
