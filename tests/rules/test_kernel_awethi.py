@@ -282,3 +282,46 @@ def test_a_stuck_shepherd_goes_home_now_and_then_alike() -> None:
         went_home += move.back >> k & 1
         stayed += move.paths[k] == (INDEX["c5"],)
     assert stayed + went_home == 1500 and 300 < went_home < 900
+
+
+def _placed(engine: AwethiEngine, rng: random.Random) -> AwethiPosition:
+    """A position of pieces strewn anywhere ``place`` allows: shepherds on water, the
+    Lair or a shelter, two on one square, caught animals, wolves out of the Lair."""
+    seats = len(engine.seats) - 1
+    squares = rng.sample(sorted(INDEX), 40)
+    pieces: dict[str, list[str]] = {}
+    for k in range(1, seats + 1):
+        for _ in range(rng.randrange(5)):
+            pieces.setdefault(rng.choice(squares[:30]), []).append(f"S{k}")
+    for square in squares[30:]:
+        owner, catcher = rng.randrange(1, seats + 1), rng.randrange(seats + 3)
+        caught = f"/{catcher}" if catcher <= seats and rng.random() < 0.3 else ""
+        pieces[square] = [f"{rng.choice('cwb')}{owner}{caught}"]
+    for _ in range(rng.randrange(seats + 1)):
+        square = rng.choice(squares[:30])
+        if not pieces.get(square):
+            pieces[square] = ["X"]
+    stage = rng.choice(("herd", "shepherds", "wolf"))
+    return engine.place(
+        {square: " ".join(codes) for square, codes in pieces.items() if codes},
+        seat=rng.randrange(1, seats + 1),
+        turn=stage,
+        awake=rng.random() < 0.5,
+    )
+
+
+def test_strewn_positions_list_draw_and_play_alike() -> None:
+    rng = random.Random(29)
+    tried = 0
+    for game in range(160):
+        seats = SEATS[game % 4]
+        amap = MAPS["marsh" if game % 3 == 0 else "default"]
+        compiled, python = _pair(seats, _herds(seats, rng), OPTIONS[game % 4], amap)
+        pos = _placed(python, rng)
+        chance = python.chance(pos)
+        if chance is None:
+            continue
+        _same_turn(compiled, python, pos, chance.roll(rng), game)
+        _both_ways(compiled, python, pos, game, max_moves=12)
+        tried += 1
+    assert tried > 100
