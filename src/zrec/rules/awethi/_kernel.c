@@ -60,12 +60,15 @@ static const int DR[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 static const int CORNERS[4] = {0, CELLS - 1, SIZE - 1, CELLS - SIZE};
 /* a shepherd's steps in search order (N, E, S, W, then the diagonals), their costs */
 static const int SEARCH[8] = {N, E, S, W, NE, SE, SW, NW};
-static const int SEARCH_COST[8] = {1, 1, 1, 1, 2, 2, 2, 2};
 
 static int16_t STEP[8][CELLS];    /* the square next to i in direction d, or -1 */
 static int16_t ORTH[CELLS][4];    /* the orthogonal neighbours, N E S W, on the board */
 static uint8_t NORTH_COUNT[CELLS];
 static int16_t AROUND[CELLS][8];  /* the 8 squares around */
+/* a shepherd's steps from each square in search order, on the board: the orthogonal
+ * ones (cost 1) first, SEARCH_ORTH[i] of them, then the diagonal ones (cost 2) */
+static int16_t SEARCH_TO[CELLS][8];
+static uint8_t SEARCH_ORTH[CELLS], SEARCH_ALL[CELLS];
 static uint8_t NAROUND[CELLS];
 static int32_t ORDER[5][3][CELLS]; /* position._move_order(die)[kind][square] */
 
@@ -73,8 +76,9 @@ static PyObject *letter_e, *letter_s;
 
 static inline int file_of(int s) { return s % SIZE; }
 static inline int rank_of(int s) { return s / SIZE; }
+static uint8_t FILE_OF[CELLS], RANK_OF[CELLS];
 static inline int manhattan(int a, int b) {
-    return abs(file_of(a) - file_of(b)) + abs(rank_of(a) - rank_of(b));
+    return abs(FILE_OF[a] - FILE_OF[b]) + abs(RANK_OF[a] - RANK_OF[b]);
 }
 static inline int is_corner(int s) {
     return s == 0 || s == SIZE - 1 || s == CELLS - SIZE || s == CELLS - 1;
@@ -86,6 +90,10 @@ static int herd_direction(int kind, int die) {
 }
 
 static void make_tables(void) {
+    for (int i = 0; i < CELLS; i++) {
+        FILE_OF[i] = (uint8_t)file_of(i);
+        RANK_OF[i] = (uint8_t)rank_of(i);
+    }
     for (int d = 0; d < 8; d++)
         for (int i = 0; i < CELLS; i++) {
             int f = file_of(i) + DF[d], r = rank_of(i) + DR[d];
@@ -101,6 +109,12 @@ static void make_tables(void) {
         for (int d = 0; d < 8; d++)
             if (STEP[d][i] >= 0) AROUND[i][k++] = STEP[d][i];
         NAROUND[i] = (uint8_t)k;
+        k = 0;
+        for (int j = 0; j < 8; j++) {
+            if (j == 4) SEARCH_ORTH[i] = (uint8_t)k;
+            if (STEP[SEARCH[j]][i] >= 0) SEARCH_TO[i][k++] = STEP[SEARCH[j]][i];
+        }
+        SEARCH_ALL[i] = (uint8_t)k;
     }
     for (int die = 1; die <= 4; die++)
         for (int kind = 0; kind < 3; kind++) {
@@ -431,16 +445,14 @@ typedef struct {
 static int extend(const Board *b, const SBoard *sb, int leave_water, Path *cur, int len,
                   int left, Walks *out) {
     int16_t *path = cur->sq;
-    int here = path[len - 1];
-    for (int k = 0; k < 8; k++) {
-        int cost = SEARCH_COST[k];
-        if (cost > left) continue;
-        int nxt = STEP[SEARCH[k]][here];
-        if (nxt < 0) continue;
+    int here = path[len - 1], steps = left >= 2 ? SEARCH_ALL[here] : SEARCH_ORTH[here];
+    for (int k = 0; k < steps; k++) {
+        int cost = k < SEARCH_ORTH[here] ? 1 : 2, nxt = SEARCH_TO[here][k];
+        if (sb->occ[nxt]) continue; /* occ holds the forbidden squares too */
         int seen = 0;
-        for (int j = 0; j < len; j++)
-            if (path[j] == nxt) seen = 1;
-        if (seen || sb->occ[nxt]) continue; /* occ holds the forbidden squares too */
+        for (int j = 0; j < len - 1; j++) /* (a step never comes back to where it is) */
+            seen |= path[j] == nxt;
+        if (seen) continue;
         path[len] = (int16_t)nxt;
         if (cost == left) {
             if (!(leave_water && b->water[nxt]) && out->n < MAXWALKS) {
