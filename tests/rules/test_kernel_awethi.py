@@ -39,6 +39,7 @@ OPTIONS = [
     for points, catch in product(("basic", "advanced"), ("owner", "catcher"))
 ]
 SEATS = (1, 2, 3, 4)
+_ROLLS = ((3,), (1, 2, 3, 4), (2, 5))  # a roll of each kind of turn
 
 
 def _marsh() -> AwethiMap:
@@ -255,14 +256,19 @@ def test_a_generator_of_another_class_gives_the_same_games() -> None:
 
 
 def test_positions_beyond_the_kernel_run_in_python() -> None:
-    """A position the kernel does not hold (here a catch by a seat not in play, which
-    ``place`` lets through) is played by the Python code, alike both ways."""
+    """A position the kernel does not hold (a catch by a seat not in play, which
+    ``place`` lets through; a move number beyond 64 bits) is played by the Python code,
+    alike both ways."""
     compiled, python = _pair(2, ("cwcbwc", "bwwccc"), OPTIONS[0], MAPS["default"])
     placed = {"c4": "c1", "c5": "S1", "e6": "w1/4", "u22": "b2", "v22": "c2", "m12": "X"}
-    pos = compiled.place(placed, turn="shepherds")
-    assert compiled._board.play(pos, random.Random(1), 5, 5) is None
-    _both_ways(compiled, python, pos, 2, max_moves=40)
-    _same_turn(compiled, python, pos, (1, 2, 3, 4), 3)
+    beyond = compiled.place(placed, turn="shepherds")
+    far_on = compiled.start()._replace(group=10**30)
+    for pos in (beyond, far_on):
+        assert compiled._board.play(pos, random.Random(1), 5, 5) is None
+        assert compiled._board.moves(pos, (1,) * len(_ROLLS[pos.stage])) is None
+        _both_ways(compiled, python, pos, 2, max_moves=40)
+        _same_turn(compiled, python, pos, _ROLLS[pos.stage], 3)
+    assert compiled.play_randomly(far_on, random.Random(4), 9, 9).pos.group > 10**30
 
 
 def test_a_stuck_shepherd_goes_home_now_and_then_alike() -> None:

@@ -811,11 +811,23 @@ static int apply_wolf(const Board *b, Pos *p, const int16_t *path, int npath) {
 
 /* -- Python values -------------------------------------------------------------------- */
 
+/* an error reading a number: -1, or 1 (not held) for a number too large for C */
+static int read_failed(void) {
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+    PyErr_Clear();
+    return 1;
+}
+
 static int read_int(PyObject *x, long lo, long hi, long *out) {
     long v = PyLong_AsLong(x);
-    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v == -1 && PyErr_Occurred()) return read_failed();
     *out = v;
     return lo <= v && v <= hi ? 0 : 1;
+}
+
+static int read_long_long(PyObject *x, long long *out) {
+    *out = PyLong_AsLongLong(x);
+    return *out == -1 && PyErr_Occurred() ? read_failed() : 0;
 }
 
 /* fields of a squares tuple into xs; answers -1 on an error, 1 when out of reach */
@@ -833,8 +845,8 @@ static int read_squares(PyObject *t, int16_t *xs, Py_ssize_t count) {
 static int read_counts(PyObject *t, long *counts) {
     if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 3) return 1;
     for (int i = 0; i < 3; i++) {
-        counts[i] = PyLong_AsLong(PyTuple_GET_ITEM(t, i));
-        if (counts[i] == -1 && PyErr_Occurred()) return -1;
+        int r = read_int(PyTuple_GET_ITEM(t, i), 0, 1L << 30, &counts[i]);
+        if (r) return r;
     }
     return 0;
 }
@@ -853,12 +865,11 @@ static int read_pos(const Board *b, PyObject *obj, Pos *p) {
     p->seat = (int)v;
     if ((r = read_int(f[1], 0, 2, &v))) return r;
     p->stage = (int)v;
-    p->group = PyLong_AsLongLong(f[2]);
-    if (p->group == -1 && PyErr_Occurred()) return -1;
+    if ((r = read_long_long(f[2], &p->group))) return r;
+    if (p->group >= (1LL << 62)) return 1; /* (one more group must fit) */
     if ((r = PyObject_IsTrue(f[3])) < 0) return -1;
     p->awake = r;
-    p->revealed = PyLong_AsLongLong(f[4]);
-    if (p->revealed == -1 && PyErr_Occurred()) return -1;
+    if ((r = read_long_long(f[4], &p->revealed))) return r;
     if (!PyTuple_Check(f[5]) || PyTuple_GET_SIZE(f[5]) != n) return 1;
     for (int k = 0; k < n; k++)
         if ((r = read_squares(PyTuple_GET_ITEM(f[5], k), p->shep[k], 4))) return r;
