@@ -6,7 +6,9 @@ marsh and woods: random games played both ways from the same seeds give equal
 ``Played`` values and leave the generators in equal states (the kernel draws exactly
 as the engine does); at every position of the samples (under their own rolls) and of
 random games the legal moves are the same, in the same order, and the self-play move
-is the same, drawn the same way.  A longer run is ``benchmarks/kernel_differential.py``.
+is the same, drawn the same way.  So are they at positions strewn as ``place`` allows,
+with a generator of another class, and where the kernel leaves a position to the
+Python code.  A longer run is ``benchmarks/kernel_differential.py``.
 
 Without the kernel built these tests skip, saying why; with ``CI=true`` they fail.
 """
