@@ -21,9 +21,8 @@
  * getrandbits(k), k the bit length of n, again while the draw is n or more;
  * choice(seq) is seq[_randbelow(len(seq))]; shuffle(x) swaps x[i] and
  * x[_randbelow(i + 1)] for i from len(x) - 1 down to 1; random() is rng.random().
- * The draws are zrec's shared ../kernel_random.h where it is at hand (it steps a plain
- * random.Random's own state in place), else the block below, which calls the
- * generator's methods (the same functions, slower).  So a game played here is the
+ * The draws are zrec's shared ../kernel_random.h (it steps a plain random.Random's own
+ * state in place, else calls the generator's methods).  So a game played here is the
  * game the Python engine plays from the same generator, draw for draw.
  *
  * A position is an AwethiPosition (a named tuple of 10 fields); squares are numbered
@@ -192,66 +191,8 @@ static int game_over(const Pos *p, int n) {
 
 /* -- random numbers, as random.Random draws them ------------------------------------- */
 
-/* Where zrec's shared ../kernel_random.h is at hand, its draws are used (stepping a
- * plain random.Random's state in place where that is safe); else the same functions
- * here call the generator's methods, exactly as slow Python does. */
-#if defined(__has_include)
-#if __has_include("../kernel_random.h")
+/* The draws of a plain random.Random, exactly as it draws (../kernel_random.h). */
 #include "../kernel_random.h"
-#endif
-#endif
-
-#ifndef ZREC_KERNEL_RANDOM_H
-static PyObject *zrec_getrandbits_name, *zrec_random_name;
-static const int zrec_state_usable = 0;
-
-typedef struct {
-    PyObject *rng;
-} Draws;
-
-static int zrec_random_check(void) {
-    zrec_getrandbits_name = PyUnicode_InternFromString("getrandbits");
-    zrec_random_name = PyUnicode_InternFromString("random");
-    return zrec_getrandbits_name && zrec_random_name ? 0 : -1;
-}
-
-static Draws zrec_draws(PyObject *rng) { return (Draws){rng}; }
-
-/* rng._randbelow(n): rng.getrandbits(bit length of n), again while >= n; -1 with an
- * exception set on failure */
-static int64_t zrec_randbelow(Draws *d, uint32_t n) {
-    int k = 0;
-    for (uint32_t x = n; x; x >>= 1) k++;
-    PyObject *bits = PyLong_FromLong(k);
-    if (!bits) return -1;
-    for (;;) {
-        PyObject *call[2] = {d->rng, bits};
-        PyObject *r = PyObject_VectorcallMethod(zrec_getrandbits_name, call,
-                                                2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        if (!r) break;
-        long v = PyLong_AsLong(r);
-        Py_DECREF(r);
-        if (v == -1 && PyErr_Occurred()) break;
-        if (v < (long)n) {
-            Py_DECREF(bits);
-            return v;
-        }
-    }
-    Py_DECREF(bits);
-    return -1;
-}
-
-/* rng.random(); -1.0 with an exception set on failure */
-static double zrec_random(Draws *d) {
-    PyObject *call[1] = {d->rng};
-    PyObject *r = PyObject_VectorcallMethod(zrec_random_name, call,
-                                            1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-    if (!r) return -1.0;
-    double v = PyFloat_AsDouble(r);
-    Py_DECREF(r);
-    return v;
-}
-#endif
 
 static int randbelow(Draws *rng, long n, long *out) {
     int64_t v = zrec_randbelow(rng, (uint32_t)n);

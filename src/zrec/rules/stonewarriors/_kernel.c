@@ -27,13 +27,15 @@
  *   play(pos, rng, max_moves, max_turns)   -> (pos, moves, turns, removed, stalled)
  * sample() and play() draw as zrec.rules.values.choose does with random.Random: where a
  * move scores progress above 0, rng.random() < drive picks the best-scoring moves, then
- * rng.choice (getrandbits of the bit length of the count, again while too large); the
- * generator's own methods are called, so a game is the one the Python engine plays.
+ * rng.choice (getrandbits of the bit length of the count, again while too large),
+ * through ../kernel_random.h, so a game is the one the Python engine plays.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "../kernel_random.h"
 
 #define LOWEST(x) __builtin_ctzll(x)
 #define POP(x) __builtin_popcountll(x)
@@ -45,7 +47,7 @@
 
 enum { STEP, ENTER, PASS };
 
-static PyObject *getrandbits_name, *random_name, *sixty_four;
+static PyObject *sixty_four;
 static PyObject *kind_step, *kind_enter, *empty_tuple;
 
 /* -- Python values ------------------------------------------------------------------- */
@@ -183,48 +185,22 @@ static PyObject *bools(const int *x, int n) {
 
 /* -- drawing as random.Random does ----------------------------------------------------- */
 
-/* a number below n as random.Random._randbelow draws it: rng.getrandbits(k), k the bit
- * length of n, again while it is n or more */
-static int randbelow(PyObject *rng, size_t n, size_t *out) {
-    int k = 0;
-    for (size_t x = n; x; x >>= 1) k++;
-    PyObject *bits = PyLong_FromLong(k);
-    if (!bits) return -1;
-    for (;;) {
-        PyObject *call[2] = {rng, bits};
-        PyObject *r = PyObject_VectorcallMethod(getrandbits_name, call,
-                                                2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        if (!r) {
-            Py_DECREF(bits);
-            return -1;
-        }
-        size_t v = PyLong_AsSize_t(r);
-        Py_DECREF(r);
-        if (v == (size_t)-1 && PyErr_Occurred()) {
-            Py_DECREF(bits);
-            return -1;
-        }
-        if (v < n) {
-            Py_DECREF(bits);
-            *out = v;
-            return 0;
-        }
-    }
+/* a number below n as random.Random._randbelow draws it (../kernel_random.h) */
+static int randbelow(Draws *rng, size_t n, size_t *out) {
+    int64_t v = zrec_randbelow(rng, (uint32_t)n);
+    if (v < 0) return -1;
+    *out = (size_t)v;
+    return 0;
 }
 
 /* zrec.rules.values.choose over n moves scored progress[]: the index drawn */
-static int choose(PyObject *rng, const int *progress, int n, double drive, int *out) {
+static int choose(Draws *rng, const int *progress, int n, double drive, int *out) {
     int best = progress[0];
     for (int i = 1; i < n; i++)
         if (progress[i] > best) best = progress[i];
     int pick[MAXMOVES], m = 0;
     if (best > 0) {
-        PyObject *call[1] = {rng};
-        PyObject *r = PyObject_VectorcallMethod(random_name, call,
-                                                1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        if (!r) return -1;
-        double x = PyFloat_AsDouble(r);
-        Py_DECREF(r);
+        double x = zrec_random(rng);
         if (x == -1.0 && PyErr_Occurred()) return -1;
         if (x < drive)
             for (int i = 0; i < n; i++)
@@ -469,7 +445,7 @@ static PyObject *Board_moves(Board *self, PyObject *const *args, Py_ssize_t narg
 }
 
 /* the index of the move sample_move draws among n, or -1 (an error) */
-static int draw(const Board *b, const Pos *s, const Move *list, int n, PyObject *rng) {
+static int draw(const Board *b, const Pos *s, const Move *list, int n, Draws *rng) {
     int scores[MAXMOVES], i;
     for (int k = 0; k < n; k++) scores[k] = progress(s, &list[k]);
     if (choose(rng, scores, n, b->drive, &i)) return -1;
@@ -483,7 +459,8 @@ static PyObject *Board_sample(Board *self, PyObject *const *args, Py_ssize_t nar
     if (read_pos(self, args[0], &s)) return NULL;
     int n = generate(self, &s, list);
     if (!n) Py_RETURN_NONE;
-    int i = draw(self, &s, list, n, args[1]);
+    Draws draws = zrec_draws(args[1]);
+    int i = draw(self, &s, list, n, &draws);
     if (i < 0) return NULL;
     return move_object(self, &list[i]);
 }
@@ -546,7 +523,7 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
     long long max_moves, max_turns, moves = 0, turns = 0, removed[2] = {0, 0};
     if (read_pos(self, args[0], &s) || read_limits(args + 2, &max_moves, &max_turns))
         return NULL;
-    PyObject *rng = args[1];
+    Draws draws = zrec_draws(args[1]);
     int stalled = 0;
     while (!over(self, &s) && moves < max_moves && turns < max_turns) {
         int n = generate(self, &s, list);
@@ -554,7 +531,7 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
             stalled = 1;
             break;
         }
-        int i = draw(self, &s, list, n, rng);
+        int i = draw(self, &s, list, n, &draws);
         if (i < 0) return NULL;
         int seat = s.side, turn = list[i].kind != ENTER; /* an entry is not a turn */
         removed[seat] += apply(&s, &list[i]);
@@ -996,7 +973,7 @@ static PyObject *TeamBoard_moves(TeamBoard *self, PyObject *const *args, Py_ssiz
 }
 
 /* sample_move's draw: choose(moves, rng), no progress scores (rng.choice alone) */
-static int team_draw(int n, PyObject *rng) {
+static int team_draw(int n, Draws *rng) {
     size_t i;
     if (randbelow(rng, (size_t)n, &i)) return -1;
     return (int)i;
@@ -1009,7 +986,8 @@ static PyObject *TeamBoard_sample(TeamBoard *self, PyObject *const *args, Py_ssi
     if (team_read_pos(self, args[0], &s)) return NULL;
     int n = team_generate(self, &s, list);
     if (!n) Py_RETURN_NONE;
-    int i = team_draw(n, args[1]);
+    Draws draws = zrec_draws(args[1]);
+    int i = team_draw(n, &draws);
     if (i < 0) return NULL;
     return team_move_object(self, &list[i]);
 }
@@ -1047,6 +1025,7 @@ static PyObject *TeamBoard_play(TeamBoard *self, PyObject *const *args, Py_ssize
     long long max_moves, max_turns, moves = 0, removed[SEATS] = {0, 0, 0, 0};
     if (team_read_pos(self, args[0], &s) || read_limits(args + 2, &max_moves, &max_turns))
         return NULL;
+    Draws draws = zrec_draws(args[1]);
     int stalled = 0;
     while (!team_over(self, &s) && moves < max_moves && moves < max_turns) {
         int n = team_generate(self, &s, list);
@@ -1054,7 +1033,7 @@ static PyObject *TeamBoard_play(TeamBoard *self, PyObject *const *args, Py_ssize
             stalled = 1;
             break;
         }
-        int i = team_draw(n, args[1]);
+        int i = team_draw(n, &draws);
         if (i < 0) return NULL;
         int seat = s.seat;
         removed[seat] += team_apply(&s, &list[i]);
@@ -1210,18 +1189,19 @@ static int add_type(PyObject *m, PyTypeObject *type, const char *name) {
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&TeamBoardType) < 0) return NULL;
-    getrandbits_name = PyUnicode_InternFromString("getrandbits");
-    random_name = PyUnicode_InternFromString("random");
+    if (zrec_random_check() < 0) return NULL;
     kind_step = PyUnicode_InternFromString("step");
     kind_enter = PyUnicode_InternFromString("enter");
     sixty_four = PyLong_FromLong(64);
     empty_tuple = PyTuple_New(0);
-    if (!getrandbits_name || !random_name || !kind_step || !kind_enter ||
+    if (!kind_step || !kind_enter ||
         !sixty_four || !empty_tuple)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    if (add_type(m, &BoardType, "Board") || add_type(m, &TeamBoardType, "TeamBoard")) {
+    if (add_type(m, &BoardType, "Board") || add_type(m, &TeamBoardType, "TeamBoard") ||
+        /* 1: random games step a random.Random's state in place (../kernel_random.h) */
+        PyModule_AddIntConstant(m, "STATE_DRAWS", zrec_state_usable) < 0) {
         Py_DECREF(m);
         return NULL;
     }
