@@ -232,6 +232,14 @@ def play_game(
     ``recorder``, if any)."""
     engine = replay.engine
     pos = replay.start
+    if recorder is None and players.count(random_move) == len(players):
+        # every seat random: the game in one call, native where the engine has a kernel
+        played = play_randomly(engine, pos, rng, max_turns=max_plies)
+        outcome = engine.outcome(played.pos)
+        if outcome is not None:
+            return GameResult(played.turns, outcome.termination, outcome.scores, played.removed)
+        ended = STALLED if played.stalled else MAX_PLIES
+        return GameResult(played.turns, ended, None, played.removed)
     plies = 0
     captures = [0] * len(engine.seats)
 
@@ -239,14 +247,6 @@ def play_game(
         trace = recorder.done(engine, pos) if recorder is not None else None
         return GameResult(plies, termination, scores, tuple(captures), trace)
 
-    if recorder is None and all(p is random_move for p in players):
-        # every seat random: the game in one call, native where the engine has a kernel
-        played = play_randomly(engine, pos, rng, max_turns=max_plies)
-        pos, plies, captures = played.pos, played.turns, list(played.removed)
-        outcome = engine.outcome(pos)
-        if outcome is not None:
-            return result(outcome.termination, outcome.scores)
-        return result(STALLED if played.stalled else MAX_PLIES, None)
     while True:
         outcome = engine.outcome(pos)
         if outcome is not None:

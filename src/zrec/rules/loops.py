@@ -41,7 +41,7 @@ NO_LIMIT = sys.maxsize
 WIN = 10_000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made once a random game, its __init__ plain
 class Played(Generic[P]):
     """Where a random game stopped: the position; the moves made (every move applied)
     and of them the turns (moves that are turns: a placement between turns is not);

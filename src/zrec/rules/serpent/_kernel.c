@@ -74,6 +74,11 @@ typedef struct {
     int nshapes;
     int shift1[MAXPTS * MAXJUMPS], shift2[MAXPTS * MAXJUMPS];
     uint64_t starts[MAXPTS * MAXJUMPS];
+    /* the same shifts back, split into a right and a left part (one of them 0), so
+     * that jumpers() shifts without a branch: enemy >> over_r << over_l lines each
+     * jumped point up with its start, empty >> land_r << land_l each landing point */
+    uint8_t over_r[MAXPTS * MAXJUMPS], over_l[MAXPTS * MAXJUMPS];
+    uint8_t land_r[MAXPTS * MAXJUMPS], land_l[MAXPTS * MAXJUMPS];
     int ascending;        /* every point's neighbours are listed in ascending order */
     uint8_t nj[MAXPTS], jover[MAXPTS][MAXJUMPS], jto[MAXPTS][MAXJUMPS];
     uint64_t start_white, start_black;
@@ -173,16 +178,13 @@ static inline int first_rule(const Board *b, uint64_t white, uint64_t black, int
            black == b->start_black && turn == b->start_turn;
 }
 
-static inline uint64_t shifted(uint64_t x, int by) { return by >= 0 ? x << by : x >> -by; }
-
 /* the pieces of own that can jump a piece of enemy now (every piece at once, by shape:
  * a start of the shape, the enemy one shift on, an empty point the second shift on) */
 static uint64_t jumpers(const Board *b, uint64_t own, uint64_t enemy) {
     uint64_t empty = b->full & ~(own | enemy), found = 0;
-    for (int k = 0; k < b->nshapes; k++) {
-        int s1 = b->shift1[k], s2 = b->shift2[k];
-        found |= own & b->starts[k] & shifted(enemy, -s1) & shifted(empty, -(s1 + s2));
-    }
+    for (int k = 0; k < b->nshapes; k++)
+        found |= own & b->starts[k] & (enemy >> b->over_r[k] << b->over_l[k]) &
+                 (empty >> b->land_r[k] << b->land_l[k]);
     return found;
 }
 
@@ -751,6 +753,11 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
                 self->starts[j] = 0;
             }
             self->starts[j] |= BIT(p);
+            int over = q - p, land = r - p;
+            self->over_r[j] = (uint8_t)(over > 0 ? over : 0);
+            self->over_l[j] = (uint8_t)(over < 0 ? -over : 0);
+            self->land_r[j] = (uint8_t)(land > 0 ? land : 0);
+            self->land_l[j] = (uint8_t)(land < 0 ? -land : 0);
         }
         Py_DECREF(ns);
         Py_DECREF(js);

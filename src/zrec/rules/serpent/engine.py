@@ -60,6 +60,18 @@ _ONE, _NIL, _HALF = Fraction(1), Fraction(0), Fraction(1, 2)
 _SCORES = {"1-0": (_ONE, _NIL), "0-1": (_NIL, _ONE), "1/2-1/2": (_HALF, _HALF)}  # per seat
 _NO_EVENTS: tuple[Event, ...] = ()
 _TURN = (b"w", b"b")  # the side to move in a key
+#: the end when a side has no pieces left, by (White has pieces, Black has pieces)
+_NO_PIECES = {
+    (False, False): Outcome(
+        "no-pieces", _SCORES["1/2-1/2"], "neither side has a piece left"
+    ),
+    (False, True): Outcome(
+        "no-pieces", _SCORES["0-1"], "White has no pieces left, so Black wins"
+    ),
+    (True, False): Outcome(
+        "no-pieces", _SCORES["1-0"], "Black has no pieces left, so White wins"
+    ),
+}
 
 
 def _plural(k: int) -> str:
@@ -526,12 +538,7 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             return None
         w, b = pos.white.bit_count(), pos.black.bit_count()
         if not w or not b:
-            if not w and not b:
-                return Outcome("no-pieces", _SCORES["1/2-1/2"], "neither side has a piece left")
-            loser, winner = ("White", "Black") if not w else ("Black", "White")
-            result = "0-1" if not w else "1-0"
-            reason = f"{loser} has no pieces left, so {winner} wins"
-            return Outcome("no-pieces", _SCORES[result], reason)
+            return _NO_PIECES[bool(w), bool(b)]
         own, enemy = self._sides(pos)
         lat = self.lattice
         if self._board is not None:
