@@ -25,7 +25,7 @@ from zrec.notation.reader import read_string
 from zrec.play.replay import prepare
 from zrec.play.walk import positions
 from zrec.rules import find_game, kernel
-from zrec.rules.base import OptionConflict
+from zrec.rules.base import REMOVED, OptionConflict
 from zrec.rules.loops import NO_LIMIT, WIN, reference_counts, reference_play, reference_search
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -50,6 +50,10 @@ def _moves_along(fast: Any, slow: Any, seed: int, plies: int) -> int:
     for _ in range(plies):
         listed = slow.legal_moves(pos)
         assert fast.legal_moves(pos) == listed, f"seed {seed}: {slow.setup_text(pos)}"
+        # the pieces each move takes, as applying it says (the greedy player's measure)
+        taken = [sum(len(e.squares) for e in slow.apply(pos, m)[1] if e.code == REMOVED)
+                 for m in listed]
+        assert fast.takings(pos) == slow.takings(pos) == taken
         seen += 1
         if slow.outcome(pos) is not None or not listed:
             break

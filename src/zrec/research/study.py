@@ -41,7 +41,7 @@ from zrec.play.replay import Replay, prepare_rules
 from zrec.research.metrics_trace import Recorder, Trace
 from zrec.research.players import SEARCHERS, make_player, player_spec
 from zrec.rules.base import READING, REMOVED, Event, GameRules, check_options, named_reading
-from zrec.rules.loops import play_randomly
+from zrec.rules.loops import play_randomly, takings
 
 __all__ = [
     "MAX_PLIES",
@@ -93,8 +93,8 @@ def greedy_move(engine: Any, pos: Any, roll: Sequence[int] | None, rng: random.R
     ``random`` player's move where no legal move takes anything."""
     best: list[Any] = []
     most = 0
-    for move in engine.legal_moves(pos, roll):
-        taken = removed(engine.apply(pos, move)[1])
+    moves = engine.legal_moves(pos, roll)
+    for move, taken in zip(moves, takings(engine, pos, roll), strict=True):
         if taken > most:
             best, most = [move], taken
         elif taken == most and most:

@@ -1,11 +1,12 @@
-"""The loops that run many moves in one call: perft counts, random games, and the
-material search of the ``alphabeta`` player.
+"""The loops that run many moves in one call: perft counts, random games, the
+material search of the ``alphabeta`` player, and the pieces each legal move takes.
 
 Each is stated here once over the engine protocol (:mod:`zrec.rules.base`), as the
 reference.  An engine whose rules package runs a compiled kernel (:mod:`zrec.rules.kernel`)
 may offer the same loop natively, as the methods ``count_sequences(pos, depth)``,
-``play_randomly(pos, rng, max_moves, max_turns)`` and ``search_value(pos, me, depth,
-ahead, alpha, beta)``; the functions here call those where the engine has them, so that
+``play_randomly(pos, rng, max_moves, max_turns)``, ``search_value(pos, me, depth,
+ahead, alpha, beta)`` and ``takings(pos, roll)``; the functions here call those where
+the engine has them, so that
 perft, self-play, the playouts of ``mcts`` and the searches of ``alphabeta`` run without
 a Python call per move.  A native loop gives the same answers as the loop here, and
 draws from the generator exactly as it does (the differential tests hold it to that).
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -31,6 +33,7 @@ __all__ = [
     "reference_play",
     "reference_search",
     "search_value",
+    "takings",
 ]
 
 P = TypeVar("P")
@@ -61,6 +64,22 @@ class DiceError(RulesError):
     def __init__(self, chance: Chance) -> None:
         super().__init__(f"a turn rolls dice ({chance.text()})")
         self.chance = chance
+
+
+def takings(
+    engine: Engine[Any, Any], pos: Any, roll: Sequence[int] | None = None
+) -> list[int]:
+    """The pieces each legal move of ``pos`` (in :meth:`Engine.legal_moves`'s order,
+    for the ``roll`` where the turn rolls dice) takes off the board: the squares its
+    ``removed`` events empty (the ``greedy`` player's and model's measure)."""
+    native = getattr(engine, "takings", None)
+    if native is not None:
+        counts: list[int] = native(pos, roll)
+        return counts
+    return [
+        sum(len(e.squares) for e in engine.apply(pos, move)[1] if e.code == REMOVED)
+        for move in engine.legal_moves(pos, roll)
+    ]
 
 
 def count_sequences(engine: Engine[Any, Any], pos: Any, depth: int) -> list[int]:

@@ -349,6 +349,11 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             return [SerpentMove(path, caps) for path, caps in seen]
         return self._step_moves(own, enemy)
 
+    def takings(self, pos: SerpentPosition, roll: Sequence[int] | None = None) -> list[int]:
+        """The pieces each legal move takes (:func:`zrec.rules.loops.takings`): its
+        jumped points (a huff: the one huffed piece), without applying it."""
+        return [len(move.captured) for move in self.legal_moves(pos)]
+
     def count_sequences(self, pos: SerpentPosition, depth: int) -> list[int]:
         """Perft from ``pos`` (:func:`zrec.rules.loops.count_sequences`), native with
         the kernel."""
