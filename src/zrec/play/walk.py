@@ -9,7 +9,11 @@ Steps come in file order: a move, then the variations written after it, then the
 move.  The validator, ``zrec show``, the diagrams, the replay page and the archive
 are visitors.  A visitor that wants every move of the main line and little else (the
 archive's indexer) takes them in batches of plain tuples (:meth:`Visitor.main_moves`)
-rather than a :class:`Step` and a call each.
+rather than a :class:`Step` and a call each.  A visitor that wants neither (the
+validator) is shown nothing of a line of plain moves as the reader holds it
+(:class:`~zrec.notation.plainmoves.PlainMoves`) that the rules play in one call
+(:func:`zrec.rules.lines.play_line`) with nothing to say: the walker walks such a line
+move by move only when one of its moves has something to say.
 
 :func:`written_number` is the one rule for which moves carry their number when a
 player (or zrec) writes a line: docs/notation.md section 4.3.
@@ -22,8 +26,10 @@ from typing import Any, NamedTuple
 
 from zrec.budget import current
 from zrec.notation.model import Line, MoveNode
+from zrec.notation.plainmoves import PlainMoves
 from zrec.play.replay import Replay, ReplayError
 from zrec.rules.base import Event, Finding, IllegalMoveError, MoveNumber
+from zrec.rules.lines import play_line
 
 __all__ = [
     "LineEnd",
@@ -116,8 +122,19 @@ def walk(
     many turns (before any move that follows the last of them).  Returns where the main
     line ended.
     """
+    moves = line.moves
+    if (
+        isinstance(moves, PlainMoves)
+        and not visitor.every_step
+        and not visitor.batches
+        and upto is None
+        and current() is None
+    ):  # the common line: played in one call, walked only if a move has something to say
+        run = play_line(replay.engine, replay.start, moves.turns, moves.numbers, moves.dots)
+        if run.played == len(moves):
+            return LineEnd(run.position, run.turns)
     walker = _Walker(replay, visitor, variations, upto)
-    end = walker.line(line.moves, replay.start, 0, 0)
+    end = walker.line(moves, replay.start, 0, 0)
     if walker.trail:
         visitor.main_moves(walker.trail)
     return end
