@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from zrec.moves import Turn
 from zrec.rules.base import Event, IllegalMoveError, Outcome, Resolved
+from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.serpent.engine import SerpentEngine
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
@@ -95,6 +96,17 @@ class DrawRulesEngine(SerpentEngine):
         self, pos: SerpentPosition, rng: random.Random, max_moves: int, max_turns: int
     ) -> Played[SerpentPosition]:
         return reference_play(self, pos, rng, max_moves, max_turns)
+
+    def play_line(
+        self,
+        pos: SerpentPosition,
+        turns: Sequence[Turn],
+        numbers: Sequence[int | None],
+        dots: Sequence[int],
+        keys: bool = False,
+    ) -> Run:
+        # the kernel plays no history: a line under the draw rules is played here
+        return reference_line(self, pos, turns, numbers, dots, keys)
 
     def legal_moves(
         self, pos: SerpentPosition, roll: Sequence[int] | None = None
