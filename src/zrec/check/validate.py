@@ -135,6 +135,7 @@ class _Both(Visitor):
         self.observer = observer
         self.every_step = observer.every_step
         self.batches = observer.batches
+        self.keyed = observer.keyed
 
     def step(self, step: Step) -> None:
         # the checker sees what the walker would show it alone (it checks nothing else)
@@ -152,6 +153,11 @@ class _Both(Visitor):
 
     def main_moves(self, moves: list[Played]) -> None:
         self.observer.main_moves(moves)
+
+    def main_keys(
+        self, keys: list[bytes], removals: list[tuple[int, tuple[int, ...]]]
+    ) -> None:
+        self.observer.main_keys(keys, removals)
 
 
 #: Makes a visitor that watches the validator's walk (given the game's replay).

@@ -93,6 +93,10 @@ class Visitor:
     #: indexer: facts_of of 5,000 random games of the archive benchmark took 2.6 s of
     #: CPU, not 3.4 s).
     batches: bool = False
+    #: ``True`` (with ``batches``): a main line of plain moves that the rules play in
+    #: one call with nothing to say, every move a turn, is given to :meth:`main_keys`
+    #: (the keys of its positions), not to :meth:`main_moves`.
+    keyed: bool = False
 
     def step(self, step: Step) -> None:
         """A move was played (or found illegal)."""
@@ -106,6 +110,15 @@ class Visitor:
 
     def main_moves(self, moves: list[Played]) -> None:
         """The next legal moves of the main line, in order (only when ``batches``)."""
+
+    def main_keys(
+        self, keys: list[bytes], removals: list[tuple[int, tuple[int, ...]]]
+    ) -> None:
+        """Every move of the main line at once, as the engine's key of the position
+        after each (the first move is ply 1) and, for each move that removed pieces, its
+        ply and the pieces each seat has after it (the engine's ``material``); only when
+        ``keyed``, for a line the rules played in one call, in place of
+        :meth:`main_moves`."""
 
 
 def walk(
@@ -126,12 +139,17 @@ def walk(
     if (
         isinstance(moves, PlainMoves)
         and not visitor.every_step
-        and not visitor.batches
+        and (visitor.keyed or not visitor.batches)
         and upto is None
         and current() is None
     ):  # the common line: played in one call, walked only if a move has something to say
-        run = play_line(replay.engine, replay.start, moves.turns, moves.numbers, moves.dots)
-        if run.played == len(moves):
+        keyed = visitor.keyed
+        run = play_line(
+            replay.engine, replay.start, moves.turns, moves.numbers, moves.dots, keyed
+        )
+        if run.played == len(moves) and not (keyed and run.turns != run.played):
+            if keyed and run.keys:
+                visitor.main_keys(run.keys, run.removals or [])
             return LineEnd(run.position, run.turns)
     walker = _Walker(replay, visitor, variations, upto)
     end = walker.line(moves, replay.start, 0, 0)
