@@ -111,3 +111,43 @@ def test_every_sample_is_reported_alike_both_ways() -> None:
             assert fast == python == _diagnostics(_held_whole(record.game)), path
             checked += 1
     assert checked > 30, checked
+
+
+def _facts(record: object) -> tuple[object, ...]:
+    from zrec.archive.store.facts import facts_of
+
+    facts = facts_of(record, "x.zrec")  # type: ignore[arg-type]
+    lines = [d.format() for d in facts.report.diagnostics]
+    return (facts.keys, facts.paths, facts.material, facts.codes, facts.ident, facts.text,
+            facts.plies, lines)
+
+
+def test_an_import_indexes_a_plain_line_as_the_walker_does() -> None:
+    """The indexer's keys, paths, material and opening codes of a line the rules play
+    in one call (with the kernel and without) are those of the walk move by move."""
+    from zrec.play.selfplay import random_games
+    from zrec.notation.writer import write_games
+    from zrec.rules import find_game
+
+    texts = [
+        path.read_bytes().decode("utf-8", "replace") for path in sorted(SAMPLES.rglob("*.zrec"))
+    ]
+    for game, options in [("mosona", {}), ("kolowis", {"Captures": "huff"}),
+                          ("mosona", {"Captures": "optional", "Pieces": "24"}),
+                          ("kolowis", {"Pieces": "23", "Chains": "stop"})]:
+        if game == "mosona":
+            options.pop("Pieces", None)
+        texts.append("".join(write_games(random_games(find_game(game), options, 20, 7))))
+    texts += [f'[Game "mosona"]\n\n{movetext}\n' for movetext in SPOILT]
+    plain = 0
+    for text in texts:
+        for record in read_string(text):
+            if record.game is None or not isinstance(record.game.line.moves, PlainMoves):
+                continue
+            plain += 1
+            fast = _facts(record)
+            with kernel.python_engines():
+                python = _facts(record)
+            whole = replace(record, game=_held_whole(record.game))
+            assert fast == python == _facts(whole)
+    assert plain > 100, plain
