@@ -212,16 +212,17 @@ def validate_game(
             "the movetext",
         )
     if end.position is not None:
-        last = game.line.moves[-1] if game.line.moves else None
         for finding in judge_ending(replay.engine, end.position, game.result, tags):
             if finding.tag is not None and game.tag_span(finding.tag) is not None:
                 checker.add_at_tag(
                     game, finding.tag, finding.code, finding.severity, finding.message
                 )
             else:
+                last = game.line.moves[-1] if game.line.moves else None
                 ply = end.ply or None
                 checker.add(finding.code, finding.severity, finding.message, last, ply)
-    report.diagnostics.sort(key=lambda d: (d.line, d.column))  # file order
+    if len(report.diagnostics) > 1:
+        report.diagnostics.sort(key=lambda d: (d.line, d.column))  # file order
     return report
 
 

@@ -577,8 +577,9 @@ PyMODINIT_FUNC PyInit__kernel(void) {
 
 static PyObject *s_dice, *s_actions, *s_kind, *s_squares, *s_seps, *s_vias;
 
-/* the bit of a point name (lattice.point_name: b_i = 3(i-1), a_i +1, c_i +2), or -1 */
-static int point_bit(const Board *b, PyObject *name) {
+/* the bit of a point name (lattice.point_name: b_i = 3(i-1), a_i +1, c_i +2) on a
+ * board large enough, or -1 (not a point name) */
+static int point_bit(PyObject *name) {
     if (!PyUnicode_Check(name)) return -1;
     Py_ssize_t n;
     const char *s = PyUnicode_AsUTF8AndSize(name, &n);
@@ -594,16 +595,15 @@ static int point_bit(const Board *b, PyObject *name) {
         if (s[i] < '0' || s[i] > '9') return -1;
         number = number * 10 + (s[i] - '0');
     }
-    int bit = 3 * (number - 1) + row;
-    return bit < b->size ? bit : -1;
+    return 3 * (number - 1) + row;
 }
 
 /* A written turn as a path: 1 when it is not one resolve can read with no word (dice,
- * several actions, not a path, a name off the board, a separator neither - nor x),
- * -1 on a Python error.  vias[i] is the point written before path[i + 1], or -1;
- * *chain is 1 when every separator is x, 0 when every one is -. */
-static int read_turn(const Board *b, PyObject *turn, uint8_t *path, int *npath, int *vias,
-                     int *chain) {
+ * several actions, not a path, not a point name, a separator neither - nor x), -1 on a
+ * Python error.  vias[i] is the point written before path[i + 1], or -1; *chain is 1
+ * when every separator is x, 0 when every one is -.  (The points are checked against
+ * the board's size by the caller.) */
+static int read_turn(PyObject *turn, int *path, int *npath, int *vias, int *chain) {
     int answer = 1;
     PyObject *dice = NULL, *actions = NULL, *kind = NULL, *squares = NULL, *seps = NULL,
              *written = NULL;
@@ -628,14 +628,14 @@ static int read_turn(const Board *b, PyObject *turn, uint8_t *path, int *npath, 
         goto done;
     int dashes = 0, xs = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int p = point_bit(b, PyTuple_GET_ITEM(squares, i));
+        int p = point_bit(PyTuple_GET_ITEM(squares, i));
         if (p < 0) goto done;
-        path[i] = (uint8_t)p;
+        path[i] = p;
     }
     for (Py_ssize_t i = 0; i + 1 < n; i++) {
         PyObject *via = PyTuple_GET_ITEM(written, i), *sep = PyTuple_GET_ITEM(seps, i);
         if (via == Py_None) vias[i] = -1;
-        else if ((vias[i] = point_bit(b, via)) < 0) goto done;
+        else if ((vias[i] = point_bit(via)) < 0) goto done;
         if (!PyUnicode_Check(sep)) goto done;
         if (!PyUnicode_CompareWithASCIIString(sep, "-")) dashes++;
         else if (!PyUnicode_CompareWithASCIIString(sep, "x")) xs++;
@@ -747,6 +747,30 @@ static PyObject *key_bytes(const Board *b, const Pos *s) {
     return PyBytes_FromStringAndSize((const char *)buf, k);
 }
 
+/* The turns read last, by address: a file repeats the same Turn objects (the reader
+ * makes one a word), so each is read once.  An entry holds a reference to its turn, so
+ * that no other object takes its address while it is there. */
+#define READ_TURNS 4096
+typedef struct {
+    PyObject *turn;
+    int answer, npath, chain;
+    int path[MAXPATH], vias[MAXPATH];
+} ReadTurn;
+static ReadTurn read_turns[READ_TURNS];
+
+static const ReadTurn *read_turn_once(PyObject *turn) {
+    ReadTurn *e = &read_turns[((uintptr_t)turn >> 4) % READ_TURNS];
+    if (e->turn == turn) return e;
+    ReadTurn fresh = {NULL, 0, 0, 0, {0}, {0}};
+    fresh.answer = read_turn(turn, fresh.path, &fresh.npath, fresh.vias, &fresh.chain);
+    if (fresh.answer < 0) return NULL;
+    Py_XDECREF(e->turn);
+    *e = fresh;
+    Py_INCREF(turn);
+    e->turn = turn;
+    return e;
+}
+
 static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 10) return PyErr_Format(PyExc_TypeError, "line() takes 10 arguments");
     Pos s;
@@ -773,12 +797,19 @@ static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs
             if (s.huff || written != s.ply / 2 + 1 || dot != (s.turn == self->start_turn ? 1 : 3))
                 break;
         }
+        const ReadTurn *read = read_turn_once(PyList_GET_ITEM(turns, i));
+        if (!read) goto failed;
+        if (read->answer) break;
         uint8_t path[MAXPATH];
-        int vias[MAXPATH], npath = 0, chain = 0;
-        int read = read_turn(self, PyList_GET_ITEM(turns, i), path, &npath, vias, &chain);
-        if (read < 0) goto failed;
+        int on_board = 1;
+        for (int k = 0; k < read->npath; k++) {
+            on_board &= read->path[k] < self->size;
+            path[k] = (uint8_t)read->path[k];
+        }
+        for (int k = 0; k + 1 < read->npath; k++) on_board &= read->vias[k] < self->size;
         Move m;
-        if (read || !resolve_path(self, &s, path, npath, vias, chain, &m)) break;
+        if (!on_board || !resolve_path(self, &s, path, read->npath, read->vias, read->chain, &m))
+            break;
         apply(self, &s, &m);
         moves++;
         if (with_keys) {
