@@ -125,8 +125,8 @@ def _facts(record: object) -> tuple[object, ...]:
 def test_an_import_indexes_a_plain_line_as_the_walker_does() -> None:
     """The indexer's keys, paths, material and opening codes of a line the rules play
     in one call (with the kernel and without) are those of the walk move by move."""
-    from zrec.play.selfplay import random_games
     from zrec.notation.writer import write_games
+    from zrec.play.selfplay import random_games
     from zrec.rules import find_game
 
     texts = [
