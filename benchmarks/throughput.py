@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -84,11 +85,24 @@ def build_pgn(size: int, seed: int) -> Path:
     return make(size, seed)
 
 
-def whole(command: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, str]:
-    """Seconds of one run of ``command`` as a process, and what it printed."""
+#: the CPU seconds (user + system) of each whole-process run, by the run's name: on a
+#: shared machine the wall-clock time of a run depends on the load, its CPU time less
+CPU: dict[str, list[float]] = {}
+
+
+def whole(
+    command: Sequence[str], env: dict[str, str] | None = None, name: str = ""
+) -> tuple[float, str]:
+    """Seconds of one run of ``command`` as a process, and what it printed (its CPU
+    seconds kept in :data:`CPU` under ``name``)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if name:
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        CPU.setdefault(name, []).append(cpu)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}{done.stderr}")
     return seconds, done.stdout
@@ -156,12 +170,13 @@ def run_game(game: str, args: argparse.Namespace, pgn: Path) -> list[str]:
         *(["baseline process"] if args.baseline else []))}
     reports: set[str] = set()
     for _ in range(args.rounds):
-        times["chess process"].append(whole([sys.executable, "-c", CHESS_READER, str(pgn)])[0])
-        took, report = whole(zrec)
+        chess_run = [sys.executable, "-c", CHESS_READER, str(pgn)]
+        times["chess process"].append(whole(chess_run, name=f"{game} chess")[0])
+        took, report = whole(zrec, name=f"{game} zrec")
         times["zrec process"].append(took)
         reports.add(report)
         if baseline_env is not None:
-            took, report = whole(baseline, baseline_env)
+            took, report = whole(baseline, baseline_env, name=f"{game} baseline")
             times["baseline process"].append(took)
             reports.add(report)
         for n in args.jobs:
@@ -200,6 +215,16 @@ def run_game(game: str, args: argparse.Namespace, pgn: Path) -> list[str]:
         same = "the same" if len(reports) == 1 else "DIFFERENT"
         out.append(f"\nzrec / baseline: {med['zrec process'] / med['baseline process']:.3f} "
                    f"of the time; reports {same}")
+    cpu = {k: statistics.median(v) for k, v in CPU.items() if k.startswith(f"{game} ")}
+    chess_cpu = cpu[f"{game} chess"]
+    out.append("\nCPU time (user + system) of the whole processes, medians: python-chess "
+               f"{chess_cpu:.2f} s ({chess_plies / chess_cpu:,.0f} plies/s)")
+    for name in ("zrec", "baseline"):
+        if f"{game} {name}" in cpu:
+            seconds = cpu[f"{game} {name}"]
+            ratio = (plies / seconds) / (chess_plies / chess_cpu)
+            out.append(f"- {name} validate: {seconds:.2f} s ({plies / seconds:,.0f} plies/s), "
+                       f"{ratio:.2f}× python-chess per ply")
     for n in args.jobs:
         line(f"zrec validate --jobs {n}, whole process", med[f"zrec process jobs {n}"], mb,
              plies, "chess process")

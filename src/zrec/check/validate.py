@@ -135,6 +135,7 @@ class _Both(Visitor):
         self.observer = observer
         self.every_step = observer.every_step
         self.batches = observer.batches
+        self.keyed = observer.keyed
 
     def step(self, step: Step) -> None:
         # the checker sees what the walker would show it alone (it checks nothing else)
@@ -152,6 +153,11 @@ class _Both(Visitor):
 
     def main_moves(self, moves: list[Played]) -> None:
         self.observer.main_moves(moves)
+
+    def main_keys(
+        self, keys: list[bytes], removals: list[tuple[int, tuple[int, ...]]]
+    ) -> None:
+        self.observer.main_keys(keys, removals)
 
 
 #: Makes a visitor that watches the validator's walk (given the game's replay).
@@ -206,16 +212,17 @@ def validate_game(
             "the movetext",
         )
     if end.position is not None:
-        last = game.line.moves[-1] if game.line.moves else None
         for finding in judge_ending(replay.engine, end.position, game.result, tags):
             if finding.tag is not None and game.tag_span(finding.tag) is not None:
                 checker.add_at_tag(
                     game, finding.tag, finding.code, finding.severity, finding.message
                 )
             else:
+                last = game.line.moves[-1] if game.line.moves else None
                 ply = end.ply or None
                 checker.add(finding.code, finding.severity, finding.message, last, ply)
-    report.diagnostics.sort(key=lambda d: (d.line, d.column))  # file order
+    if len(report.diagnostics) > 1:
+        report.diagnostics.sort(key=lambda d: (d.line, d.column))  # file order
     return report
 
 

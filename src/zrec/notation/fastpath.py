@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from zrec.moves import Action, Dice, Turn
-from zrec.notation import _fast
 from zrec.notation.grammar import TokenT, possessive
-from zrec.notation.model import Game, Line, MoveNode, Span
+from zrec.notation.model import Game, Line, Span
+from zrec.notation.plainmoves import PlainMoves
 
 _SQUARE = r"[a-z][1-9][0-9]?"
 #: a move along squares joined by ``-``, ``x`` or ``>``, a piece dropped on a square, a
@@ -192,8 +192,11 @@ class CommonPath:
                 return None
             tags.append(pair)
         turns = self.turns
-        make = _fast.plain_move
-        nodes: list[MoveNode] = []
+        written: list[Turn] = []  # the line, as PlainMoves holds it
+        numbers: list[int | None] = []
+        all_dots: list[int] = []
+        lines: list[int] = []
+        columns: list[int] = []
         number: int | None = None
         dots = 1
         index, end = first, count - 1
@@ -206,10 +209,9 @@ class CommonPath:
                     turn = self._turn(text)
                     if turn is None:
                         return None
-                nodes.append(make(turn, number, dots, line, column))
-                number, dots = None, 1
             elif kind == "MOVE_NUMBER" and number is None:
                 number, dots = _number(text)
+                continue
             elif kind == "DICE":  # then actions joined by commas
                 actions: list[Action] = []
                 while index < end and tokens[index][0] == "ACTION":
@@ -224,14 +226,20 @@ class CommonPath:
                     index += 1
                 else:  # no action after the dice or after a comma
                     return None
-                nodes.append(make(Turn(tuple(actions), _dice(text)), number, dots, line, column))
-                number, dots = None, 1
+                turn = Turn(tuple(actions), _dice(text))
             else:
                 return None
+            written.append(turn)
+            numbers.append(number)
+            all_dots.append(dots)
+            lines.append(line)
+            columns.append(column)
+            number, dots = None, 1
         if number is not None:  # a number with no move after it
             return None
         spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
-        return Game(tuple(tags), Line(tuple(nodes)), tokens[-1][1], spans)
+        moves = PlainMoves(written, numbers, all_dots, lines, columns)
+        return Game(tuple(tags), Line(moves), tokens[-1][1], spans)
 
     def kind(self, word: str) -> str:
         """The kind :func:`word_kind` gives ``word``, learnt for the next time."""

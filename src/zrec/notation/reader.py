@@ -217,6 +217,13 @@ class _Reader:
             elif pos == 0:
                 if text[:1] == _TAG_START:
                     pair = fastpath.plain_tag(text)
+                    if pair is not None and not game.moves_started:
+                        # one of the game's tag pairs: what _feed does with it, at once
+                        game.lines.setdefault(number, shown)
+                        if not game.tokens and game.start_line == 0:
+                            game.start_line = number
+                        game.tokens.append(("TAG_PAIR", pair, number, 1))
+                        continue
                     if pair is not None:  # one tag pair, the whole line: as below
                         game.lines.setdefault(number, shown)
                         self._feed(("TAG_PAIR", pair, number, 1), done)

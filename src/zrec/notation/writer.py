@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from zrec.moves import Turn
 from zrec.notation.model import Comment, Game, Line, MoveNode
+from zrec.notation.plainmoves import PlainMoves
 
 WIDTH = 79
 #: about how many characters :func:`game_text` hands out at a time
@@ -152,20 +154,29 @@ def _plain_lines(game: Game, width: int = WIDTH) -> list[str] | None:
     The import writes every record it stores: this took writing the 5,000 random games
     of the archive benchmark from 0.51 s to 0.35 s of CPU."""
     line = game.line
-    if line.comments or not game.result or not isinstance(line.moves, tuple):
-        return None  # (a very long game is written a piece at a time: game_text)
+    moves = line.moves
+    if line.comments or not game.result:
+        return None
+    if isinstance(moves, PlainMoves):  # plain moves as read: no node is made
+        nodes: Iterable[tuple[Turn, int | None, int]] = zip(
+            moves.turns, moves.numbers, moves.dots, strict=True
+        )
+    elif isinstance(moves, tuple):
+        for node in moves:
+            if (
+                node.variations
+                or node.comments_before
+                or node.comments_after
+                or node.nags
+                or node.suffix
+            ):
+                return None
+        nodes = ((node.turn, node.number, node.dots) for node in moves)
+    else:  # (a very long game is written a piece at a time: game_text)
+        return None
     words = []
-    for node in line.moves:
-        turn = node.turn
-        if (
-            node.variations
-            or node.comments_before
-            or node.comments_after
-            or node.nags
-            or node.suffix
-            or turn.dice is not None
-            or len(turn.actions) != 1
-        ):
+    for turn, number, dots in nodes:
+        if turn.dice is not None or len(turn.actions) != 1:
             return None
         action = turn.actions[0]
         seps = action.seps
@@ -174,8 +185,8 @@ def _plain_lines(game: Game, width: int = WIDTH) -> list[str] | None:
             text = action.text() if any(action.vias) else seps[0].join(action.squares)
         else:
             text = action.text()
-        if node.number is not None:
-            text = f"{move_number(node)} {text}"
+        if number is not None:
+            text = f"{number}{'...' if dots == 3 else '.'} {text}"
         words.append(text)
     words.append(game.result)
     lines = []

@@ -9,7 +9,11 @@ Steps come in file order: a move, then the variations written after it, then the
 move.  The validator, ``zrec show``, the diagrams, the replay page and the archive
 are visitors.  A visitor that wants every move of the main line and little else (the
 archive's indexer) takes them in batches of plain tuples (:meth:`Visitor.main_moves`)
-rather than a :class:`Step` and a call each.
+rather than a :class:`Step` and a call each.  A visitor that wants neither (the
+validator) is shown nothing of a line of plain moves as the reader holds it
+(:class:`~zrec.notation.plainmoves.PlainMoves`) that the rules play in one call
+(:func:`zrec.rules.lines.play_line`) with nothing to say: the walker walks such a line
+move by move only when one of its moves has something to say.
 
 :func:`written_number` is the one rule for which moves carry their number when a
 player (or zrec) writes a line: docs/notation.md section 4.3.
@@ -22,8 +26,10 @@ from typing import Any, NamedTuple
 
 from zrec.budget import current
 from zrec.notation.model import Line, MoveNode
+from zrec.notation.plainmoves import PlainMoves
 from zrec.play.replay import Replay, ReplayError
 from zrec.rules.base import Event, Finding, IllegalMoveError, MoveNumber
+from zrec.rules.lines import play_line
 
 __all__ = [
     "LineEnd",
@@ -87,6 +93,10 @@ class Visitor:
     #: indexer: facts_of of 5,000 random games of the archive benchmark took 2.6 s of
     #: CPU, not 3.4 s).
     batches: bool = False
+    #: ``True`` (with ``batches``): a main line of plain moves that the rules play in
+    #: one call with nothing to say, every move a turn, is given to :meth:`main_keys`
+    #: (the keys of its positions), not to :meth:`main_moves`.
+    keyed: bool = False
 
     def step(self, step: Step) -> None:
         """A move was played (or found illegal)."""
@@ -100,6 +110,15 @@ class Visitor:
 
     def main_moves(self, moves: list[Played]) -> None:
         """The next legal moves of the main line, in order (only when ``batches``)."""
+
+    def main_keys(
+        self, keys: list[bytes], removals: list[tuple[int, tuple[int, ...]]]
+    ) -> None:
+        """Every move of the main line at once, as the engine's key of the position
+        after each (the first move is ply 1) and, for each move that removed pieces, its
+        ply and the pieces each seat has after it (the engine's ``material``); only when
+        ``keyed``, for a line the rules played in one call, in place of
+        :meth:`main_moves`."""
 
 
 def walk(
@@ -116,8 +135,24 @@ def walk(
     many turns (before any move that follows the last of them).  Returns where the main
     line ended.
     """
+    moves = line.moves
+    if (
+        isinstance(moves, PlainMoves)
+        and not visitor.every_step
+        and (visitor.keyed or not visitor.batches)
+        and upto is None
+        and current() is None
+    ):  # the common line: played in one call, walked only if a move has something to say
+        keyed = visitor.keyed
+        run = play_line(
+            replay.engine, replay.start, moves.turns, moves.numbers, moves.dots, keyed
+        )
+        if run.played == len(moves) and not (keyed and run.turns != run.played):
+            if keyed and run.keys:
+                visitor.main_keys(run.keys, run.removals or [])
+            return LineEnd(run.position, run.turns)
     walker = _Walker(replay, visitor, variations, upto)
-    end = walker.line(line.moves, replay.start, 0, 0)
+    end = walker.line(moves, replay.start, 0, 0)
     if walker.trail:
         visitor.main_moves(walker.trail)
     return end

@@ -80,6 +80,7 @@ class Indexer(Visitor):
         raw: bool = False,
         paths: int = OPENING_PLIES,
         codes: bool = False,
+        keyed: bool = False,
     ) -> None:
         self.replay = replay
         self.engine = replay.engine
@@ -101,6 +102,9 @@ class Indexer(Visitor):
         #: with ``codes`` (and no dice): for each of the first moves, the last byte of
         #: the hash of the position it makes (:mod:`zrec.archive.store.lines`)
         self.codes: bytearray | None = bytearray() if codes and not self.spell else None
+        #: with ``keyed`` (and no dice): a line the rules play in one call comes as its
+        #: keys (:meth:`main_keys`), not as moves
+        self.keyed = keyed and not self.spell
 
     @property
     def path(self) -> int:
@@ -116,7 +120,22 @@ class Indexer(Visitor):
                 self._one(move)
             return
         key = self.engine.key
-        raws = [key(after) for _, _, _, after, _ in moves]
+        self._keys([key(after) for _, _, _, after, _ in moves])
+        for ply, _, _, after, events in moves:
+            if events and any(event.code == REMOVED for event in events):
+                self._material(after, ply)
+
+    def main_keys(
+        self, keys: list[bytes], removals: list[tuple[int, tuple[int, ...]]]
+    ) -> None:
+        self._keys(keys)
+        for ply, counts in removals:
+            self._counts(counts, ply)
+
+    def _keys(self, raws: list[bytes]) -> None:
+        """The keys of the next positions of the main line, each a ply on."""
+        keys = self.keys
+        first = len(keys)
         keys += [_from_bytes(_hash(r, digest_size=8).digest(), "big", signed=True) for r in raws]
         codes = self.codes
         if codes is not None and len(codes) < OPENING_PLIES:
@@ -130,9 +149,6 @@ class Indexer(Visitor):
             self.paths.append(_signed(hasher.digest()))
         if opening < len(raws):
             hasher.update(b"".join(raws[opening:]))
-        for ply, _, _, after, events in moves:
-            if events and any(event.code == REMOVED for event in events):
-                self._material(after, ply)
 
     def _one(self, played: Played) -> None:
         ply, before, move, after, events = played
@@ -160,7 +176,9 @@ class Indexer(Visitor):
             self._material(after, ply)
 
     def _material(self, after: Any, ply: int) -> None:
-        counts = self.engine.material(after)
+        self._counts(self.engine.material(after), ply)
+
+    def _counts(self, counts: tuple[int, ...], ply: int) -> None:
         if counts not in self.seen:
             self.seen.add(counts)
             self.material.append((":".join(map(str, counts)), ply))
@@ -245,7 +263,7 @@ def facts_of(record: Record | JsonRecord, file: str) -> Facts:
     def observe(replay: Replay) -> Visitor:
         tags = record.game.tag_map() if record.game is not None else {}
         setup = replay.engine.setup_text(replay.start) if "Setup" in tags else ""
-        indexer = Indexer(replay, setup, codes=True)
+        indexer = Indexer(replay, setup, codes=True, keyed=True)
         found.append(indexer)
         return indexer
 

@@ -32,7 +32,7 @@ def index_text(text: str, upto: int | None = None, raw: bool = False) -> Indexer
         except GameSetupError:
             return None
         setup = replay.engine.setup_text(replay.start) if "Setup" in tags else ""
-        indexer = Indexer(replay, setup, raw)
+        indexer = Indexer(replay, setup, raw, keyed=True)
         walk(replay, game.line, indexer, variations=False, upto=upto)
         return indexer
     return None

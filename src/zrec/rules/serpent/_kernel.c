@@ -778,6 +778,10 @@ static void Board_dealloc(Board *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* written lines: defined in the section at the end of this file */
+static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs);
+static int init_lines(void);
+
 static PyMethodDef Board_methods[] = {
     {"moves", (PyCFunction)(void (*)(void))Board_moves, METH_FASTCALL,
      "moves(white, black, turn, ply, huff): every legal move, in the engine's order"},
@@ -789,6 +793,9 @@ static PyMethodDef Board_methods[] = {
      "stuck(own, enemy): whether own has no step and no capture"},
     {"play", (PyCFunction)(void (*)(void))Board_play, METH_FASTCALL,
      "play(white, black, turn, ply, huff, rng, max_moves, max_turns): a random game"},
+    {"line", (PyCFunction)(void (*)(void))Board_line, METH_FASTCALL,
+     "line(white, black, turn, ply, huff, turns, numbers, dots, keys, start_ply): a "
+     "written line played while nothing in it needs a word"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -810,7 +817,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
-    if (PyType_Ready(&BoardType) < 0) return NULL;
+    if (PyType_Ready(&BoardType) < 0 || init_lines() < 0) return NULL;
     if (zrec_random_check() < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
@@ -831,4 +838,294 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     PyModule_AddIntConstant(m, "BLOCKED_LOSES", BLOCKED_LOSES);
     PyModule_AddIntConstant(m, "END_DRAW", END_DRAW);
     return m;
+}
+
+/* == Written lines (issue 38: validate and import) ====================================
+ *
+ * Board.line(white, black, turn, ply, huff, turns, numbers, dots, keys, start_ply)
+ *     -> (played, white, black, turn, ply, huff, moves, keys or None, removals or None)
+ * plays a line of written turns (zrec.moves.Turn values) from a position as
+ * zrec.rules.lines.reference_line does over the engine: each turn resolved as
+ * WrittenMoves.resolve reads it when it answers a legal move with no note, its written
+ * number (numbers[i], None: none; dots[i]) compared with SerpentEngine.move_number,
+ * then applied; it stops before the first turn that resolve would refuse, answer with
+ * a note, or whose number does not fit.  With keys true it also answers the engine's
+ * key (SerpentEngine.key) after each move played and, for each move that took pieces,
+ * (its ply, (White's pieces, Black's pieces)) after it; start_ply is the ply (as the
+ * walker counts it) before the first turn.
+ */
+
+static PyObject *s_dice, *s_actions, *s_kind, *s_squares, *s_seps, *s_vias;
+
+/* the bit of a point name (lattice.point_name: b_i = 3(i-1), a_i +1, c_i +2) on a
+ * board large enough, or -1 (not a point name) */
+static int point_bit(PyObject *name) {
+    if (!PyUnicode_Check(name)) return -1;
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &n);
+    if (!s) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (n < 2 || n > 4 || s[1] < '1' || s[1] > '9') return -1;
+    int row = s[0] == 'b' ? 0 : s[0] == 'a' ? 1 : s[0] == 'c' ? 2 : -1;
+    if (row < 0) return -1;
+    int number = 0;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return -1;
+        number = number * 10 + (s[i] - '0');
+    }
+    return 3 * (number - 1) + row;
+}
+
+/* A written turn as a path: 1 when it is not one resolve can read with no word (dice,
+ * several actions, not a path, not a point name, a separator neither - nor x), -1 on a
+ * Python error.  vias[i] is the point written before path[i + 1], or -1; *chain is 1
+ * when every separator is x, 0 when every one is -.  (The points are checked against
+ * the board's size by the caller.) */
+static int read_turn(PyObject *turn, int *path, int *npath, int *vias, int *chain) {
+    int answer = 1;
+    PyObject *dice = NULL, *actions = NULL, *kind = NULL, *squares = NULL, *seps = NULL,
+             *written = NULL;
+    dice = PyObject_GetAttr(turn, s_dice);
+    if (!dice) return -1;
+    if (dice != Py_None) goto done;
+    actions = PyObject_GetAttr(turn, s_actions);
+    if (!actions) goto failed;
+    if (!PyTuple_Check(actions) || PyTuple_GET_SIZE(actions) != 1) goto done;
+    PyObject *action = PyTuple_GET_ITEM(actions, 0);
+    kind = PyObject_GetAttr(action, s_kind);
+    if (!kind) goto failed;
+    if (!PyUnicode_Check(kind) || PyUnicode_CompareWithASCIIString(kind, "path")) goto done;
+    squares = PyObject_GetAttr(action, s_squares);
+    seps = squares ? PyObject_GetAttr(action, s_seps) : NULL;
+    written = seps ? PyObject_GetAttr(action, s_vias) : NULL;
+    if (!written) goto failed;
+    if (!PyTuple_Check(squares) || !PyTuple_Check(seps) || !PyTuple_Check(written)) goto done;
+    Py_ssize_t n = PyTuple_GET_SIZE(squares);
+    if (n < 1 || n > MAXPATH || PyTuple_GET_SIZE(seps) != n - 1 ||
+        PyTuple_GET_SIZE(written) != n - 1)
+        goto done;
+    int dashes = 0, xs = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int p = point_bit(PyTuple_GET_ITEM(squares, i));
+        if (p < 0) goto done;
+        path[i] = p;
+    }
+    for (Py_ssize_t i = 0; i + 1 < n; i++) {
+        PyObject *via = PyTuple_GET_ITEM(written, i), *sep = PyTuple_GET_ITEM(seps, i);
+        if (via == Py_None) vias[i] = -1;
+        else if ((vias[i] = point_bit(via)) < 0) goto done;
+        if (!PyUnicode_Check(sep)) goto done;
+        if (!PyUnicode_CompareWithASCIIString(sep, "-")) dashes++;
+        else if (!PyUnicode_CompareWithASCIIString(sep, "x")) xs++;
+        else goto done;
+    }
+    if (dashes && xs) goto done;
+    *npath = (int)n;
+    *chain = xs > 0;
+    answer = 0;
+    goto done;
+failed:
+    answer = -1;
+done:
+    Py_XDECREF(dice);
+    Py_XDECREF(actions);
+    Py_XDECREF(kind);
+    Py_XDECREF(squares);
+    Py_XDECREF(seps);
+    Py_XDECREF(written);
+    return answer;
+}
+
+/* the ways to jump along path from hop i on (WrittenMoves._hops): *count is 0, 1 (the
+ * one set of jumped points, in *found) or 2 (more than one) */
+static void hops(const Board *b, const uint8_t *path, int n, const int *vias, int i,
+                 uint64_t friends, uint64_t enemy, uint64_t caps, uint64_t *found, int *count) {
+    if (*count > 1) return;
+    if (i == n) {
+        int last = path[n - 1];
+        if ((b->flags & MUST_END) && can_jump_from(b, last, friends | enemy, enemy)) return;
+        if (!*count) {
+            *found = caps;
+            *count = 1;
+        } else if (*found != caps) {
+            *count = 2;
+        }
+        return;
+    }
+    int p = path[i - 1], r = path[i];
+    if ((friends | enemy) >> r & 1) return;
+    for (int k = 0; k < b->nj[p]; k++) {
+        int q = b->jover[p][k];
+        if (b->jto[p][k] != r || (vias[i - 1] >= 0 && q != vias[i - 1])) continue;
+        if (enemy >> q & 1)
+            hops(b, path, n, vias, i + 1, friends, enemy & ~BIT(q), caps | BIT(q), found, count);
+    }
+}
+
+static int can_capture(const Board *b, uint64_t own, uint64_t enemy) {
+    uint64_t occupied = own | enemy;
+    for (uint64_t rest = own; rest; rest &= rest - 1) {
+        int p = LOWEST(rest);
+        if (can_jump_from(b, p, occupied & ~BIT(p), enemy)) return 1;
+    }
+    return 0;
+}
+
+/* the legal move a written path names with no word to say (WrittenMoves.resolve), else 0 */
+static int resolve_path(const Board *b, const Pos *s, const uint8_t *path, int n,
+                        const int *vias, int chain, Move *m) {
+    uint64_t own = s->turn ? s->black : s->white, enemy = s->turn ? s->white : s->black;
+    if (s->huff || ((b->flags & HUFFING) && n == 1)) { /* _resolve_huff */
+        if (!s->huff || n != 1 || !(s->huff >> path[0] & 1)) return 0;
+        m->path[0] = path[0];
+        m->npath = 1;
+        m->caps = BIT(path[0]);
+        return 1;
+    }
+    if (!(own >> path[0] & 1) || n < 2) return 0;
+    int first = first_rule(b, s->white, s->black, s->turn, s->ply);
+    if (!chain) { /* a step (_resolve_step) */
+        if (n != 2 || vias[0] >= 0) return 0;
+        int frm = path[0], to = path[1], joined = 0;
+        for (int k = 0; k < b->nn[frm]; k++) joined |= b->nbr[frm][k] == to;
+        if (!joined || ((own | enemy) >> to & 1)) return 0;
+        if (first ? to != b->centre : (b->flags & COMPULSORY) && can_capture(b, own, enemy))
+            return 0;
+        m->caps = 0;
+    } else {
+        if (first || ((b->flags & ONE_HOP) && n > 2)) return 0;
+        uint64_t found = 0;
+        int count = 0;
+        hops(b, path, n, vias, 1, own & ~BIT(path[0]), enemy, 0, &found, &count);
+        if (count != 1) return 0;
+        m->caps = found;
+    }
+    memcpy(m->path, path, (size_t)n);
+    m->npath = (uint8_t)n;
+    return 1;
+}
+
+/* SerpentEngine.key */
+static PyObject *key_bytes(const Board *b, const Pos *s) {
+    unsigned char buf[8 * 3 + 3];
+    int nb = (b->size + 7) / 8, k = 0;
+    for (int i = 0; i < nb; i++) buf[k++] = (unsigned char)(s->white >> (8 * i));
+    for (int i = 0; i < nb; i++) buf[k++] = (unsigned char)(s->black >> (8 * i));
+    buf[k++] = s->turn ? 'b' : 'w';
+    int f = b->flags;
+    if ((f & HUFFING) || ((f & FIRST_TO_CENTRE) && !(f & COMPULSORY))) {
+        if (s->huff) {
+            buf[k++] = 'h';
+            for (int i = 0; i < nb; i++) buf[k++] = (unsigned char)(s->huff >> (8 * i));
+        }
+        if ((f & FIRST_TO_CENTRE) && s->ply && s->white == b->start_white &&
+            s->black == b->start_black && s->turn == b->start_turn)
+            buf[k++] = '+';
+    }
+    return PyBytes_FromStringAndSize((const char *)buf, k);
+}
+
+/* The turns read last, by address: a file repeats the same Turn objects (the reader
+ * makes one a word), so each is read once.  An entry holds a reference to its turn, so
+ * that no other object takes its address while it is there. */
+#define READ_TURNS 4096
+typedef struct {
+    PyObject *turn;
+    int answer, npath, chain;
+    int path[MAXPATH], vias[MAXPATH];
+} ReadTurn;
+static ReadTurn read_turns[READ_TURNS];
+
+static const ReadTurn *read_turn_once(PyObject *turn) {
+    ReadTurn *e = &read_turns[((uintptr_t)turn >> 4) % READ_TURNS];
+    if (e->turn == turn) return e;
+    ReadTurn fresh = {NULL, 0, 0, 0, {0}, {0}};
+    fresh.answer = read_turn(turn, fresh.path, &fresh.npath, fresh.vias, &fresh.chain);
+    if (fresh.answer < 0) return NULL;
+    Py_XDECREF(e->turn);
+    *e = fresh;
+    Py_INCREF(turn);
+    e->turn = turn;
+    return e;
+}
+
+static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10) return PyErr_Format(PyExc_TypeError, "line() takes 10 arguments");
+    Pos s;
+    if (read_pos(args, &s)) return NULL;
+    PyObject *turns = args[5], *numbers = args[6], *dots = args[7];
+    int with_keys = PyObject_IsTrue(args[8]);
+    long walked = PyLong_AsLong(args[9]);
+    if (with_keys < 0 || (walked == -1 && PyErr_Occurred())) return NULL;
+    if (!PyList_Check(turns) || !PyList_Check(numbers) || !PyList_Check(dots))
+        return PyErr_Format(PyExc_TypeError, "line() takes lists of turns, numbers, dots");
+    Py_ssize_t n = PyList_GET_SIZE(turns);
+    if (PyList_GET_SIZE(numbers) != n || PyList_GET_SIZE(dots) != n)
+        return PyErr_Format(PyExc_ValueError, "line(): turns, numbers and dots differ in length");
+    PyObject *keys = with_keys ? PyList_New(0) : Py_NewRef(Py_None);
+    PyObject *removals = with_keys ? PyList_New(0) : Py_NewRef(Py_None);
+    if (!keys || !removals) goto failed;
+    Py_ssize_t i = 0;
+    long moves = 0;
+    for (; i < n; i++) {
+        PyObject *number = PyList_GET_ITEM(numbers, i);
+        if (number != Py_None) {
+            long written = PyLong_AsLong(number), dot = PyLong_AsLong(PyList_GET_ITEM(dots, i));
+            if (PyErr_Occurred()) goto failed;
+            if (s.huff || written != s.ply / 2 + 1 || dot != (s.turn == self->start_turn ? 1 : 3))
+                break;
+        }
+        const ReadTurn *read = read_turn_once(PyList_GET_ITEM(turns, i));
+        if (!read) goto failed;
+        if (read->answer) break;
+        uint8_t path[MAXPATH];
+        int on_board = 1;
+        for (int k = 0; k < read->npath; k++) {
+            on_board &= read->path[k] < self->size;
+            path[k] = (uint8_t)read->path[k];
+        }
+        for (int k = 0; k + 1 < read->npath; k++) on_board &= read->vias[k] < self->size;
+        Move m;
+        if (!on_board || !resolve_path(self, &s, path, read->npath, read->vias, read->chain, &m))
+            break;
+        apply(self, &s, &m);
+        moves++;
+        if (with_keys) {
+            PyObject *key = key_bytes(self, &s);
+            if (!key || PyList_Append(keys, key)) {
+                Py_XDECREF(key);
+                goto failed;
+            }
+            Py_DECREF(key);
+            if (m.caps) {
+                PyObject *removal = Py_BuildValue("(l(ii))", walked + moves,
+                                                  __builtin_popcountll(s.white),
+                                                  __builtin_popcountll(s.black));
+                if (!removal || PyList_Append(removals, removal)) {
+                    Py_XDECREF(removal);
+                    goto failed;
+                }
+                Py_DECREF(removal);
+            }
+        }
+    }
+    return Py_BuildValue("(nKKilKlNN)", i, (unsigned long long)s.white,
+                         (unsigned long long)s.black, s.turn, s.ply,
+                         (unsigned long long)s.huff, moves, keys, removals);
+failed:
+    Py_XDECREF(keys);
+    Py_XDECREF(removals);
+    return NULL;
+}
+
+static int init_lines(void) {
+    s_dice = PyUnicode_InternFromString("dice");
+    s_actions = PyUnicode_InternFromString("actions");
+    s_kind = PyUnicode_InternFromString("kind");
+    s_squares = PyUnicode_InternFromString("squares");
+    s_seps = PyUnicode_InternFromString("seps");
+    s_vias = PyUnicode_InternFromString("vias");
+    return s_dice && s_actions && s_kind && s_squares && s_seps && s_vias ? 0 : -1;
 }

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 from zrec.moves import Turn
 from zrec.rules.base import Event, IllegalMoveError, Outcome, Resolved
+from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play, reference_search
 from zrec.rules.serpent.engine import SerpentEngine
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
@@ -122,6 +123,17 @@ class DrawRulesEngine(SerpentEngine):
             huff = int.from_bytes(rest[1 : 1 + n], "little")
             rest = rest[1 + n :]
         return white, black, huff, 1 if key[2 * n : 2 * n + 1] == b"b" else 0, int(rest == b"+")
+
+    def play_line(
+        self,
+        pos: SerpentPosition,
+        turns: Sequence[Turn],
+        numbers: Sequence[int | None],
+        dots: Sequence[int],
+        keys: bool = False,
+    ) -> Run:
+        # the kernel plays no history: a line under the draw rules is played here
+        return reference_line(self, pos, turns, numbers, dots, keys)
 
     def legal_moves(
         self, pos: SerpentPosition, roll: Sequence[int] | None = None

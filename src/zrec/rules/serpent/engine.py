@@ -25,6 +25,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 
+from zrec.moves import Turn
 from zrec.rules import kernel
 from zrec.rules.base import (
     REMOVED,
@@ -41,6 +42,7 @@ from zrec.rules.base import (
     choose,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play, reference_search
 from zrec.rules.serpent.lattice import (
     Lattice,
@@ -386,6 +388,25 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             *pos, me, depth, ahead, alpha, beta
         )
         return found
+
+    def play_line(
+        self,
+        pos: SerpentPosition,
+        turns: Sequence[Turn],
+        numbers: Sequence[int | None],
+        dots: Sequence[int],
+        keys: bool = False,
+    ) -> Run:
+        """A written line played while nothing in it needs a word
+        (:func:`zrec.rules.lines.play_line`), native with the kernel."""
+        if self._board is None or not (
+            type(turns) is list and type(numbers) is list and type(dots) is list
+        ):
+            return reference_line(self, pos, turns, numbers, dots, keys)
+        played, w, b, turn, ply, huff, moves, found, removals = self._board.line(  # type: ignore[attr-defined]
+            *pos, turns, numbers, dots, keys, 0
+        )
+        return Run(played, SerpentPosition(w, b, turn, ply, huff), moves, found, removals)
 
     def _step_moves(self, own: int, enemy: int) -> list[SerpentMove]:
         lat = self.lattice
