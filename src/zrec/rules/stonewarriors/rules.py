@@ -49,6 +49,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from zrec.moves import Turn
 from zrec.rules import kernel
 from zrec.rules.base import (
     Chance,
@@ -67,6 +68,7 @@ from zrec.rules.base import (
     readings_table,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.ludii import LudiiBoard
 from zrec.rules.stonewarriors import end, setup
@@ -153,6 +155,7 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
             position=StonePosition,
             move=StoneMove,
             pass_move=PASS_MOVE,
+            names=dict(INDEX),
         )
         return board
 
@@ -325,6 +328,25 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
             self._board.play(pos, rng, max_moves, max_turns)  # type: ignore[attr-defined]
         )
         return Played(end, moves, turns, removed, stalled)
+
+    def play_line(
+        self,
+        pos: StonePosition,
+        turns: Sequence[Turn],
+        numbers: Sequence[int | None],
+        dots: Sequence[int],
+        keys: bool = False,
+    ) -> Run:
+        """A written line played while nothing in it needs a word
+        (:func:`zrec.rules.lines.play_line`), native with the kernel."""
+        if self._board is None or not (
+            type(turns) is list and type(numbers) is list and type(dots) is list
+        ):
+            return reference_line(self, pos, turns, numbers, dots, keys)
+        played, after, plies, found, removals = self._board.line(  # type: ignore[attr-defined]
+            pos, turns, numbers, dots, keys, self.first
+        )
+        return Run(played, after, plies, found, removals)
 
     def progress(self, pos: StonePosition, move: StoneMove) -> int:
         """Ranks gained towards the enemy home arm, and 2 for each capture."""

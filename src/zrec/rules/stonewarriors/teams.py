@@ -68,6 +68,7 @@ from zrec.rules.base import (
     choose,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.stonewarriors.board import listing
 from zrec.rules.stonewarriors.points import (
@@ -342,6 +343,7 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
             position=TeamPosition,
             move=TeamMove,
             pass_move=PASS_MOVE,
+            names=dict(INDEX),
         )
         return board
 
@@ -552,6 +554,25 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
             self._board.play(pos, rng, max_moves, max_turns)  # type: ignore[attr-defined]
         )
         return Played(end, moves, turns, removed, stalled)
+
+    def play_line(
+        self,
+        pos: TeamPosition,
+        turns: Sequence[Turn],
+        numbers: Sequence[int | None],
+        dots: Sequence[int],
+        keys: bool = False,
+    ) -> Run:
+        """A written line played while nothing in it needs a word
+        (:func:`zrec.rules.lines.play_line`), native with the kernel."""
+        if self._board is None or not (
+            type(turns) is list and type(numbers) is list and type(dots) is list
+        ):
+            return reference_line(self, pos, turns, numbers, dots, keys)
+        played, after, plies, found, removals = self._board.line(  # type: ignore[attr-defined]
+            pos, turns, numbers, dots, keys
+        )
+        return Run(played, after, plies, found, removals)
 
     def routes(self, pos: TeamPosition, move: TeamMove) -> tuple[tuple[str, ...], ...]:
         if move.kind == "pass":
