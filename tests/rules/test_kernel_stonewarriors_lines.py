@@ -12,7 +12,8 @@ two actions or with dice where they do not belong, a move after the end); lines 
 random moves from scattered positions (priests due, entered or lost, passes in a row,
 games over, Ludii's turn limit) and from blocked ones that pass; and every Stone
 Warriors game of the samples.  The kernel and the reference stop at the same move, with
-the same position, turns, keys and removals.  Without the kernel built this file skips
+the same position, turns, keys and removals (and the engines' ``key`` of the
+positions at both ends is the same, native or not).  Without the kernel built this file skips
 (and fails where ``CI`` is ``true``); it runs the kernel whatever ``ZREC_KERNEL`` says.
 """
 
@@ -109,6 +110,9 @@ def same(compiled: Any, python: Any, pos: Any, moves: PlainMoves) -> Run:
     theirs = reference_line(python, pos, *args, keys=True)
     assert mine == theirs, [t.text() for t in moves.turns[mine.played - 1: theirs.played + 1]]
     assert type(mine.position) is type(theirs.position)
+    # the engine's key, native with the kernel, at both ends
+    assert compiled.key(pos) == python.key(pos)
+    assert compiled.key(mine.position) == python.key(theirs.position)
     plain = compiled.play_line(pos, *args)
     assert plain == (*mine[:3], None, None)
     # and through zrec.rules.lines.play_line, as the walker calls it

@@ -24,6 +24,7 @@
  *   moves(pos)                             -> (move, ...) as engine.legal_moves
  *   sample(pos, rng)                       -> move or None, as engine.sample_move
  *   perft(pos, depth)                      -> [count at depth 1, ..., depth]
+ *   key(pos)                               -> bytes, as engine.key
  *   line(pos, turns, numbers, dots, keys[, first]) -> a written line played (see
  *       "Written lines" below: the validator's and the archive's main line in one call)
  *   play(pos, rng, max_moves, max_turns)   -> (pos, moves, turns, removed, stalled)
@@ -1015,6 +1016,14 @@ static Py_ssize_t stone_key(const Pos *s, unsigned char *buf) {
     return n;
 }
 
+/* StoneWarriors.key, natively (the archive keys every position of a game) */
+static PyObject *Board_key(Board *self, PyObject *pos) {
+    Pos s;
+    unsigned char buf[4 + NSQ + 4];
+    if (read_pos(self, pos, &s)) return NULL;
+    return PyBytes_FromStringAndSize((const char *)buf, stone_key(&s, buf));
+}
+
 static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6) return PyErr_Format(PyExc_TypeError, "line() takes 6 arguments");
     if (init_lines()) return NULL;
@@ -1078,6 +1087,7 @@ static PyMethodDef Board_methods[] = {
     {"line", (PyCFunction)(void (*)(void))Board_line, METH_FASTCALL,
      "line(pos, turns, numbers, dots, keys, first): a written line played while nothing "
      "in it needs a word"},
+    {"key", (PyCFunction)Board_key, METH_O, "key(pos): the engine's key of a position"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1609,6 +1619,14 @@ static Py_ssize_t team_key(const TPos *s, unsigned char *buf) {
     return n;
 }
 
+/* TeamStoneWarriors.key, natively */
+static PyObject *TeamBoard_key(TeamBoard *self, PyObject *pos) {
+    TPos s;
+    unsigned char buf[6 + 2 * NPT + 16];
+    if (team_read_pos(self, pos, &s)) return NULL;
+    return PyBytes_FromStringAndSize((const char *)buf, team_key(&s, buf));
+}
+
 static PyObject *TeamBoard_line(TeamBoard *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) return PyErr_Format(PyExc_TypeError, "line() takes 5 arguments");
     if (init_lines()) return NULL;
@@ -1669,6 +1687,7 @@ static PyMethodDef TeamBoard_methods[] = {
     {"line", (PyCFunction)(void (*)(void))TeamBoard_line, METH_FASTCALL,
      "line(pos, turns, numbers, dots, keys): a written line played while nothing in it "
      "needs a word"},
+    {"key", (PyCFunction)TeamBoard_key, METH_O, "key(pos): the engine's key of a position"},
     {NULL, NULL, 0, NULL},
 };
 

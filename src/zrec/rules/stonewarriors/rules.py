@@ -176,6 +176,9 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
         return setup.setup_text(pos)
 
     def key(self, pos: StonePosition) -> bytes:
+        if self._board is not None:
+            native: bytes = self._board.key(pos)  # type: ignore[attr-defined]
+            return native
         return key(pos)
 
     def view(self, pos: StonePosition) -> View:

@@ -359,6 +359,9 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
         return setup_text(pos)
 
     def key(self, pos: TeamPosition) -> bytes:
+        if self._board is not None:
+            native: bytes = self._board.key(pos)  # type: ignore[attr-defined]
+            return native
         out = bytearray((pos.to_move, *pos.hands, min(pos.passes, 4)))
         for seat in range(4):
             for bits in (pos.pieces[seat] & ~pos.large, pos.pieces[seat] & pos.large):
