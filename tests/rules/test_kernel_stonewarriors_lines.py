@@ -106,7 +106,7 @@ def ids(combination: tuple[str, str]) -> str:
 def same(compiled: Any, python: Any, pos: Any, moves: PlainMoves) -> Run:
     """Both ways, keys and removals too, the answers equal; the kernel's answer."""
     args = (moves.turns, moves.numbers, moves.dots)
-    mine = compiled.play_line(pos, *args, keys=True)
+    mine: Run = compiled.play_line(pos, *args, keys=True)
     theirs = reference_line(python, pos, *args, keys=True)
     assert mine == theirs, [t.text() for t in moves.turns[mine.played - 1: theirs.played + 1]]
     assert type(mine.position) is type(theirs.position)
