@@ -13,8 +13,9 @@ in :mod:`.position`, the Setup string in :mod:`.setup`, the move tables of a rul
 in :mod:`.tables`, the reading and writing of moves in :mod:`.written`, the score and
 the end in :mod:`.end`, the pictures in :mod:`.view`.  Where the compiled kernel
 (``_kernel.c``, :mod:`zrec.rules.kernel`) is loaded, the engine hands it the legal
-moves, the self-play move, perft and random games; this module stays the reference
-it is tested against (tests/rules/test_kernel_stonewarriors.py).
+moves, the self-play move, perft, random games, written lines (``play_line``) and
+keys; this module and :mod:`.written` stay the reference it is tested against
+(tests/rules/test_kernel_stonewarriors.py, test_kernel_stonewarriors_lines.py).
 
 Readings fixed here where docs/rules.md leaves a detail open:
 

@@ -31,8 +31,9 @@ and East win), ``0-1-1-0``, ``1/2-1/2-1/2-1/2``.  A ``Score`` tag gives each sea
 captures in the same order (``[Score "2-1-0-1"]``).
 
 Where the compiled kernel is loaded (its ``TeamBoard``, :mod:`zrec.rules.kernel`), the
-engine hands it the legal moves, the self-play move, perft and random games; this
-module stays the reference the kernel is tested against.
+engine hands it the legal moves, the self-play move, perft, random games, written
+lines (``play_line``) and keys; this module stays the reference the kernel is tested
+against.
 
 Past 500 lines, and one piece on purpose: this module is the whole engine of one rule
 set (moves, captures with the large piece's placement, passes, the end and the
