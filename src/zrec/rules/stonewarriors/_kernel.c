@@ -24,6 +24,9 @@
  *   moves(pos)                             -> (move, ...) as engine.legal_moves
  *   sample(pos, rng)                       -> move or None, as engine.sample_move
  *   perft(pos, depth)                      -> [count at depth 1, ..., depth]
+ *   key(pos)                               -> bytes, as engine.key
+ *   line(pos, turns, numbers, dots, keys[, first]) -> a written line played (see
+ *       "Written lines" below: the validator's and the archive's main line in one call)
  *   play(pos, rng, max_moves, max_turns)   -> (pos, moves, turns, removed, stalled)
  * sample() and play() draw as zrec.rules.values.choose does with random.Random: where a
  * move scores progress above 0, rng.random() < drive picks the best-scoring moves, then
@@ -231,8 +234,18 @@ typedef struct {
     uint8_t dir; /* the direction of a step (the cache slot of its move object) */
 } Move;
 
+/* a written turn as resolve reads it whatever the position (see "Written lines") */
+#define MAXWRITTEN 10
+typedef struct {
+    PyObject *turn; /* held, so that no other object takes its address while it is here */
+    uint8_t kind, n;
+    uint16_t sq[MAXWRITTEN];
+} Written;
+
 typedef struct {
     PyObject_HEAD
+    PyObject *names;  /* a square's name -> its index (board.INDEX), for line() */
+    Written *written; /* the turns line() read last, by address (made at its first call) */
     uint8_t nt[2][2][NSQ], tg[2][2][NSQ][8], td[2][2][NSQ][8];
     uint8_t nl[NSQ], victim[NSQ][8], beyond[NSQ][8];
     uint8_t home[2][6];
@@ -599,12 +612,15 @@ static int direction_of(PyObject *step, int i, int t) {
 
 static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"targets", "lines", "homes", "off_target", "step", "drive",
-                            "position", "move", "pass_move", NULL};
+                            "position", "move", "pass_move", "names", NULL};
     PyObject *targets, *lines, *homes, *off_target, *step, *pos_type, *move_type, *pass_move;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOdOOO", names, &targets, &lines, &homes,
-                                     &off_target, &step, &self->drive, &pos_type, &move_type,
-                                     &pass_move))
+    PyObject *squares = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOdOOO|O!", names, &targets, &lines,
+                                     &homes, &off_target, &step, &self->drive, &pos_type,
+                                     &move_type, &pass_move, &PyDict_Type, &squares))
         return -1;
+    Py_XINCREF(squares);
+    Py_XSETREF(self->names, squares);
     if (!PyType_Check(pos_type) || !PyType_Check(move_type)) {
         PyErr_SetString(PyExc_TypeError, "position and move must be types");
         return -1;
@@ -683,7 +699,11 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+static void forget_written(Written *cache);
+
 static void Board_dealloc(Board *self) {
+    Py_XDECREF(self->names);
+    forget_written(self->written);
     Py_XDECREF(self->pos_type);
     Py_XDECREF(self->move_type);
     Py_XDECREF(self->pass_move);
@@ -696,6 +716,342 @@ static void Board_dealloc(Board *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* == Written lines (issue 38: validate and import) ====================================
+ *
+ * Board.line(pos, turns, numbers, dots, keys, first) -> (played, pos, turns, keys or
+ * None, removals or None) plays a line of written turns (zrec.moves.Turn values) from
+ * a position as zrec.rules.lines.reference_line does over the engine: the number
+ * written before a turn (numbers[i], None: none; dots[i]) compared with
+ * StoneWarriors.move_number (first: the engine's First side), then the turn resolved
+ * as WrittenMoves.resolve reads it when it answers a move with no note (a step, its
+ * captures written in full in any order; a priest's entry P@ when it is due; a pass
+ * when nothing else is legal), then applied.  It stops before the first turn whose
+ * number does not fit or that resolve would refuse or answer with a note (captures
+ * left out).  turns counts the moves played that are turns (an entry is not).  With
+ * keys true it also answers the engine's key (position.key) after each move and, for
+ * each move that took pieces, (its turn count, material) after it.
+ * TeamBoard.line(pos, turns, numbers, dots, keys) does the same for
+ * TeamStoneWarriors.resolve, move_number, key and material.
+ *
+ * A turn is read once (read_written: what resolve makes of it whatever the position)
+ * and kept by its address: a file repeats the same Turn objects (the reader makes one
+ * a word).
+ */
+
+enum { W_NONE, W_PASS, W_DROP, W_PATH };
+#define WRITTEN_CACHE 4096
+
+static PyObject *s_dice, *s_actions, *s_kind, *s_squares, *s_seps, *s_vias, *s_piece;
+
+static int init_lines(void) {
+    if (s_piece) return 0;
+    s_dice = PyUnicode_InternFromString("dice");
+    s_actions = PyUnicode_InternFromString("actions");
+    s_kind = PyUnicode_InternFromString("kind");
+    s_squares = PyUnicode_InternFromString("squares");
+    s_seps = PyUnicode_InternFromString("seps");
+    s_vias = PyUnicode_InternFromString("vias");
+    if (!s_dice || !s_actions || !s_kind || !s_squares || !s_seps || !s_vias) return -1;
+    s_piece = PyUnicode_InternFromString("piece");
+    return s_piece ? 0 : -1;
+}
+
+static int is_text(PyObject *x, const char *text) {
+    return PyUnicode_Check(x) && !PyUnicode_CompareWithASCIIString(x, text);
+}
+
+/* What resolve makes of a written turn whatever the position: W_NONE where it refuses
+ * it (or notes something) in every position (dice, several actions, a square that is
+ * not one, a drop other than P@ where drops has it none, a path not written
+ * a-b[xc...], or naming more than a step and its captures can), else the kind and the
+ * squares' indices.  0, or -1 on a Python error. */
+static int read_written(PyObject *turn, PyObject *names, int drops, Written *w) {
+    int answer = -1;
+    PyObject *dice = NULL, *actions = NULL, *kind = NULL, *squares = NULL, *seps = NULL,
+             *vias = NULL, *piece = NULL;
+    w->kind = W_NONE;
+    w->n = 0;
+    dice = PyObject_GetAttr(turn, s_dice);
+    if (!dice) goto done;
+    if (dice != Py_None) goto refused;
+    actions = PyObject_GetAttr(turn, s_actions);
+    if (!actions) goto done;
+    if (!PyTuple_Check(actions) || PyTuple_GET_SIZE(actions) != 1) goto refused;
+    PyObject *action = PyTuple_GET_ITEM(actions, 0);
+    kind = PyObject_GetAttr(action, s_kind);
+    squares = kind ? PyObject_GetAttr(action, s_squares) : NULL;
+    if (!squares) goto done;
+    if (!PyTuple_Check(squares)) goto refused;
+    Py_ssize_t n = PyTuple_GET_SIZE(squares);
+    for (Py_ssize_t k = 0; k < n; k++) { /* resolve: "... is not a square of the board" */
+        PyObject *index = PyDict_GetItemWithError(names, PyTuple_GET_ITEM(squares, k));
+        if (!index) {
+            if (PyErr_Occurred()) goto done;
+            goto refused;
+        }
+        long i = PyLong_AsLong(index);
+        if (i == -1 && PyErr_Occurred()) goto done;
+        if (k < MAXWRITTEN) w->sq[k] = (uint16_t)i;
+    }
+    if (is_text(kind, "pass")) {
+        w->kind = W_PASS;
+    } else if (is_text(kind, "drop")) {
+        piece = PyObject_GetAttr(action, s_piece);
+        if (!piece) goto done;
+        if (drops && n == 1 && is_text(piece, "P")) {
+            w->kind = W_DROP;
+            w->n = 1;
+        }
+    } else if (is_text(kind, "path")) {
+        seps = PyObject_GetAttr(action, s_seps);
+        vias = seps ? PyObject_GetAttr(action, s_vias) : NULL;
+        if (!vias) goto done;
+        if (n < 2 || n > MAXWRITTEN || !PyTuple_Check(seps) || !PyTuple_Check(vias) ||
+            PyTuple_GET_SIZE(seps) != n - 1)
+            goto refused;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(vias); k++)
+            if (PyTuple_GET_ITEM(vias, k) != Py_None) goto refused;
+        for (Py_ssize_t k = 0; k + 1 < n; k++)
+            if (!is_text(PyTuple_GET_ITEM(seps, k), k ? "x" : "-")) goto refused;
+        w->kind = W_PATH;
+        w->n = (uint8_t)n;
+    }
+refused:
+    answer = 0;
+done:
+    Py_XDECREF(dice);
+    Py_XDECREF(actions);
+    Py_XDECREF(kind);
+    Py_XDECREF(squares);
+    Py_XDECREF(seps);
+    Py_XDECREF(vias);
+    Py_XDECREF(piece);
+    return answer;
+}
+
+/* the turn read once (by address, in *cache, made at the first call), or NULL */
+static const Written *written_once(Written **cache, PyObject *turn, PyObject *names,
+                                   int drops) {
+    if (!*cache) {
+        *cache = PyMem_Calloc(WRITTEN_CACHE, sizeof(Written));
+        if (!*cache) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    Written *e = &(*cache)[((uintptr_t)turn >> 4) % WRITTEN_CACHE];
+    if (e->turn == turn) return e;
+    Written fresh;
+    if (read_written(turn, names, drops, &fresh)) return NULL;
+    PyObject *old = e->turn;
+    Py_INCREF(turn);
+    fresh.turn = turn;
+    *e = fresh;
+    Py_XDECREF(old);
+    return e;
+}
+
+static void forget_written(Written *cache) {
+    if (!cache) return;
+    for (int k = 0; k < WRITTEN_CACHE; k++) Py_XDECREF(cache[k].turn);
+    PyMem_Free(cache);
+}
+
+static long long floor_div(long long a, long long b) {
+    long long q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* whether the number written before a move (number: None, none) is the position's
+ * (MoveNumber: turn, number, dots): 1, 0, or -1 on a Python error */
+static int number_fits(PyObject *number, PyObject *dot, int turn, long long want,
+                       long long want_dots) {
+    if (number == Py_None) return 1;
+    if (!turn) return 0;
+    int overflow;
+    long long x = PyLong_AsLongLongAndOverflow(number, &overflow);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (overflow || x != want) return 0;
+    x = PyLong_AsLongLongAndOverflow(dot, &overflow);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    return !overflow && x == want_dots;
+}
+
+/* the line's arguments checked: the lists' length, or -1 */
+static Py_ssize_t line_lists(PyObject *const *args) {
+    PyObject *turns = args[0], *numbers = args[1], *dots = args[2];
+    if (!PyList_Check(turns) || !PyList_Check(numbers) || !PyList_Check(dots)) {
+        PyErr_SetString(PyExc_TypeError, "line() takes lists of turns, numbers and dots");
+        return -1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(turns);
+    if (PyList_GET_SIZE(numbers) != n || PyList_GET_SIZE(dots) != n) {
+        PyErr_SetString(PyExc_ValueError, "line(): turns, numbers and dots differ in length");
+        return -1;
+    }
+    return n;
+}
+
+/* appends (ply, material) to removals; -1 on an error */
+static int add_removal(PyObject *removals, long long ply, PyObject *material) {
+    if (!material) return -1;
+    PyObject *removal = Py_BuildValue("(LN)", ply, material);
+    if (!removal) return -1;
+    int r = PyList_Append(removals, removal);
+    Py_DECREF(removal);
+    return r;
+}
+
+static int add_key(PyObject *keys, const unsigned char *buf, Py_ssize_t n) {
+    PyObject *key = PyBytes_FromStringAndSize((const char *)buf, n);
+    if (!key) return -1;
+    int r = PyList_Append(keys, key);
+    Py_DECREF(key);
+    return r;
+}
+
+/* StonePosition.must_enter */
+static int must_enter(const Board *b, const Pos *s) {
+    int side = s->side;
+    const uint64_t *own = side ? s->b : s->w;
+    if (!s->off[side]) return 0;
+    int count = 0, room = 0;
+    for (int k = 0; k < NW; k++) {
+        count += POP(own[k]);
+        room |= (b->homemask[side][k] & ~(s->w[k] | s->b[k])) != 0;
+    }
+    return count < 6 && room;
+}
+
+/* WrittenMoves.resolve answering a move with no note: 1 and the move, else 0 */
+static int resolve_written(const Board *b, const Pos *s, const Written *w, int must, Move *m) {
+    if (w->kind == W_NONE || over(b, s)) return 0;
+    int side = s->side;
+    const uint64_t *own = side ? s->b : s->w, *enemy = side ? s->w : s->b;
+    uint64_t occ[NW];
+    for (int k = 0; k < NW; k++) occ[k] = s->w[k] | s->b[k];
+    m->ncaps = 0;
+    if (w->kind == W_DROP) { /* _resolve_entry */
+        int t = w->sq[0];
+        if (!must || !HAS(b->homemask[side], t) || HAS(occ, t)) return 0;
+        m->kind = ENTER;
+        m->target = (uint8_t)t;
+        return 1;
+    }
+    if (must) return 0; /* the priest must enter now */
+    if (w->kind == W_PASS) {
+        Move list[MAXMOVES];
+        int n = generate(b, s, list);
+        if (n != 1 || list[0].kind != PASS) return 0;
+        m->kind = PASS;
+        return 1;
+    }
+    int origin = w->sq[0], target = w->sq[1]; /* _resolve_step */
+    if (!HAS(own, origin)) return 0;
+    int priest = (int)HAS(s->p, origin), nt = b->nt[side][priest][origin], j = 0;
+    while (j < nt && b->tg[side][priest][origin][j] != target) j++;
+    if (j == nt || HAS(occ, target)) return 0;
+    m->kind = STEP;
+    m->origin = (uint8_t)origin;
+    m->target = (uint8_t)target;
+    m->dir = b->td[side][priest][origin][j];
+    int c = 0;
+    for (int l = 0; l < b->nl[target]; l++)
+        if (HAS(enemy, b->victim[target][l]) && HAS(own, b->beyond[target][l]))
+            m->caps[c++] = b->victim[target][l];
+    m->ncaps = (uint8_t)c;
+    int written = w->n - 2;
+    if (written != c) return 0; /* captures left out (a note) or not these */
+    uint64_t seen[NW] = {0};
+    for (int k = 2; k < w->n; k++) {
+        int x = w->sq[k], found = 0;
+        if (HAS(seen, x)) return 0;
+        SET(seen, x);
+        for (int l = 0; l < c; l++) found |= m->caps[l] == x;
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* position.key: the side to move, the priests off, the passes (at most 2), then the
+ * squares of White's warriors, White's priest, Black's warriors, Black's priest, each
+ * list closed by 255; answers its length */
+static Py_ssize_t stone_key(const Pos *s, unsigned char *buf) {
+    Py_ssize_t n = 0;
+    buf[n++] = (unsigned char)s->side;
+    buf[n++] = (unsigned char)(s->off[0] != 0);
+    buf[n++] = (unsigned char)(s->off[1] != 0);
+    buf[n++] = (unsigned char)(s->passes < 2 ? s->passes : 2);
+    for (int kind = 0; kind < 4; kind++) {
+        const uint64_t *pieces = kind < 2 ? s->w : s->b;
+        for (int k = 0; k < NW; k++) {
+            uint64_t rest = pieces[k] & (kind % 2 ? s->p[k] : ~s->p[k]);
+            for (; rest; rest &= rest - 1) buf[n++] = (unsigned char)(64 * k + LOWEST(rest));
+        }
+        buf[n++] = 255;
+    }
+    return n;
+}
+
+/* StoneWarriors.key, natively (the archive keys every position of a game) */
+static PyObject *Board_key(Board *self, PyObject *pos) {
+    Pos s;
+    unsigned char buf[4 + NSQ + 4];
+    if (read_pos(self, pos, &s)) return NULL;
+    return PyBytes_FromStringAndSize((const char *)buf, stone_key(&s, buf));
+}
+
+static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) return PyErr_Format(PyExc_TypeError, "line() takes 6 arguments");
+    if (init_lines()) return NULL;
+    if (!self->names)
+        return PyErr_Format(PyExc_TypeError, "line(): the board was made without names");
+    Pos s;
+    if (read_pos(self, args[0], &s)) return NULL;
+    Py_ssize_t n = line_lists(args + 1);
+    int with_keys = PyObject_IsTrue(args[4]);
+    long first = PyLong_AsLong(args[5]);
+    if (n < 0 || with_keys < 0 || (first == -1 && PyErr_Occurred())) return NULL;
+    PyObject *turns = args[1], *numbers = args[2], *dots = args[3];
+    PyObject *keys = with_keys ? PyList_New(0) : Py_NewRef(Py_None);
+    PyObject *removals = with_keys ? PyList_New(0) : Py_NewRef(Py_None);
+    if (!keys || !removals) goto failed;
+    long long plies = 0;
+    Py_ssize_t i = 0;
+    for (; i < n; i++) {
+        int must = must_enter(self, &s);
+        int fits = number_fits(PyList_GET_ITEM(numbers, i), PyList_GET_ITEM(dots, i), !must,
+                               floor_div(s.ply, 2) + 1, s.side == first ? 1 : 3);
+        if (fits < 0) goto failed;
+        if (!fits) break;
+        const Written *w = written_once(&self->written, PyList_GET_ITEM(turns, i),
+                                        self->names, 1);
+        if (!w) goto failed;
+        Move m;
+        if (!resolve_written(self, &s, w, must, &m)) break;
+        int taken = apply(&s, &m);
+        plies += m.kind != ENTER; /* an entry is not a turn */
+        if (with_keys) {
+            unsigned char buf[4 + NSQ + 4];
+            if (add_key(keys, buf, stone_key(&s, buf))) goto failed;
+            if (taken) {
+                int white = 0, black = 0;
+                for (int k = 0; k < NW; k++) {
+                    white += POP(s.w[k]);
+                    black += POP(s.b[k]);
+                }
+                if (add_removal(removals, plies, Py_BuildValue("(ii)", white, black)))
+                    goto failed;
+            }
+        }
+    }
+    return Py_BuildValue("(nNLNN)", i, pos_object(self, &s), plies, keys, removals);
+failed:
+    Py_XDECREF(keys);
+    Py_XDECREF(removals);
+    return NULL;
+}
+
 static PyMethodDef Board_methods[] = {
     {"moves", (PyCFunction)(void (*)(void))Board_moves, METH_FASTCALL,
      "moves(pos): every legal move, in the engine's order"},
@@ -705,6 +1061,10 @@ static PyMethodDef Board_methods[] = {
      "perft(pos, depth): move sequences of each length"},
     {"play", (PyCFunction)(void (*)(void))Board_play, METH_FASTCALL,
      "play(pos, rng, max_moves, max_turns): a random game"},
+    {"line", (PyCFunction)(void (*)(void))Board_line, METH_FASTCALL,
+     "line(pos, turns, numbers, dots, keys, first): a written line played while nothing "
+     "in it needs a word"},
+    {"key", (PyCFunction)Board_key, METH_O, "key(pos): the engine's key of a position"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -741,6 +1101,8 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
+    PyObject *names;  /* a point's name -> its index (points.INDEX), for line() */
+    Written *written; /* the turns line() read last, by address */
     uint8_t nt[SEATS][2][NPT], td[SEATS][2][NPT][8];
     uint16_t tg[SEATS][2][NPT][8];
     uint8_t nl[NPT];
@@ -1047,12 +1409,15 @@ static PyObject *TeamBoard_play(TeamBoard *self, PyObject *const *args, Py_ssize
 
 static int TeamBoard_init(TeamBoard *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"targets", "lines", "order", "team_homes", "step", "turn_limit",
-                            "position", "move", "pass_move", NULL};
+                            "position", "move", "pass_move", "names", NULL};
     PyObject *targets, *lines, *order, *homes, *step, *pos_type, *move_type, *pass_move;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOLOOO", names, &targets, &lines, &order,
-                                     &homes, &step, &self->turn_limit, &pos_type, &move_type,
-                                     &pass_move))
+    PyObject *points = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOLOOO|O!", names, &targets, &lines,
+                                     &order, &homes, &step, &self->turn_limit, &pos_type,
+                                     &move_type, &pass_move, &PyDict_Type, &points))
         return -1;
+    Py_XINCREF(points);
+    Py_XSETREF(self->names, points);
     if (!PyType_Check(pos_type) || !PyType_Check(move_type)) {
         PyErr_SetString(PyExc_TypeError, "position and move must be types");
         return -1;
@@ -1137,6 +1502,8 @@ static int TeamBoard_init(TeamBoard *self, PyObject *args, PyObject *kwds) {
 }
 
 static void TeamBoard_dealloc(TeamBoard *self) {
+    Py_XDECREF(self->names);
+    forget_written(self->written);
     Py_XDECREF(self->pos_type);
     Py_XDECREF(self->move_type);
     Py_XDECREF(self->pass_move);
@@ -1145,6 +1512,146 @@ static void TeamBoard_dealloc(TeamBoard *self) {
     for (int i = 0; i < NPT; i++)
         for (int d = 0; d < 8; d++) Py_XDECREF(self->steps[i][d]);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* -- TeamBoard.line (see "Written lines" above) ---------------------------------------- */
+
+/* TeamStoneWarriors._step: the captures of a step (Ludii's order) and the placement */
+static void team_captures(const TeamBoard *b, const TPos *s, TMove *m) {
+    int seat = s->seat, partner = 3 - seat, foe = 1 - TEAM[seat];
+    int fa = foe ? 1 : 0, fb = foe ? 2 : 3, c = 0;
+    uint64_t enemies[TW], friends[TW];
+    for (int k = 0; k < TW; k++) {
+        enemies[k] = s->pc[fa][k] | s->pc[fb][k];
+        friends[k] = s->pc[seat][k] | s->pc[partner][k];
+    }
+    FLIP(friends, m->origin);
+    FLIP(friends, m->target);
+    int t = m->target;
+    for (int l = 0; l < b->nl[t]; l++)
+        if (HAS(enemies, b->victim[t][l]) && HAS(friends, b->beyond[t][l]))
+            m->caps[c++] = b->victim[t][l];
+    m->ncaps = (uint8_t)c;
+    m->placed = c && s->hands[seat] ? (int16_t)m->caps[0] : -1;
+}
+
+/* TeamStoneWarriors.resolve answering a move with no note: 1 and the move, else 0 */
+static int team_resolve_written(const TeamBoard *b, const TPos *s, const Written *w,
+                                TMove *m) {
+    if (w->kind != W_PASS && w->kind != W_PATH) return 0; /* no drops under these rules */
+    if (team_over(b, s)) return 0;
+    m->ncaps = 0;
+    m->placed = -1;
+    if (w->kind == W_PASS) {
+        TMove list[MAXMOVES];
+        int n = team_generate(b, s, list);
+        if (n != 1 || list[0].kind != PASS) return 0;
+        m->kind = PASS;
+        return 1;
+    }
+    int seat = s->seat, origin = w->sq[0], target = w->sq[1];
+    if (!HAS(s->pc[seat], origin)) return 0;
+    int large = (int)HAS(s->lg, origin), nt = b->nt[seat][large][origin], j = 0;
+    while (j < nt && b->tg[seat][large][origin][j] != target) j++;
+    if (j == nt) return 0;
+    for (int x = 0; x < SEATS; x++)
+        if (HAS(s->pc[x], target)) return 0;
+    m->kind = STEP;
+    m->origin = (uint16_t)origin;
+    m->target = (uint16_t)target;
+    m->dir = b->td[seat][large][origin][j];
+    team_captures(b, s, m);
+    int c = m->ncaps, written = w->n - 2;
+    if (written != c) return 0; /* captures left out (a note) or not these */
+    uint64_t seen[TW] = {0};
+    for (int k = 2; k < w->n; k++) {
+        int x = w->sq[k], found = 0;
+        if (HAS(seen, x)) return 0;
+        SET(seen, x);
+        for (int l = 0; l < c; l++) found |= m->caps[l] == x;
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* TeamStoneWarriors.key: the seat to move, the large pieces in hand, the passes (at
+ * most 4), then each seat's warriors and large piece, two bytes a point, each list
+ * closed by ff ff; answers its length */
+static Py_ssize_t team_key(const TPos *s, unsigned char *buf) {
+    Py_ssize_t n = 0;
+    buf[n++] = (unsigned char)s->seat;
+    for (int x = 0; x < SEATS; x++) buf[n++] = (unsigned char)(s->hands[x] != 0);
+    buf[n++] = (unsigned char)(s->passes < 4 ? s->passes : 4);
+    for (int x = 0; x < SEATS; x++)
+        for (int large = 0; large < 2; large++) {
+            for (int k = 0; k < TW; k++) {
+                uint64_t rest = s->pc[x][k] & (large ? s->lg[k] : ~s->lg[k]);
+                for (; rest; rest &= rest - 1) {
+                    int i = 64 * k + LOWEST(rest);
+                    buf[n++] = (unsigned char)(i >> 8);
+                    buf[n++] = (unsigned char)(i & 255);
+                }
+            }
+            buf[n++] = 255;
+            buf[n++] = 255;
+        }
+    return n;
+}
+
+/* TeamStoneWarriors.key, natively */
+static PyObject *TeamBoard_key(TeamBoard *self, PyObject *pos) {
+    TPos s;
+    unsigned char buf[6 + 2 * NPT + 16];
+    if (team_read_pos(self, pos, &s)) return NULL;
+    return PyBytes_FromStringAndSize((const char *)buf, team_key(&s, buf));
+}
+
+static PyObject *TeamBoard_line(TeamBoard *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) return PyErr_Format(PyExc_TypeError, "line() takes 5 arguments");
+    if (init_lines()) return NULL;
+    if (!self->names)
+        return PyErr_Format(PyExc_TypeError, "line(): the board was made without names");
+    TPos s;
+    if (team_read_pos(self, args[0], &s)) return NULL;
+    Py_ssize_t n = line_lists(args + 1);
+    int with_keys = PyObject_IsTrue(args[4]);
+    if (n < 0 || with_keys < 0) return NULL;
+    PyObject *turns = args[1], *numbers = args[2], *dots = args[3];
+    PyObject *keys = with_keys ? PyList_New(0) : Py_NewRef(Py_None);
+    PyObject *removals = with_keys ? PyList_New(0) : Py_NewRef(Py_None);
+    if (!keys || !removals) goto failed;
+    long long plies = 0;
+    Py_ssize_t i = 0;
+    for (; i < n; i++) {
+        int fits = number_fits(PyList_GET_ITEM(numbers, i), PyList_GET_ITEM(dots, i), 1,
+                               floor_div(s.ply, 4) + 1, s.seat == 0 ? 1 : 3);
+        if (fits < 0) goto failed;
+        if (!fits) break;
+        const Written *w = written_once(&self->written, PyList_GET_ITEM(turns, i),
+                                        self->names, 0);
+        if (!w) goto failed;
+        TMove m;
+        if (!team_resolve_written(self, &s, w, &m)) break;
+        int taken = team_apply(&s, &m);
+        plies++;
+        if (with_keys) {
+            unsigned char buf[6 + 2 * NPT + 16];
+            if (add_key(keys, buf, team_key(&s, buf))) goto failed;
+            if (taken) {
+                int count[SEATS] = {0, 0, 0, 0};
+                for (int x = 0; x < SEATS; x++)
+                    for (int k = 0; k < TW; k++) count[x] += POP(s.pc[x][k]);
+                PyObject *material =
+                    Py_BuildValue("(iiii)", count[0], count[1], count[2], count[3]);
+                if (add_removal(removals, plies, material)) goto failed;
+            }
+        }
+    }
+    return Py_BuildValue("(nNLNN)", i, team_pos_object(self, &s), plies, keys, removals);
+failed:
+    Py_XDECREF(keys);
+    Py_XDECREF(removals);
+    return NULL;
 }
 
 static PyMethodDef TeamBoard_methods[] = {
@@ -1156,6 +1663,10 @@ static PyMethodDef TeamBoard_methods[] = {
      "perft(pos, depth): move sequences of each length"},
     {"play", (PyCFunction)(void (*)(void))TeamBoard_play, METH_FASTCALL,
      "play(pos, rng, max_moves, max_turns): a random game"},
+    {"line", (PyCFunction)(void (*)(void))TeamBoard_line, METH_FASTCALL,
+     "line(pos, turns, numbers, dots, keys): a written line played while nothing in it "
+     "needs a word"},
+    {"key", (PyCFunction)TeamBoard_key, METH_O, "key(pos): the engine's key of a position"},
     {NULL, NULL, 0, NULL},
 };
 

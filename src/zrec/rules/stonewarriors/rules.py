@@ -13,8 +13,9 @@ in :mod:`.position`, the Setup string in :mod:`.setup`, the move tables of a rul
 in :mod:`.tables`, the reading and writing of moves in :mod:`.written`, the score and
 the end in :mod:`.end`, the pictures in :mod:`.view`.  Where the compiled kernel
 (``_kernel.c``, :mod:`zrec.rules.kernel`) is loaded, the engine hands it the legal
-moves, the self-play move, perft and random games; this module stays the reference
-it is tested against (tests/rules/test_kernel_stonewarriors.py).
+moves, the self-play move, perft, random games, written lines (``play_line``) and
+keys; this module and :mod:`.written` stay the reference it is tested against
+(tests/rules/test_kernel_stonewarriors.py, test_kernel_stonewarriors_lines.py).
 
 Readings fixed here where docs/rules.md leaves a detail open:
 
@@ -49,6 +50,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from zrec.moves import Turn
 from zrec.rules import kernel
 from zrec.rules.base import (
     Chance,
@@ -67,6 +69,7 @@ from zrec.rules.base import (
     readings_table,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.ludii import LudiiBoard
 from zrec.rules.stonewarriors import end, setup
@@ -153,6 +156,7 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
             position=StonePosition,
             move=StoneMove,
             pass_move=PASS_MOVE,
+            names=dict(INDEX),
         )
         return board
 
@@ -173,6 +177,9 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
         return setup.setup_text(pos)
 
     def key(self, pos: StonePosition) -> bytes:
+        if self._board is not None:
+            native: bytes = self._board.key(pos)  # type: ignore[attr-defined]
+            return native
         return key(pos)
 
     def view(self, pos: StonePosition) -> View:
@@ -325,6 +332,25 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
             self._board.play(pos, rng, max_moves, max_turns)  # type: ignore[attr-defined]
         )
         return Played(end, moves, turns, removed, stalled)
+
+    def play_line(
+        self,
+        pos: StonePosition,
+        turns: Sequence[Turn],
+        numbers: Sequence[int | None],
+        dots: Sequence[int],
+        keys: bool = False,
+    ) -> Run:
+        """A written line played while nothing in it needs a word
+        (:func:`zrec.rules.lines.play_line`), native with the kernel."""
+        if self._board is None or not (
+            type(turns) is list and type(numbers) is list and type(dots) is list
+        ):
+            return reference_line(self, pos, turns, numbers, dots, keys)
+        played, after, plies, found, removals = self._board.line(  # type: ignore[attr-defined]
+            pos, turns, numbers, dots, keys, self.first
+        )
+        return Run(played, after, plies, found, removals)
 
     def progress(self, pos: StonePosition, move: StoneMove) -> int:
         """Ranks gained towards the enemy home arm, and 2 for each capture."""

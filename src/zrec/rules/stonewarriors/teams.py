@@ -31,8 +31,9 @@ and East win), ``0-1-1-0``, ``1/2-1/2-1/2-1/2``.  A ``Score`` tag gives each sea
 captures in the same order (``[Score "2-1-0-1"]``).
 
 Where the compiled kernel is loaded (its ``TeamBoard``, :mod:`zrec.rules.kernel`), the
-engine hands it the legal moves, the self-play move, perft and random games; this
-module stays the reference the kernel is tested against.
+engine hands it the legal moves, the self-play move, perft, random games, written
+lines (``play_line``) and keys; this module stays the reference the kernel is tested
+against.
 
 Past 500 lines, and one piece on purpose: this module is the whole engine of one rule
 set (moves, captures with the large piece's placement, passes, the end and the
@@ -68,6 +69,7 @@ from zrec.rules.base import (
     choose,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.stonewarriors.board import listing
 from zrec.rules.stonewarriors.points import (
@@ -342,6 +344,7 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
             position=TeamPosition,
             move=TeamMove,
             pass_move=PASS_MOVE,
+            names=dict(INDEX),
         )
         return board
 
@@ -357,6 +360,9 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
         return setup_text(pos)
 
     def key(self, pos: TeamPosition) -> bytes:
+        if self._board is not None:
+            native: bytes = self._board.key(pos)  # type: ignore[attr-defined]
+            return native
         out = bytearray((pos.to_move, *pos.hands, min(pos.passes, 4)))
         for seat in range(4):
             for bits in (pos.pieces[seat] & ~pos.large, pos.pieces[seat] & pos.large):
@@ -552,6 +558,25 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
             self._board.play(pos, rng, max_moves, max_turns)  # type: ignore[attr-defined]
         )
         return Played(end, moves, turns, removed, stalled)
+
+    def play_line(
+        self,
+        pos: TeamPosition,
+        turns: Sequence[Turn],
+        numbers: Sequence[int | None],
+        dots: Sequence[int],
+        keys: bool = False,
+    ) -> Run:
+        """A written line played while nothing in it needs a word
+        (:func:`zrec.rules.lines.play_line`), native with the kernel."""
+        if self._board is None or not (
+            type(turns) is list and type(numbers) is list and type(dots) is list
+        ):
+            return reference_line(self, pos, turns, numbers, dots, keys)
+        played, after, plies, found, removals = self._board.line(  # type: ignore[attr-defined]
+            pos, turns, numbers, dots, keys
+        )
+        return Run(played, after, plies, found, removals)
 
     def routes(self, pos: TeamPosition, move: TeamMove) -> tuple[tuple[str, ...], ...]:
         if move.kind == "pass":
