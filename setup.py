@@ -51,6 +51,7 @@ def kernels() -> list[Extension]:
             Extension(
                 f"zrec.rules.{package}._kernel",
                 [str(source.relative_to(HERE))],
+                depends=[str((source.parent.parent / "kernel_random.h").relative_to(HERE))],
                 extra_compile_args=["-O2", "-std=c11"],
                 optional=True,
             )

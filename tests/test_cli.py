@@ -9,8 +9,10 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
+from kernels import compiled
 from zrec import __version__
 from zrec.cli import app
+from zrec.rules.kernel import describe
 
 runner = CliRunner()
 GOOD = '[Game "mosona"]\n[Event "E"]\n1.  b6-b5   b4xb6 {centre taken} *\n'
@@ -37,7 +39,17 @@ def test_every_command_has_help() -> None:
 def test_version() -> None:
     result = invoke("--version")
     assert result.exit_code == 0
-    assert result.stdout == f"zrec {__version__}\n"
+    assert result.stdout == f"zrec {__version__} ({describe()})\n"
+
+
+def test_version_names_the_kernel_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    compiled("zrec.rules.serpent")
+    assert invoke("--version").stdout.startswith(f"zrec {__version__} (rules kernel: C (")
+    assert "serpent" in invoke("--version").stdout
+    monkeypatch.setenv("ZREC_KERNEL", "0")
+    assert invoke("--version").stdout == (
+        f"zrec {__version__} (rules kernel: none (ZREC_KERNEL=0), the Python engines)\n"
+    )
 
 
 def test_fmt_prints_canonical_text(tmp_path: Path) -> None:

@@ -4,12 +4,25 @@ finds them."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _source(tmp_path: Path) -> Path:
+    """A clean copy of what a wheel is built from: a build never reuses what an earlier
+    build left in the checkout's ``build/`` (or a kernel compiled in place)."""
+    copy = tmp_path / "source"
+    ignore = shutil.ignore_patterns("*.so", "__pycache__", "*.egg-info")
+    for name in ("src", "grammar", "schemas"):
+        shutil.copytree(ROOT / name, copy / name, symlinks=True, ignore=ignore)
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md"):
+        shutil.copy(ROOT / name, copy / name)
+    return copy
 
 
 def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
@@ -25,7 +38,7 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
             "--no-build-isolation",
             "-w",
             str(dist),
-            str(ROOT),
+            str(_source(tmp_path)),
         ],
         check=True,
         capture_output=True,
@@ -90,3 +103,53 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
     assert where.startswith(str(site))
     assert sizes == f"{len(grammar)} 2"
     assert page_ok == "True True"
+
+
+def test_without_a_c_compiler_zrec_installs_and_runs_on_its_python_engines(
+    tmp_path: Path,
+) -> None:
+    # CC=false: every compile fails, as on a machine without a compiler
+    dist = tmp_path / "dist"
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation",
+         "-w", str(dist), str(_source(tmp_path))],
+        env={**os.environ, "CC": "false"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    said = built.stdout + built.stderr
+    assert "zrec: zrec.rules.serpent._kernel not built (CompileError" in said
+    (wheel,) = dist.glob("zrec-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert not [n for n in names if n.endswith((".so", ".c", ".h"))]
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site),
+         str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    env = {**os.environ, "PYTHONPATH": str(site), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("ZREC_KERNEL", None)
+    run = [sys.executable, "-c", "from zrec.cli import main; main()"]
+    version = subprocess.run(
+        [*run, "--version"], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert version.stdout.endswith(
+        "(rules kernel: none built (no C compiler at install), the Python engines)\n"
+    )
+    assert version.stderr == ""
+    sample = str(ROOT / "samples" / "mosona-lined.zrec")
+    told = []
+    for _ in range(2):
+        done = subprocess.run(
+            [*run, "validate", sample], env=env, cwd=tmp_path, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        told.append(done.stderr)
+    # said once, the first time
+    assert told[0].count("has no compiled rules kernel") == 1
+    assert "zrec runs on its Python engines" in told[0]
+    assert told[1] == ""

@@ -11,8 +11,10 @@ checkout.
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 GRAMMAR = "zrec.lark"
@@ -38,3 +40,18 @@ def schema() -> dict[str, Any]:
     """The JSON Schema of one game in JSON form."""
     loaded: dict[str, Any] = json.loads(data_text(SCHEMA))
     return loaded
+
+
+def cache_dir() -> Path | None:
+    """zrec's per-user cache directory (it may not exist); ``None`` without a home.
+
+    ``$XDG_CACHE_HOME/zrec``, else ``~/.cache/zrec``.  It holds Lark's cache of the
+    grammar's analysis and the mark that zrec has said once that it runs without its
+    compiled rules kernel (:mod:`zrec.rules.kernel`); it may be deleted at any time."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG rule: a relative path is ignored
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return Path(base) / "zrec"

@@ -204,7 +204,9 @@ def main() -> None:
         if sys.argv[1:] == ["--version"]:
             # what the application's --version prints, without loading typer and
             # every command first
-            print(f"zrec {__version__}", flush=True)
+            from zrec.rules.kernel import describe
+
+            print(f"zrec {__version__} ({describe()})", flush=True)
             return
         command = sys.argv[1] if len(sys.argv) > 1 else ""
         sub = sys.argv[2] if len(sys.argv) > 2 else ""

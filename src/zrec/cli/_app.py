@@ -84,7 +84,9 @@ def report_broken(records: list[Record]) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"zrec {__version__}")
+        from zrec.rules.kernel import describe
+
+        typer.echo(f"zrec {__version__} ({describe()})")
         raise typer.Exit()
 
 

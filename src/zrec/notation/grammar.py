@@ -28,7 +28,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from zrec.resources import grammar_text
+from zrec.resources import cache_dir, grammar_text
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -72,20 +72,6 @@ class ParseError(ValueError):
         super().__init__(f"unexpected {token[0]} {token[1]!r}")
         self.token = token
         self.expected = expected
-
-
-def cache_dir() -> Path | None:
-    """zrec's per-user cache directory (it may not exist); ``None`` without a home.
-
-    ``$XDG_CACHE_HOME/zrec``, else ``~/.cache/zrec``.  It holds only Lark's cache of
-    the grammar's analysis, and may be deleted at any time."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):  # the XDG rule: a relative path is ignored
-        home = os.path.expanduser("~")
-        if not os.path.isabs(home):
-            return None
-        base = os.path.join(home, ".cache")
-    return Path(base) / "zrec"
 
 
 def cache_path(grammar: str) -> Path | None:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from zrec.rules.base import REMOVED
+from zrec.rules.loops import WIN, search_value
 
 __all__ = [
     "DEFAULT_DEPTH",
@@ -36,8 +37,6 @@ __all__ = [
 
 #: moves searched ahead when the budget is not given (``--player alphabeta``)
 DEFAULT_DEPTH = 3
-#: the value of a win now (far above any difference of material)
-WIN = 10_000
 
 
 def refusal(engine: Any, pos: Any) -> str | None:
@@ -73,31 +72,8 @@ def value(engine: Any, pos: Any, me: int, ahead: int) -> int | None:
 
 
 def _search(engine: Any, pos: Any, me: int, depth: int, ahead: int, alpha: int, beta: int) -> int:
-    done = value(engine, pos, me, ahead)
-    if done is not None:
-        return done
-    if depth == 0:
-        material = engine.material(pos)
-        return int(material[me] - material[1 - me])
-    children = ordered(engine, pos)
-    if not children:  # no move although not over: count the material
-        material = engine.material(pos)
-        return int(material[me] - material[1 - me])
-    if engine.move_number(pos).seat == me:
-        best = -WIN - 1
-        for _, after in children:
-            best = max(best, _search(engine, after, me, depth - 1, ahead + 1, alpha, beta))
-            alpha = max(alpha, best)
-            if alpha >= beta:
-                break
-        return best
-    best = WIN + 1
-    for _, after in children:
-        best = min(best, _search(engine, after, me, depth - 1, ahead + 1, alpha, beta))
-        beta = min(beta, best)
-        if alpha >= beta:
-            break
-    return best
+    # the search itself is a loop of the rules layer, native where the engine has a kernel
+    return search_value(engine, pos, me, depth, ahead, alpha, beta)
 
 
 def position_value(engine: Any, pos: Any, me: int, depth: int) -> int:

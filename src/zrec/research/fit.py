@@ -54,6 +54,7 @@ from zrec.play.walk import positions
 from zrec.research.alphabeta import DEFAULT_DEPTH, position_value, refusal
 from zrec.research.pieces import run_pieces
 from zrec.research.study import removed
+from zrec.rules.loops import takings
 
 __all__ = [
     "PIECES_AT_ONCE",
@@ -129,8 +130,7 @@ def move_loglik(
         if step.error is not None or engine.chance(step.before) is not None:
             return None
         if depth is None:
-            weights = [beta * removed(engine.apply(step.before, m)[1])
-                       for m in engine.legal_moves(step.before)]
+            weights = [beta * taken for taken in takings(engine, step.before)]
             mine = beta * removed(step.events)
         else:
             me = engine.move_number(step.before).seat

@@ -33,6 +33,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from zrec.rules.loops import play_randomly
+
 __all__ = [
     "DEFAULT_PLAYOUTS",
     "EXPLORATION",
@@ -129,19 +131,15 @@ def playout(
 ) -> tuple[float, ...]:
     """The score per seat of one random game of at most ``moves`` moves from ``pos``:
     the game's own scores when it ends, else the material :func:`evaluation` (an equal
-    share where a seat has no move)."""
-    for _ in range(moves):
-        outcome = engine.outcome(pos)
-        if outcome is not None:
-            return tuple(float(s) for s in outcome.scores)
-        move = engine.sample_move(pos, _roll(engine, pos, rng), rng)
-        if move is None:
-            return (1.0 / seats,) * seats
-        pos = engine.apply(pos, move)[0]
-    outcome = engine.outcome(pos)
+    share where a seat has no move).  The game is played in one call
+    (:func:`zrec.rules.loops.play_randomly`), native where the engine has a kernel."""
+    played = play_randomly(engine, pos, rng, max_moves=moves)
+    if played.stalled:
+        return (1.0 / seats,) * seats
+    outcome = engine.outcome(played.pos)
     if outcome is not None:
         return tuple(float(s) for s in outcome.scores)
-    return evaluation(engine.material(pos))
+    return evaluation(engine.material(played.pos))
 
 
 def _select(node: _Node, branch: _Branch) -> int:

@@ -41,6 +41,7 @@ from zrec.play.replay import Replay, prepare_rules
 from zrec.research.metrics_trace import Recorder, Trace
 from zrec.research.players import SEARCHERS, make_player, player_spec
 from zrec.rules.base import READING, REMOVED, Event, GameRules, check_options, named_reading
+from zrec.rules.loops import play_randomly, takings
 
 __all__ = [
     "MAX_PLIES",
@@ -92,8 +93,8 @@ def greedy_move(engine: Any, pos: Any, roll: Sequence[int] | None, rng: random.R
     ``random`` player's move where no legal move takes anything."""
     best: list[Any] = []
     most = 0
-    for move in engine.legal_moves(pos, roll):
-        taken = removed(engine.apply(pos, move)[1])
+    moves = engine.legal_moves(pos, roll)
+    for move, taken in zip(moves, takings(engine, pos, roll), strict=True):
         if taken > most:
             best, most = [move], taken
         elif taken == most and most:
@@ -231,6 +232,14 @@ def play_game(
     ``recorder``, if any)."""
     engine = replay.engine
     pos = replay.start
+    if recorder is None and players.count(random_move) == len(players):
+        # every seat random: the game in one call, native where the engine has a kernel
+        played = play_randomly(engine, pos, rng, max_turns=max_plies)
+        outcome = engine.outcome(played.pos)
+        if outcome is not None:
+            return GameResult(played.turns, outcome.termination, outcome.scores, played.removed)
+        ended = STALLED if played.stalled else MAX_PLIES
+        return GameResult(played.turns, ended, None, played.removed)
     plies = 0
     captures = [0] * len(engine.seats)
 

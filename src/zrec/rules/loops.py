@@ -1,10 +1,13 @@
-"""The loops that run many moves in one call: perft counts and random games.
+"""The loops that run many moves in one call: perft counts, random games, the
+material search of the ``alphabeta`` player, and the pieces each legal move takes.
 
 Each is stated here once over the engine protocol (:mod:`zrec.rules.base`), as the
 reference.  An engine whose rules package runs a compiled kernel (:mod:`zrec.rules.kernel`)
-may offer the same loop natively, as the methods ``count_sequences(pos, depth)`` and
-``play_randomly(pos, rng, max_moves, max_turns)``; the functions here call those where
-the engine has them, so that perft, self-play and the playouts of a search run without
+may offer the same loop natively, as the methods ``count_sequences(pos, depth)``,
+``play_randomly(pos, rng, max_moves, max_turns)``, ``search_value(pos, me, depth,
+ahead, alpha, beta)`` and ``takings(pos, roll)``; the functions here call those where
+the engine has them, so that
+perft, self-play, the playouts of ``mcts`` and the searches of ``alphabeta`` run without
 a Python call per move.  A native loop gives the same answers as the loop here, and
 draws from the generator exactly as it does (the differential tests hold it to that).
 """
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -20,21 +24,27 @@ from zrec.rules.base import REMOVED, Chance, Engine, RulesError
 
 __all__ = [
     "NO_LIMIT",
+    "WIN",
     "DiceError",
     "Played",
     "count_sequences",
     "play_randomly",
     "reference_counts",
     "reference_play",
+    "reference_search",
+    "search_value",
+    "takings",
 ]
 
 P = TypeVar("P")
 
 #: No limit on the moves or turns of :func:`play_randomly`.
 NO_LIMIT = sys.maxsize
+#: The value of a game won now in :func:`search_value` (far above any material).
+WIN = 10_000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made once a random game, its __init__ plain
 class Played(Generic[P]):
     """Where a random game stopped: the position; the moves made (every move applied)
     and of them the turns (moves that are turns: a placement between turns is not);
@@ -54,6 +64,22 @@ class DiceError(RulesError):
     def __init__(self, chance: Chance) -> None:
         super().__init__(f"a turn rolls dice ({chance.text()})")
         self.chance = chance
+
+
+def takings(
+    engine: Engine[Any, Any], pos: Any, roll: Sequence[int] | None = None
+) -> list[int]:
+    """The pieces each legal move of ``pos`` (in :meth:`Engine.legal_moves`'s order,
+    for the ``roll`` where the turn rolls dice) takes off the board: the squares its
+    ``removed`` events empty (the ``greedy`` player's and model's measure)."""
+    native = getattr(engine, "takings", None)
+    if native is not None:
+        counts: list[int] = native(pos, roll)
+        return counts
+    return [
+        sum(len(e.squares) for e in engine.apply(pos, move)[1] if e.code == REMOVED)
+        for move in engine.legal_moves(pos, roll)
+    ]
 
 
 def count_sequences(engine: Engine[Any, Any], pos: Any, depth: int) -> list[int]:
@@ -128,3 +154,58 @@ def reference_play(
         moves += 1
         turns += number.turn
     return Played(pos, moves, turns, tuple(removed), stalled)
+
+
+def search_value(
+    engine: Engine[Any, Any], pos: Any, me: int, depth: int, ahead: int, alpha: int, beta: int
+) -> int:
+    """The value for seat ``me`` of ``pos`` (``ahead`` moves below the search's root),
+    searched ``depth`` moves further by minimax with alpha-beta pruning in the window
+    (``alpha``, ``beta``): a finished game is worth ``WIN - ahead`` to the winner and
+    its negation to the loser (0 drawn); an unfinished one at depth 0, or where the seat
+    to move has no move, its material, ``me``'s pieces less the other seat's.  Moves
+    are searched the most pieces taken first, then in the engine's order.  For games of
+    two seats without dice (``zrec.research.alphabeta``)."""
+    native = getattr(engine, "search_value", None)
+    if native is not None:
+        found: int = native(pos, me, depth, ahead, alpha, beta)
+        return found
+    return reference_search(engine, pos, me, depth, ahead, alpha, beta)
+
+
+def reference_search(
+    engine: Engine[Any, Any], pos: Any, me: int, depth: int, ahead: int, alpha: int, beta: int
+) -> int:
+    """:func:`search_value` in Python, whatever the engine offers."""
+    outcome = engine.outcome(pos)
+    if outcome is not None:
+        mine, theirs = outcome.scores[me], outcome.scores[1 - me]
+        return 0 if mine == theirs else (WIN - ahead) if mine > theirs else -(WIN - ahead)
+    material = engine.material(pos)
+    if depth == 0:
+        return int(material[me] - material[1 - me])
+    children = []
+    for i, move in enumerate(engine.legal_moves(pos)):
+        after, events = engine.apply(pos, move)
+        taken = sum(len(e.squares) for e in events if e.code == REMOVED)
+        children.append((-taken, i, after))
+    if not children:  # no move although not over: count the material
+        return int(material[me] - material[1 - me])
+    children.sort(key=lambda t: (t[0], t[1]))
+    if engine.move_number(pos).seat == me:
+        best = -WIN - 1
+        for _, _, after in children:
+            best = max(
+                best, reference_search(engine, after, me, depth - 1, ahead + 1, alpha, beta)
+            )
+            alpha = max(alpha, best)
+            if alpha >= beta:
+                break
+        return best
+    best = WIN + 1
+    for _, _, after in children:
+        best = min(best, reference_search(engine, after, me, depth - 1, ahead + 1, alpha, beta))
+        beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best

@@ -6,6 +6,12 @@ each kind of turn to its module: the herd turn to :mod:`.turns`, the shepherds' 
 :mod:`.clicks`), the wolves' turn to :mod:`.wolves`; the end to :mod:`.end`, the
 pictures and the key to :mod:`.view`.  The readings the rules fix
 are in the docstring of :mod:`.rules`, with the game object.
+
+Where Awéthi's compiled kernel is in use (``_kernel.c`` beside this file, see
+:mod:`zrec.rules.kernel`), the engine hands it the legal moves and the self-play move
+of a roll and whole random games (:meth:`AwethiEngine.play_randomly`), at the top of
+those methods; the code here stays the reference the kernel is tested against
+(``tests/rules/test_kernel_awethi.py``) and runs whatever the kernel does not hold.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
+from typing import Any
 
 from zrec.moves import Turn
+from zrec.rules import kernel
 from zrec.rules.awethi import end
 from zrec.rules.awethi import view as show
 from zrec.rules.awethi.board import INDEX, KIND_LETTERS, LAIR, NAME, AwethiMap, parse_herd
@@ -32,6 +40,7 @@ from zrec.rules.awethi.position import (
     HerdMove,
     ShepherdsMove,
     Table,
+    WolfMove,
 )
 from zrec.rules.awethi.shepherds import (
     apply_shepherds,
@@ -61,6 +70,7 @@ from zrec.rules.base import (
     View,
 )
 from zrec.rules.clicking import Choices, ClickTable, Entry
+from zrec.rules.loops import Played, reference_play
 
 TITLE = "Awéthi"
 _CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
@@ -92,6 +102,25 @@ class AwethiEngine:
         #: applying that same move to that same position hands it over
         self._read: tuple[AwethiPosition, AwethiMove, tuple[AwethiPosition, tuple[Event, ...]]]
         self._read = (self.table.start(), HerdMove(1), (self.table.start(), ()))
+        #: the compiled kernel's board for this map, these seats and options (``None``:
+        #: the Python engine); see :mod:`zrec.rules.kernel`
+        self._board = self._compiled()
+
+    def _compiled(self) -> Any:
+        """The kernel's board (:mod:`zrec.rules.kernel`) for this engine, or ``None``."""
+        compiled = kernel.load(__package__ or "")
+        if compiled is None:
+            return None
+        t = self.table
+        return compiled.Board(
+            t.map.terrain,
+            t.n,
+            t.catch == "catcher",
+            AwethiPosition,
+            ShepherdsMove,
+            WolfMove,
+            HERD_MOVES,
+        )
 
     # -- positions ---------------------------------------------------------------------
 
@@ -222,6 +251,10 @@ class AwethiEngine:
         if roll is None or end.gone_seats(self.table, pos):
             return ()
         dice = self._roll(pos, roll)
+        if self._board is not None:
+            moves: Sequence[AwethiMove] | None = self._board.moves(pos, dice)
+            if moves is not None:
+                return moves
         if pos.stage == HERD_TURN:
             return (HerdMove(dice[0]),)
         if pos.stage == SHEPHERDS_TURN:
@@ -234,11 +267,28 @@ class AwethiEngine:
         if roll is None or end.gone_seats(self.table, pos):
             return None
         dice = self._roll(pos, roll)
+        if self._board is not None:
+            move: AwethiMove | None = self._board.sample(pos, dice, rng)
+            if move is not None:
+                return move
         if pos.stage == HERD_TURN:
             return HerdMove(dice[0])
         if pos.stage == SHEPHERDS_TURN:
             return sample_shepherds(self.table, pos, dice, rng)
         return sample_wolf(self.table, pos, (dice[0], dice[1]), rng)
+
+    def play_randomly(
+        self, pos: AwethiPosition, rng: random.Random, max_moves: int, max_turns: int
+    ) -> Played[AwethiPosition]:
+        """A random game from ``pos`` (:func:`zrec.rules.loops.play_randomly`), native
+        with the kernel: the same game, draw for draw, as the loop over
+        :meth:`sample_move` and :meth:`apply`."""
+        if self._board is not None:
+            played = self._board.play(pos, rng, max_moves, max_turns)
+            if played is not None:
+                end_pos, moves, turns, removed, stalled = played
+                return Played(end_pos, moves, turns, removed, stalled)
+        return reference_play(self, pos, rng, max_moves, max_turns)
 
     def resolve(self, pos: AwethiPosition, turn: Turn) -> Resolved[AwethiMove]:
         t = self.table

@@ -97,6 +97,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
+from zrec.rules import kernel
 from zrec.rules.awethi.board import AwethiMap, default_map, parse_herd, parse_map
 from zrec.rules.awethi.engine import TITLE, AwethiEngine
 from zrec.rules.awethi.position import AwethiMove, AwethiPosition
@@ -211,7 +212,12 @@ class Awethi:
             amap = default_map()
         options = setting.options
         return _engine(
-            amap, n, tuple(herds), options.get("Points", "basic"), options.get("Catch", "owner")
+            amap,
+            n,
+            tuple(herds),
+            options.get("Points", "basic"),
+            options.get("Catch", "owner"),
+            kernel.switched_on(),
         )
 
 
@@ -225,9 +231,10 @@ def _parsed(parse: object, text: str, tag: str, code: str) -> object:
 
 @lru_cache(maxsize=64)
 def _engine(
-    amap: AwethiMap, seats: int, herds: tuple[str, ...], points: str, catch: str
+    amap: AwethiMap, seats: int, herds: tuple[str, ...], points: str, catch: str, compiled: bool
 ) -> AwethiEngine:
-    """One engine per map, seats, herds and options, made once."""
+    """One engine per map, seats, herds and options, made once (and once more with the
+    kernel switched off: ``compiled`` is :func:`zrec.rules.kernel.switched_on`)."""
     return AwethiEngine(amap, seats, herds, points, catch)
 
 

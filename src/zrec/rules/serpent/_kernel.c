@@ -16,18 +16,23 @@
  * Methods of Board:
  *   moves(white, black, turn, ply, huff)          -> [SerpentMove, ...]
  *   perft(white, black, turn, ply, huff, depth)   -> [count at depth 1, ..., depth]
+ *   stuck(own, enemy)                             -> whether own has no step and no capture
+ *   search(white, black, turn, ply, huff, me, depth, ahead, alpha, beta
+ *          [, quiet limit, repeats, quiet, keys since the last capture])
+ *       -> the value zrec.rules.loops.reference_search finds (under the draw rules)
  *   play(white, black, turn, ply, huff, rng, max_moves, max_turns)
  *       -> (white, black, turn, ply, huff, moves, turns, removed by White,
  *           removed by Black, stalled)
- * play() draws each move as random.Random.choice does (getrandbits of the bit length,
- * again while too large), calling rng.getrandbits, so a game is the one the Python
- * engine plays from the same generator.
+ * play() draws each move as random.Random.choice does (../kernel_random.h), so a game
+ * is the one the Python engine plays from the same generator.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../kernel_random.h"
 
 #define MAXPATH 40   /* a chain lands at most once per enemy piece, 24 of them, + 1 */
 #define MAXPTS 64
@@ -39,8 +44,12 @@ enum {
     ONE_HOP = 4,         /* Chains "one" */
     MUST_END = 8,        /* a chain goes on while it can (Chains "whole", no huffing) */
     WHOLE = 16,          /* Chains "whole" */
-    FIRST_TO_CENTRE = 32 /* Pieces "23": the first move steps into the centre */
+    FIRST_TO_CENTRE = 32, /* Pieces "23": the first move steps into the centre */
+    BLOCKED_LOSES = 64,   /* Blocked "loses": a side with no move loses */
+    END_DRAW = 128        /* EndRule "draw": a blocked game is drawn, whatever the pieces */
 };
+
+#define WIN 10000 /* zrec.rules.loops.WIN: a game won now, in search() */
 
 typedef struct {
     uint8_t path[MAXPATH];
@@ -58,13 +67,25 @@ typedef struct {
     int size, centre, flags;
     uint64_t full;
     uint8_t nn[MAXPTS], nbr[MAXPTS][8];
+    uint64_t adj[MAXPTS]; /* the neighbours of each point as a mask */
+    /* the jumps by shape: the two shifts from a start to the jumped point and on to
+     * the landing point, and the mask of the points a jump of that shape starts from
+     * (Lattice.can_capture's test, every piece at once) */
+    int nshapes;
+    int shift1[MAXPTS * MAXJUMPS], shift2[MAXPTS * MAXJUMPS];
+    uint64_t starts[MAXPTS * MAXJUMPS];
+    /* the same shifts back, split into a right and a left part (one of them 0), so
+     * that jumpers() shifts without a branch: enemy >> over_r << over_l lines each
+     * jumped point up with its start, empty >> land_r << land_l each landing point */
+    uint8_t over_r[MAXPTS * MAXJUMPS], over_l[MAXPTS * MAXJUMPS];
+    uint8_t land_r[MAXPTS * MAXJUMPS], land_l[MAXPTS * MAXJUMPS];
+    int ascending;        /* every point's neighbours are listed in ascending order */
     uint8_t nj[MAXPTS], jover[MAXPTS][MAXJUMPS], jto[MAXPTS][MAXJUMPS];
     uint64_t start_white, start_black;
     int start_turn;
     PyObject *move_type; /* SerpentMove */
 } Board;
 
-static PyObject *getrandbits_name;
 
 /* -- move lists ---------------------------------------------------------------------- */
 
@@ -157,32 +178,31 @@ static inline int first_rule(const Board *b, uint64_t white, uint64_t black, int
            black == b->start_black && turn == b->start_turn;
 }
 
-/* every legal move, in the engine's order (SerpentEngine.legal_moves) */
-static int generate(const Board *b, uint64_t white, uint64_t black, int turn, long ply,
-                    uint64_t huff, Moves *out) {
-    uint64_t own = turn ? black : white, enemy = turn ? white : black;
+/* the pieces of own that can jump a piece of enemy now (every piece at once, by shape:
+ * a start of the shape, the enemy one shift on, an empty point the second shift on) */
+static uint64_t jumpers(const Board *b, uint64_t own, uint64_t enemy) {
+    uint64_t empty = b->full & ~(own | enemy), found = 0;
+    for (int k = 0; k < b->nshapes; k++)
+        found |= own & b->starts[k] & (enemy >> b->over_r[k] << b->over_l[k]) &
+                 (empty >> b->land_r[k] << b->land_l[k]);
+    return found;
+}
+
+/* the number of set bits (a portable popcount: no libgcc call without -mpopcnt) */
+static inline int bits(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* the captures of own, in the engine's order, added to out: single hops, whole chains
+ * or chains that may stop, as the options say */
+static int captures(const Board *b, uint64_t own, uint64_t enemy, Moves *out) {
     uint8_t path[MAXPATH];
-    out->n = 0;
-    if (first_rule(b, white, black, turn, ply)) {
-        int c = b->centre;
-        for (int k = 0; k < b->nn[c]; k++) {
-            int p = b->nbr[c][k];
-            if (own >> p & 1) {
-                uint8_t step[2] = {(uint8_t)p, (uint8_t)c};
-                if (push(out, step, 2, 0)) return -1;
-            }
-        }
-        return 0;
-    }
     int flags = b->flags;
-    if (huff) {
-        for (uint64_t rest = huff; rest; rest &= rest - 1) {
-            uint8_t p = (uint8_t)LOWEST(rest);
-            if (push(out, &p, 1, BIT(p))) return -1;
-        }
-        return 0;
-    }
-    for (uint64_t rest = own; rest; rest &= rest - 1) {
+    /* only the pieces with a jump can start a capture: the others add nothing */
+    for (uint64_t rest = jumpers(b, own, enemy); rest; rest &= rest - 1) {
         int p = LOWEST(rest);
         uint64_t friends = own ^ BIT(p);
         path[0] = (uint8_t)p;
@@ -203,7 +223,34 @@ static int generate(const Board *b, uint64_t white, uint64_t black, int turn, lo
             return -1;
         }
     }
-    if (out->n && (flags & COMPULSORY)) return 0;
+    return 0;
+}
+
+/* every legal move, in the engine's order (SerpentEngine.legal_moves) */
+static int generate(const Board *b, uint64_t white, uint64_t black, int turn, long ply,
+                    uint64_t huff, Moves *out) {
+    uint64_t own = turn ? black : white, enemy = turn ? white : black;
+    out->n = 0;
+    if (first_rule(b, white, black, turn, ply)) {
+        int c = b->centre;
+        for (int k = 0; k < b->nn[c]; k++) {
+            int p = b->nbr[c][k];
+            if (own >> p & 1) {
+                uint8_t step[2] = {(uint8_t)p, (uint8_t)c};
+                if (push(out, step, 2, 0)) return -1;
+            }
+        }
+        return 0;
+    }
+    if (huff) {
+        for (uint64_t rest = huff; rest; rest &= rest - 1) {
+            uint8_t p = (uint8_t)LOWEST(rest);
+            if (push(out, &p, 1, BIT(p))) return -1;
+        }
+        return 0;
+    }
+    if (captures(b, own, enemy, out)) return -1;
+    if (out->n && (b->flags & COMPULSORY)) return 0;
     return steps(b, own, enemy, out);
 }
 
@@ -254,7 +301,7 @@ static int apply(const Board *b, Pos *s, const Move *m) {
     s->turn = 1 - turn;
     s->ply += 1;
     s->huff = due;
-    return __builtin_popcountll(m->caps);
+    return bits(m->caps);
 }
 
 /* whether the game is over (SerpentEngine.outcome is not None) */
@@ -287,7 +334,7 @@ static PyObject *move_object(const Board *b, const Move *m) {
     PyObject *path = PyTuple_New(m->npath);
     if (!path) return NULL;
     for (int i = 0; i < m->npath; i++) PyTuple_SET_ITEM(path, i, PyLong_FromLong(m->path[i]));
-    PyObject *caps = PyTuple_New(__builtin_popcountll(m->caps));
+    PyObject *caps = PyTuple_New(bits(m->caps));
     if (!caps) {
         Py_DECREF(path);
         return NULL;
@@ -364,33 +411,51 @@ static PyObject *Board_perft(Board *self, PyObject *const *args, Py_ssize_t narg
     return out;
 }
 
-/* a number below n as random.Random._randbelow draws it: rng.getrandbits(k), k the bit
- * length of n, again while it is n or more */
-static int randbelow(PyObject *rng, size_t n, size_t *out) {
-    int k = 0;
-    for (size_t x = n; x; x >>= 1) k++;
-    PyObject *bits = PyLong_FromLong(k);
-    if (!bits) return -1;
-    for (;;) {
-        PyObject *call[2] = {rng, bits};
-        PyObject *r = PyObject_VectorcallMethod(
-            getrandbits_name, call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        if (!r) {
-            Py_DECREF(bits);
-            return -1;
-        }
-        size_t v = PyLong_AsSize_t(r);
-        Py_DECREF(r);
-        if (v == (size_t)-1 && PyErr_Occurred()) {
-            Py_DECREF(bits);
-            return -1;
-        }
-        if (v < n) {
-            Py_DECREF(bits);
-            *out = v;
+/* The move a random game draws, as sample_move's choice among the moves generate()
+ * lists, without listing the steps: a piece's steps are the empty points among its
+ * neighbours in ascending order (the engine's order), so the i-th step is found by
+ * counting.  0: the move is in *chosen; 1: there is no move; -1: an error is set. */
+static int draw(const Board *b, const Pos *s, Draws *d, Moves *m, Move *chosen) {
+    int64_t i;
+    if (!b->ascending || s->huff || first_rule(b, s->white, s->black, s->turn, s->ply)) {
+        if (generate(b, s->white, s->black, s->turn, s->ply, s->huff, m)) goto memory;
+        if (!m->n) return 1;
+        if ((i = zrec_randbelow(d, (uint32_t)m->n)) < 0) return -1;
+        *chosen = m->items[i];
+        return 0;
+    }
+    uint64_t own = s->turn ? s->black : s->white, enemy = s->turn ? s->white : s->black;
+    uint64_t empty = b->full & ~(own | enemy);
+    m->n = 0;
+    if (captures(b, own, enemy, m)) goto memory;
+    size_t taking = m->n, stepping = 0;
+    if (!(taking && (b->flags & COMPULSORY)))
+        for (uint64_t rest = own; rest; rest &= rest - 1)
+            stepping += bits(b->adj[LOWEST(rest)] & empty);
+    if (!(taking + stepping)) return 1;
+    if ((i = zrec_randbelow(d, (uint32_t)(taking + stepping))) < 0) return -1;
+    if ((size_t)i < taking) {
+        *chosen = m->items[i];
+        return 0;
+    }
+    i -= (int64_t)taking;
+    for (uint64_t rest = own;; rest &= rest - 1) {
+        int p = LOWEST(rest);
+        uint64_t targets = b->adj[p] & empty;
+        int here = bits(targets);
+        if (i < here) {
+            for (; i; i--) targets &= targets - 1;
+            chosen->path[0] = (uint8_t)p;
+            chosen->path[1] = (uint8_t)LOWEST(targets);
+            chosen->npath = 2;
+            chosen->caps = 0;
             return 0;
         }
+        i -= here;
     }
+memory:
+    PyErr_NoMemory();
+    return -1;
 }
 
 static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -403,22 +468,28 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
     long moves = 0, turns = 0, removed[2] = {0, 0};
     int stalled = 0;
     Moves m = {0};
-    while (!over(self, &s) && moves < max_moves && turns < max_turns) {
-        if (generate(self, s.white, s.black, s.turn, s.ply, s.huff, &m)) {
-            free(m.items);
-            return PyErr_NoMemory();
-        }
-        if (!m.n) {
-            stalled = 1;
+    Draws draws = zrec_draws(rng);
+    for (;;) {
+        /* over() without its own pass over the pieces: with pieces on both sides and
+         * no huff due, the game is over exactly when the side to move has no step and
+         * no capture, that is no move (but the first-move rule may hold it to the
+         * centre: then over() asks) */
+        if ((!s.huff && (!s.white || !s.black)) || moves >= max_moves || turns >= max_turns)
             break;
-        }
-        size_t i;
-        if (randbelow(rng, m.n, &i)) {
+        Move chosen;
+        int found = draw(self, &s, &draws, &m, &chosen);
+        if (found < 0) {
             free(m.items);
             return NULL;
         }
+        if (found == 1) {
+            int ended = !s.huff && (!first_rule(self, s.white, s.black, s.turn, s.ply) ||
+                                    over(self, &s));
+            stalled = !ended;
+            break;
+        }
         int seat = s.turn, turn = !s.huff; /* a huff is not a turn */
-        removed[seat] += apply(self, &s, &m.items[i]);
+        removed[seat] += apply(self, &s, &chosen);
         moves++;
         turns += turn;
     }
@@ -427,6 +498,186 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
                          (unsigned long long)s.black, s.turn, s.ply,
                          (unsigned long long)s.huff, moves, turns, removed[0], removed[1],
                          stalled ? Py_True : Py_False);
+}
+
+/* How a position ends (SerpentEngine.outcome): -1 not over, 0 drawn, 1 White wins,
+ * 2 Black wins. */
+static int result(const Board *b, const Pos *s) {
+    if (s->huff) return -1;
+    int w = bits(s->white), k = bits(s->black);
+    if (!w || !k) return !w && !k ? 0 : !w ? 2 : 1;
+    uint64_t own = s->turn ? s->black : s->white, enemy = s->turn ? s->white : s->black;
+    uint64_t empty = b->full & ~(own | enemy);
+    for (uint64_t rest = own; rest; rest &= rest - 1)
+        if (b->adj[LOWEST(rest)] & empty) return -1;
+    if (jumpers(b, own, enemy)) return -1;
+    if (b->flags & BLOCKED_LOSES) return s->turn ? 1 : 2;
+    if ((b->flags & END_DRAW) || w == k) return 0;
+    return w > k ? 1 : 2;
+}
+
+/* A position as its key tells it (SerpentEngine.key): equal keys, equal positions for
+ * the draw rules.  ``plus`` marks the start come back with the first-move rule spent
+ * (only where the key marks it: Pieces "23" without compulsory captures). */
+typedef struct {
+    uint64_t white, black, huff;
+    int turn, plus;
+} Key;
+
+/* The draw rules (DrawRulesEngine): plies without a capture that draw (0: off), and
+ * the occurrences of a position that draw (0: off). */
+typedef struct {
+    int quiet_limit, repeats;
+} DrawRules;
+
+static Key key_of(const Board *b, const Pos *s) {
+    Key k = {s->white, s->black, s->huff, s->turn, 0};
+    k.plus = (b->flags & FIRST_TO_CENTRE) && !(b->flags & COMPULSORY) && s->ply &&
+             s->white == b->start_white && s->black == b->start_black &&
+             s->turn == b->start_turn;
+    return k;
+}
+
+static int same_key(const Key *a, const Key *b) {
+    return a->white == b->white && a->black == b->black && a->huff == b->huff &&
+           a->turn == b->turn && a->plus == b->plus;
+}
+
+/* whether the draw rules draw the game now: ``seen`` holds the positions since the
+ * last capture, this one last (DrawRulesEngine._drawn) */
+static int drawn(const DrawRules *d, const Key *seen, int n, int quiet) {
+    if (d->quiet_limit && quiet >= d->quiet_limit) return 1;
+    if (d->repeats && n) {
+        int times = 0;
+        for (int i = 0; i < n; i++) times += same_key(&seen[i], &seen[n - 1]);
+        if (times >= d->repeats) return 1;
+    }
+    return 0;
+}
+
+/* The material search of zrec.rules.loops.reference_search: minimax with alpha-beta
+ * pruning, the moves taking most first (then in generate()'s order).  Under the draw
+ * rules (``d`` not NULL) a drawn position is worth 0, and ``seen`` (n positions, room
+ * for depth + 1 more) and ``quiet`` carry the history as DrawRulesEngine.apply does:
+ * a capture (a huff too) starts it again.  -WIN-2 with an error set on failure. */
+static long search(const Board *b, const Pos *s, int me, int depth, int ahead, long alpha,
+                   long beta, Moves *lists, const DrawRules *d, Key *seen, int n, int quiet) {
+    int r = result(b, s);
+    if (r < 0 && d && drawn(d, seen, n, quiet)) r = 0;
+    if (r >= 0) return r == 0 ? 0 : r - 1 == me ? WIN - ahead : -(WIN - ahead);
+    long material = me ? bits(s->black) - bits(s->white) : bits(s->white) - bits(s->black);
+    if (depth == 0) return material;
+    Moves *m = lists;
+    if (generate(b, s->white, s->black, s->turn, s->ply, s->huff, m)) {
+        PyErr_NoMemory();
+        return -WIN - 2;
+    }
+    if (!m->n) return material;
+    /* the most pieces taken first, a stable order: taken counts are small */
+    size_t count = m->n, k = 0;
+    uint16_t order[4096];
+    if (count > 4096) {
+        PyErr_SetString(PyExc_OverflowError, "more than 4096 moves in one position");
+        return -WIN - 2;
+    }
+    int most = 0;
+    for (size_t i = 0; i < count; i++)
+        if (bits(m->items[i].caps) > most) most = bits(m->items[i].caps);
+    for (int taken = most; taken >= 0; taken--)
+        for (size_t i = 0; i < count; i++)
+            if (bits(m->items[i].caps) == taken) order[k++] = (uint16_t)i;
+    int mine = s->turn == me;
+    long best = mine ? -WIN - 1 : WIN + 1;
+    for (size_t i = 0; i < count; i++) {
+        const Move *move = &m->items[order[i]];
+        Pos t = *s;
+        apply(b, &t, move);
+        long v;
+        if (d) { /* the child's key goes after this history, or starts a new one */
+            seen[n] = key_of(b, &t);
+            v = move->caps ? search(b, &t, me, depth - 1, ahead + 1, alpha, beta, lists + 1, d,
+                                    seen + n, 1, 0)
+                           : search(b, &t, me, depth - 1, ahead + 1, alpha, beta, lists + 1, d,
+                                    seen, n + 1, quiet + 1);
+        } else {
+            v = search(b, &t, me, depth - 1, ahead + 1, alpha, beta, lists + 1, NULL, NULL, 0, 0);
+        }
+        if (v == -WIN - 2) return v;
+        if (mine) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
+static PyObject *Board_search(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10 && nargs != 14)
+        return PyErr_Format(PyExc_TypeError, "search() takes 10 or 14 arguments");
+    Pos s;
+    if (read_pos(args, &s)) return NULL;
+    long me = PyLong_AsLong(args[5]), depth = PyLong_AsLong(args[6]);
+    long ahead = PyLong_AsLong(args[7]), alpha = PyLong_AsLong(args[8]);
+    long beta = PyLong_AsLong(args[9]);
+    if (PyErr_Occurred()) return NULL;
+    if (depth < 0 || depth > 60 || (me != 0 && me != 1))
+        return PyErr_Format(PyExc_ValueError, "search(): depth %ld, seat %ld", depth, me);
+    DrawRules rules = {0, 0}, *d = NULL;
+    Key *seen = NULL;
+    int n = 0, quiet = 0;
+    if (nargs == 14) { /* the draw rules and the history: the limits, quiet, the keys */
+        rules.quiet_limit = (int)PyLong_AsLong(args[10]);
+        rules.repeats = (int)PyLong_AsLong(args[11]);
+        quiet = (int)PyLong_AsLong(args[12]);
+        PyObject *keys = PySequence_Fast(args[13], "the history is a sequence");
+        if (!keys) return NULL;
+        n = (int)PySequence_Fast_GET_SIZE(keys);
+        seen = malloc(sizeof(Key) * (size_t)(n + depth + 2));
+        if (!seen) {
+            Py_DECREF(keys);
+            return PyErr_NoMemory();
+        }
+        for (int i = 0; i < n; i++) {
+            unsigned long long w, k, h;
+            int turn, plus;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(keys, i), "KKKii", &w, &k, &h, &turn,
+                                  &plus)) {
+                Py_DECREF(keys);
+                free(seen);
+                return NULL;
+            }
+            seen[i] = (Key){w, k, h, turn, plus};
+        }
+        Py_DECREF(keys);
+        if (PyErr_Occurred()) {
+            free(seen);
+            return NULL;
+        }
+        d = &rules;
+    }
+    Moves lists[64];
+    memset(lists, 0, sizeof lists);
+    long v = search(self, &s, (int)me, (int)depth, (int)ahead, alpha, beta, lists, d, seen, n,
+                    quiet);
+    for (int i = 0; i < 64; i++) free(lists[i].items);
+    free(seen);
+    if (v == -WIN - 2 && PyErr_Occurred()) return NULL;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Board_stuck(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) return PyErr_Format(PyExc_TypeError, "stuck() takes 2 arguments");
+    uint64_t own = PyLong_AsUnsignedLongLong(args[0]), enemy = PyLong_AsUnsignedLongLong(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    uint64_t empty = self->full & ~(own | enemy);
+    for (uint64_t rest = own; rest; rest &= rest - 1)
+        if (self->adj[LOWEST(rest)] & empty) Py_RETURN_FALSE;
+    if (jumpers(self, own, enemy)) Py_RETURN_FALSE;
+    Py_RETURN_TRUE;
 }
 
 /* -- the Board type ------------------------------------------------------------------ */
@@ -452,6 +703,8 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     self->full = self->size == 64 ? ~(uint64_t)0 : BIT(self->size) - 1;
+    self->ascending = 1;
+    self->nshapes = 0;
     self->start_white = sw;
     self->start_black = sb;
     self->start_turn = st;
@@ -470,6 +723,7 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
             return -1;
         }
         self->nn[p] = (uint8_t)a;
+        self->adj[p] = 0;
         self->nj[p] = (uint8_t)c;
         for (Py_ssize_t k = 0; k < a; k++) {
             PyObject *x = PySequence_GetItem(ns, k);
@@ -477,6 +731,8 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
             Py_XDECREF(x);
             if (v < 0 || v >= self->size) goto bad;
             self->nbr[p][k] = (uint8_t)v;
+            if (k && v <= self->nbr[p][k - 1]) self->ascending = 0;
+            self->adj[p] |= BIT(v);
         }
         for (Py_ssize_t k = 0; k < c; k++) {
             int q, r;
@@ -486,6 +742,22 @@ static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
             if (!ok || q < 0 || r < 0 || q >= self->size || r >= self->size) goto bad;
             self->jover[p][k] = (uint8_t)q;
             self->jto[p][k] = (uint8_t)r;
+            int j = 0;
+            while (j < self->nshapes &&
+                   (self->shift1[j] != q - p || self->shift2[j] != r - q))
+                j++;
+            if (j == self->nshapes) {
+                self->nshapes++;
+                self->shift1[j] = q - p;
+                self->shift2[j] = r - q;
+                self->starts[j] = 0;
+            }
+            self->starts[j] |= BIT(p);
+            int over = q - p, land = r - p;
+            self->over_r[j] = (uint8_t)(over > 0 ? over : 0);
+            self->over_l[j] = (uint8_t)(over < 0 ? -over : 0);
+            self->land_r[j] = (uint8_t)(land > 0 ? land : 0);
+            self->land_l[j] = (uint8_t)(land < 0 ? -land : 0);
         }
         Py_DECREF(ns);
         Py_DECREF(js);
@@ -515,6 +787,10 @@ static PyMethodDef Board_methods[] = {
      "moves(white, black, turn, ply, huff): every legal move, in the engine's order"},
     {"perft", (PyCFunction)(void (*)(void))Board_perft, METH_FASTCALL,
      "perft(white, black, turn, ply, huff, depth): move sequences of each length"},
+    {"search", (PyCFunction)(void (*)(void))Board_search, METH_FASTCALL,
+     "search(white, black, turn, ply, huff, me, depth, ahead, alpha, beta): the value"},
+    {"stuck", (PyCFunction)(void (*)(void))Board_stuck, METH_FASTCALL,
+     "stuck(own, enemy): whether own has no step and no capture"},
     {"play", (PyCFunction)(void (*)(void))Board_play, METH_FASTCALL,
      "play(white, black, turn, ply, huff, rng, max_moves, max_turns): a random game"},
     {"line", (PyCFunction)(void (*)(void))Board_line, METH_FASTCALL,
@@ -536,13 +812,13 @@ static PyTypeObject BoardType = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_kernel",
-    "The serpent games' compiled kernel (see zrec.rules.kernel).", -1, NULL,
+    "The serpent games' compiled kernel (see zrec.rules.kernel).", -1, NULL, NULL, NULL, NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     if (PyType_Ready(&BoardType) < 0 || init_lines() < 0) return NULL;
-    getrandbits_name = PyUnicode_InternFromString("getrandbits");
-    if (!getrandbits_name) return NULL;
+    if (zrec_random_check() < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&BoardType);
@@ -551,12 +827,16 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         Py_DECREF(m);
         return NULL;
     }
+    /* 1: random games step a random.Random's state in place (../kernel_random.h) */
+    PyModule_AddIntConstant(m, "STATE_DRAWS", zrec_state_usable);
     PyModule_AddIntConstant(m, "COMPULSORY", COMPULSORY);
     PyModule_AddIntConstant(m, "HUFFING", HUFFING);
     PyModule_AddIntConstant(m, "ONE_HOP", ONE_HOP);
     PyModule_AddIntConstant(m, "MUST_END", MUST_END);
     PyModule_AddIntConstant(m, "WHOLE", WHOLE);
     PyModule_AddIntConstant(m, "FIRST_TO_CENTRE", FIRST_TO_CENTRE);
+    PyModule_AddIntConstant(m, "BLOCKED_LOSES", BLOCKED_LOSES);
+    PyModule_AddIntConstant(m, "END_DRAW", END_DRAW);
     return m;
 }
 

@@ -26,7 +26,7 @@ from fractions import Fraction
 from zrec.moves import Turn
 from zrec.rules.base import Event, IllegalMoveError, Outcome, Resolved
 from zrec.rules.lines import Run, reference_line
-from zrec.rules.loops import Played, reference_counts, reference_play
+from zrec.rules.loops import Played, reference_counts, reference_play, reference_search
 from zrec.rules.serpent.engine import SerpentEngine
 from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
@@ -107,6 +107,33 @@ class DrawRulesEngine(SerpentEngine):
     ) -> Run:
         # the kernel plays no history: a line under the draw rules is played here
         return reference_line(self, pos, turns, numbers, dots, keys)
+
+    def search_value(
+        self, pos: SerpentPosition, me: int, depth: int, ahead: int, alpha: int, beta: int
+    ) -> int:
+        # native with the kernel, given the history: the keys seen since the last capture
+        if self._board is None:
+            return reference_search(self, pos, me, depth, ahead, alpha, beta)
+        if not isinstance(pos, CountedPosition):
+            pos = self._fresh(pos)
+        keys = [self._key_fields(key) for key, _ in pos.seen]
+        found: int = self._board.search(  # type: ignore[attr-defined]
+            *pos, me, depth, ahead, alpha, beta, self._quiet_limit, self._repeats, pos.quiet, keys
+        )
+        return found
+
+    def _key_fields(self, key: bytes) -> tuple[int, int, int, int, int]:
+        """What a key (:meth:`SerpentEngine.key`) holds: White's and Black's pieces, the
+        huff due, the side to move, and the mark of the start come back."""
+        n = self._key_bytes
+        white = int.from_bytes(key[:n], "little")
+        black = int.from_bytes(key[n : 2 * n], "little")
+        rest = key[2 * n + 1 :]
+        huff = 0
+        if rest[:1] == b"h":
+            huff = int.from_bytes(rest[1 : 1 + n], "little")
+            rest = rest[1 + n :]
+        return white, black, huff, 1 if key[2 * n : 2 * n + 1] == b"b" else 0, int(rest == b"+")
 
     def legal_moves(
         self, pos: SerpentPosition, roll: Sequence[int] | None = None

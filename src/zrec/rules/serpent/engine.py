@@ -43,7 +43,7 @@ from zrec.rules.base import (
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
 from zrec.rules.lines import Run, reference_line
-from zrec.rules.loops import Played, reference_counts, reference_play
+from zrec.rules.loops import Played, reference_counts, reference_play, reference_search
 from zrec.rules.serpent.lattice import (
     Lattice,
     coordinates,
@@ -62,6 +62,18 @@ _ONE, _NIL, _HALF = Fraction(1), Fraction(0), Fraction(1, 2)
 _SCORES = {"1-0": (_ONE, _NIL), "0-1": (_NIL, _ONE), "1/2-1/2": (_HALF, _HALF)}  # per seat
 _NO_EVENTS: tuple[Event, ...] = ()
 _TURN = (b"w", b"b")  # the side to move in a key
+#: the end when a side has no pieces left, by (White has pieces, Black has pieces)
+_NO_PIECES = {
+    (False, False): Outcome(
+        "no-pieces", _SCORES["1/2-1/2"], "neither side has a piece left"
+    ),
+    (False, True): Outcome(
+        "no-pieces", _SCORES["0-1"], "White has no pieces left, so Black wins"
+    ),
+    (True, False): Outcome(
+        "no-pieces", _SCORES["1-0"], "Black has no pieces left, so White wins"
+    ),
+}
 
 
 def _plural(k: int) -> str:
@@ -229,6 +241,8 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             | k.MUST_END * self._must_end
             | k.WHOLE * self._whole_chains
             | k.FIRST_TO_CENTRE * self._first_to_centre
+            | k.BLOCKED_LOSES * self._blocked_loses
+            | k.END_DRAW * (self.end_rule == "draw")
         )
         lat, s = self.lattice, self._start
         start = (s.white, s.black, s.turn)
@@ -337,6 +351,11 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             return [SerpentMove(path, caps) for path, caps in seen]
         return self._step_moves(own, enemy)
 
+    def takings(self, pos: SerpentPosition, roll: Sequence[int] | None = None) -> list[int]:
+        """The pieces each legal move takes (:func:`zrec.rules.loops.takings`): its
+        jumped points (a huff: the one huffed piece), without applying it."""
+        return [len(move.captured) for move in self.legal_moves(pos)]
+
     def count_sequences(self, pos: SerpentPosition, depth: int) -> list[int]:
         """Perft from ``pos`` (:func:`zrec.rules.loops.count_sequences`), native with
         the kernel."""
@@ -376,6 +395,18 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             *pos, turns, numbers, dots, keys, 0
         )
         return Run(played, SerpentPosition(w, b, turn, ply, huff), moves, found, removals)
+
+    def search_value(
+        self, pos: SerpentPosition, me: int, depth: int, ahead: int, alpha: int, beta: int
+    ) -> int:
+        """The material search from ``pos`` (:func:`zrec.rules.loops.search_value`),
+        native with the kernel."""
+        if self._board is None:
+            return reference_search(self, pos, me, depth, ahead, alpha, beta)
+        found: int = self._board.search(  # type: ignore[attr-defined]
+            *pos, me, depth, ahead, alpha, beta
+        )
+        return found
 
     def _step_moves(self, own: int, enemy: int) -> list[SerpentMove]:
         lat = self.lattice
@@ -533,15 +564,13 @@ class SerpentEngine(WrittenMoves, Listed[SerpentPosition, SerpentMove]):
             return None
         w, b = pos.white.bit_count(), pos.black.bit_count()
         if not w or not b:
-            if not w and not b:
-                return Outcome("no-pieces", _SCORES["1/2-1/2"], "neither side has a piece left")
-            loser, winner = ("White", "Black") if not w else ("Black", "White")
-            result = "0-1" if not w else "1-0"
-            reason = f"{loser} has no pieces left, so {winner} wins"
-            return Outcome("no-pieces", _SCORES[result], reason)
+            return _NO_PIECES[bool(w), bool(b)]
         own, enemy = self._sides(pos)
         lat = self.lattice
-        if lat.can_step(own, enemy) or lat.can_capture(own, enemy):
+        if self._board is not None:
+            if not self._board.stuck(own, enemy):  # type: ignore[attr-defined]
+                return None
+        elif lat.can_step(own, enemy) or lat.can_capture(own, enemy):
             return None
         if self._blocked_loses:
             side, other = SIDES[pos.turn], SIDES[1 - pos.turn]

@@ -11,7 +11,10 @@ captures run along diagonals only.  This module holds the game and the engine: h
 pieces move and what a move does.  The board is in :mod:`.board`, positions and moves
 in :mod:`.position`, the Setup string in :mod:`.setup`, the move tables of a rule set
 in :mod:`.tables`, the reading and writing of moves in :mod:`.written`, the score and
-the end in :mod:`.end`, the pictures in :mod:`.view`.
+the end in :mod:`.end`, the pictures in :mod:`.view`.  Where the compiled kernel
+(``_kernel.c``, :mod:`zrec.rules.kernel`) is loaded, the engine hands it the legal
+moves, the self-play move, perft and random games; this module stays the reference
+it is tested against (tests/rules/test_kernel_stonewarriors.py).
 
 Readings fixed here where docs/rules.md leaves a detail open:
 
@@ -46,6 +49,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from zrec.rules import kernel
 from zrec.rules.base import (
     Chance,
     Event,
@@ -63,21 +67,26 @@ from zrec.rules.base import (
     readings_table,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.ludii import LudiiBoard
 from zrec.rules.stonewarriors import end, setup
 from zrec.rules.stonewarriors import view as show
 from zrec.rules.stonewarriors._fast import new_position
 from zrec.rules.stonewarriors.board import (
+    ARMS,
     BIT,
     BOARD,
     CODES,
     EMPTY_CELLS,
+    HOME,
     INDEX,
     NAME,
+    OFF_TARGET,
     OWN,
     SIDES,
     SQUARE_KINDS,
     SQUARES,
+    STEP,
     WIDTH,
     board_text,
     squares_of,
@@ -86,7 +95,7 @@ from zrec.rules.stonewarriors.ludii import LUDII_BOARD
 from zrec.rules.stonewarriors.position import PASS_MOVE, StoneMove, StonePosition, key
 from zrec.rules.stonewarriors.tables import move_dirs, tables
 from zrec.rules.stonewarriors.written import WrittenMoves
-from zrec.rules.values import numbered
+from zrec.rules.values import DRIVE, numbered
 
 if TYPE_CHECKING:
     from zrec.rules.stonewarriors.teams import TeamStoneWarriors
@@ -120,6 +129,32 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
         }
         self._tables = tables(culin)
         self.options: Mapping[str, str] = MappingProxyType({"Ruleset": ruleset, "First": first})
+        #: the compiled kernel's board for this rule set (``None``: the Python engine)
+        self._board = self._compiled()
+
+    def _compiled(self) -> object | None:
+        """The kernel's board (:mod:`zrec.rules.kernel`) for this rule set, made from
+        the engine's own tables, or ``None``."""
+        compiled = kernel.load(__package__ or "")
+        if compiled is None:
+            return None
+        lines = self._tables.lines
+        board: object = compiled.Board(
+            targets=self._tables.targets,
+            # (victim, square beyond it) of each capture line, flattened
+            lines=tuple(
+                tuple(x for v, _, beyond in lines[t] for x in (v, beyond.bit_length() - 1))
+                for t in range(WIDTH * WIDTH)
+            ),
+            homes=tuple(ARMS[HOME[side]] for side in (0, 1)),
+            off_target=OFF_TARGET,
+            step=STEP,
+            drive=DRIVE,
+            position=StonePosition,
+            move=StoneMove,
+            pass_move=PASS_MOVE,
+        )
+        return board
 
     def square_kind(self, square: str) -> str:
         """``"main"`` or the arm of a square (``"south"``, ``"north"``, ``"west"``,
@@ -208,6 +243,9 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
     def legal_moves(
         self, pos: StonePosition, roll: Sequence[int] | None = None
     ) -> Sequence[StoneMove]:
+        if self._board is not None:
+            moves: Sequence[StoneMove] = self._board.moves(pos)  # type: ignore[attr-defined]
+            return moves
         if pos.over():
             return ()
         entries = pos.entries()
@@ -261,9 +299,32 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
     def sample_move(
         self, pos: StonePosition, roll: Sequence[int] | None, rng: random.Random
     ) -> StoneMove | None:
+        if self._board is not None:
+            move: StoneMove | None = self._board.sample(pos, rng)  # type: ignore[attr-defined]
+            return move
         # leaning forward, most random games end by rule within 300 plies
         moves = list(self.legal_moves(pos))
         return choose(moves, rng, [self.progress(pos, m) for m in moves])
+
+    def count_sequences(self, pos: StonePosition, depth: int) -> list[int]:
+        """Perft from ``pos`` (:func:`zrec.rules.loops.count_sequences`), native with
+        the kernel."""
+        if self._board is None:
+            return reference_counts(self, pos, depth)
+        counts: list[int] = self._board.perft(pos, depth)  # type: ignore[attr-defined]
+        return counts
+
+    def play_randomly(
+        self, pos: StonePosition, rng: random.Random, max_moves: int, max_turns: int
+    ) -> Played[StonePosition]:
+        """A random game from ``pos`` (:func:`zrec.rules.loops.play_randomly`), native
+        with the kernel."""
+        if self._board is None:
+            return reference_play(self, pos, rng, max_moves, max_turns)
+        end, moves, turns, removed, stalled = (
+            self._board.play(pos, rng, max_moves, max_turns)  # type: ignore[attr-defined]
+        )
+        return Played(end, moves, turns, removed, stalled)
 
     def progress(self, pos: StonePosition, move: StoneMove) -> int:
         """Ranks gained towards the enemy home arm, and 2 for each capture."""
@@ -356,12 +417,17 @@ class StoneWarriorsGame:
 
     def engine_for(self, setting: Setting) -> StoneWarriors | TeamStoneWarriors:
         options = setting.options
-        return _engine(options.get("Ruleset", "default"), options.get("First", "White"))
+        return _engine(
+            options.get("Ruleset", "default"), options.get("First", "White"),
+            kernel.switched_on(),
+        )
 
 
 @cache
-def _engine(ruleset: str, first: str) -> StoneWarriors | TeamStoneWarriors:
-    """One engine per choice of options, made once."""
+def _engine(ruleset: str, first: str, compiled: bool) -> StoneWarriors | TeamStoneWarriors:
+    """One engine per choice of options, made once (and once more with the kernel
+    switched off: ``compiled`` is :func:`zrec.rules.kernel.switched_on` when it is
+    made)."""
     if ruleset == "ludii":
         if first != "White":
             raise OptionConflict(

@@ -30,6 +30,10 @@ Results are written with one score per seat in the seat order: ``1-0-0-1`` (Sout
 and East win), ``0-1-1-0``, ``1/2-1/2-1/2-1/2``.  A ``Score`` tag gives each seat's
 captures in the same order (``[Score "2-1-0-1"]``).
 
+Where the compiled kernel is loaded (its ``TeamBoard``, :mod:`zrec.rules.kernel`), the
+engine hands it the legal moves, the self-play move, perft and random games; this
+module stays the reference the kernel is tested against.
+
 Past 500 lines, and one piece on purpose: this module is the whole engine of one rule
 set (moves, captures with the large piece's placement, passes, the end and the
 result, and reading and writing its moves), as :mod:`.rules` is for the default and
@@ -48,6 +52,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from zrec.moves import PASS, Action, Turn
+from zrec.rules import kernel
 from zrec.rules.base import (
     REMOVED,
     Chance,
@@ -63,6 +68,7 @@ from zrec.rules.base import (
     choose,
 )
 from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.stonewarriors.board import listing
 from zrec.rules.stonewarriors.points import (
     ARM_CENTRES,
@@ -316,6 +322,28 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
         self.title = title
         self.options: Mapping[str, str] = MappingProxyType(dict(options))
         self.ruleset = "ludii"
+        #: the compiled kernel's board (``None``: the Python engine)
+        self._board = self._compiled()
+
+    def _compiled(self) -> object | None:
+        """The kernel's board (:mod:`zrec.rules.kernel`), made from this module's
+        tables, or ``None``."""
+        compiled = kernel.load(__package__ or "")
+        if compiled is None:
+            return None
+        board: object = compiled.TeamBoard(
+            targets=_TARGETS,
+            # (victim, point beyond it) of each capture line, flattened, in Ludii's order
+            lines=tuple(tuple(x for line in lines for x in line) for lines in _LINES),
+            order=sorted(range(len(POINTS)), key=sort_key),
+            team_homes=_TEAM_HOME,
+            step=STEP,
+            turn_limit=TURN_LIMIT,
+            position=TeamPosition,
+            move=TeamMove,
+            pass_move=PASS_MOVE,
+        )
+        return board
 
     # -- positions ---------------------------------------------------------------------
 
@@ -437,6 +465,9 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
     def legal_moves(
         self, pos: TeamPosition, roll: Sequence[int] | None = None
     ) -> Sequence[TeamMove]:
+        if self._board is not None:
+            listed: Sequence[TeamMove] = self._board.moves(pos)  # type: ignore[attr-defined]
+            return listed
         if pos.over():
             return ()
         seat = pos.to_move
@@ -496,8 +527,31 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
     def sample_move(
         self, pos: TeamPosition, roll: Sequence[int] | None, rng: random.Random
     ) -> TeamMove | None:
+        if self._board is not None:
+            move: TeamMove | None = self._board.sample(pos, rng)  # type: ignore[attr-defined]
+            return move
         moves = list(self.legal_moves(pos))
         return choose(moves, rng)
+
+    def count_sequences(self, pos: TeamPosition, depth: int) -> list[int]:
+        """Perft from ``pos`` (:func:`zrec.rules.loops.count_sequences`), native with
+        the kernel."""
+        if self._board is None:
+            return reference_counts(self, pos, depth)
+        counts: list[int] = self._board.perft(pos, depth)  # type: ignore[attr-defined]
+        return counts
+
+    def play_randomly(
+        self, pos: TeamPosition, rng: random.Random, max_moves: int, max_turns: int
+    ) -> Played[TeamPosition]:
+        """A random game from ``pos`` (:func:`zrec.rules.loops.play_randomly`), native
+        with the kernel."""
+        if self._board is None:
+            return reference_play(self, pos, rng, max_moves, max_turns)
+        end, moves, turns, removed, stalled = (
+            self._board.play(pos, rng, max_moves, max_turns)  # type: ignore[attr-defined]
+        )
+        return Played(end, moves, turns, removed, stalled)
 
     def routes(self, pos: TeamPosition, move: TeamMove) -> tuple[tuple[str, ...], ...]:
         if move.kind == "pass":
