@@ -1192,8 +1192,12 @@ static int square_of(PyObject *name) {
     return (rank - 1) * SIZE + (s[0] - 'a');
 }
 
+/* whether x is the str text (ASCII), its characters compared in place */
 static int is_text(PyObject *x, const char *text) {
-    return PyUnicode_Check(x) && PyUnicode_CompareWithASCIIString(x, text) == 0;
+    if (!PyUnicode_Check(x)) return 0;
+    size_t n = strlen(text);
+    return (size_t)PyUnicode_GET_LENGTH(x) == n && PyUnicode_KIND(x) == PyUnicode_1BYTE_KIND &&
+           memcmp(PyUnicode_DATA(x), text, n) == 0;
 }
 
 /* whether every item of a tuple is None (Action.vias) */
@@ -1345,6 +1349,9 @@ static int has_walk(const Board *b, const SBoard *sb, int start, int amount, Wal
     return w->n > 0;
 }
 
+static int read_paths(const Board *b, const Pos *p, const Fields *fs, const int *dice,
+                      int option_s, SBoard *sb, Walks *w);
+
 /* A written shepherds' turn read path by path as paths.play_shepherds reads it, on sb
  * (begun on p): 0 when every path is one it takes (a walk of the path's amount that
  * meets nothing; a stay or a jump back where the shepherd has no path), 1 when not,
@@ -1355,41 +1362,53 @@ static int shepherds_written(const Board *b, const Pos *p, PyObject *actions,
     int dice[4], option_s = 0;
     int r = turn_dice(dice_obj, SHEPHERDS_TURN, 4, dice, &option_s);
     if (r) return r;
+    Fields fs[4];
     for (int i = 0; i < 4; i++) { /* written_kind: a herd action makes it a herd turn */
-        Fields f;
-        if ((r = read_fields(PyTuple_GET_ITEM(actions, i), &f))) return r;
-        int herd = is_text(f.kind, "herd");
-        fields_clear(&f);
-        if (herd) return 1;
+        r = read_fields(PyTuple_GET_ITEM(actions, i), &fs[i]);
+        if (!r && is_text(fs[i].kind, "herd")) {
+            fields_clear(&fs[i]);
+            r = 1;
+        }
+        if (r) {
+            for (int j = 0; j < i; j++) fields_clear(&fs[j]);
+            return r;
+        }
     }
+    r = read_paths(b, p, fs, dice, option_s, sb, w);
+    for (int i = 0; i < 4; i++) fields_clear(&fs[i]);
+    return r;
+}
+
+/* the paths of a shepherds' turn (shepherds_written) */
+static int read_paths(const Board *b, const Pos *p, const Fields *fs, const int *dice,
+                      int option_s, SBoard *sb, Walks *w) {
     int sum = dice[0] + dice[1] + dice[2] + dice[3];
     sboard_begin(b, p, sb);
-    int unmoved[CELLS];
-    memset(unmoved, 0, sizeof unmoved);
-    for (int j = 0; j < 4; j++) unmoved[sb->own[j]]++;
+    int16_t unmoved[4]; /* the squares of the shepherds not moved yet (-1: moved) */
+    memcpy(unmoved, sb->own, sizeof unmoved);
     for (int i = 0; i < 4; i++) {
         int amount = option_s ? sum / 4 : dice[i];
-        Fields f;
-        if ((r = read_fields(PyTuple_GET_ITEM(actions, i), &f))) return r;
-        int16_t sq[CELLS];
-        int n = is_text(f.kind, "path") ? path_squares(f.squares, sq, 16) : 0;
-        Py_ssize_t nseps = PyTuple_GET_SIZE(f.seps);
-        int back = n == 2 && nseps == 1 && is_text(PyTuple_GET_ITEM(f.seps, 0), ">");
-        int walk = n > 1 && all_seps(f.seps, nseps, "-");
-        fields_clear(&f);
+        const Fields *f = &fs[i];
+        int16_t sq[16];
+        int n = is_text(f->kind, "path") ? path_squares(f->squares, sq, 16) : 0;
+        Py_ssize_t nseps = PyTuple_GET_SIZE(f->seps);
+        int back = n == 2 && nseps == 1 && is_text(PyTuple_GET_ITEM(f->seps, 0), ">");
+        int walk = n > 1 && all_seps(f->seps, nseps, "-");
         if (!n) return 1;
         int start = sq[0];
-        if (unmoved[start] <= 0) return 1;
+        int mover = 0;
+        while (mover < 4 && unmoved[mover] != start) mover++;
+        if (mover == 4) return 1;
         if (back) { /* a jump back: only from water or with no path, to its own shelter */
             if (sq[1] != sb->shelter || start == sb->shelter ||
                 has_walk(b, sb, start, amount, w))
                 return 1;
             sb->back |= 1 << i;
-            unmoved[start]--;
+            unmoved[mover] = -1;
             sboard_move(b, p, sb, start, NULL, 0, sb->shelter);
         } else if (n == 1) { /* a stay: only out of water with no path */
             if (b->water[start] || has_walk(b, sb, start, amount, w)) return 1;
-            unmoved[start]--;
+            unmoved[mover] = -1;
             sboard_move(b, p, sb, start, NULL, 0, start);
         } else if (walk) {
             if (start == LAIR || (is_corner(start) && start != sb->shelter)) return 1;
@@ -1402,7 +1421,7 @@ static int shepherds_written(const Board *b, const Pos *p, PyObject *actions,
                 cost += one;
             }
             if (cost != amount || (b->water[start] && b->water[sq[n - 1]])) return 1;
-            unmoved[start]--;
+            unmoved[mover] = -1;
             sboard_move(b, p, sb, start, sq + 1, n - 1, sq[n - 1]);
         } else {
             return 1;
