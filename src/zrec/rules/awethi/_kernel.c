@@ -15,6 +15,9 @@
  *   end_shepherds    shepherds.end_turn (board_after)
  *   wolf_*           wolves.WolfBoard, sample_wolf, wolf_moves, apply_wolf
  *   play             loops.reference_play (outcome: end.gone_seats)
+ *   line             lines.reference_line over engine.resolve and apply: herd_written
+ *                    (turns.written_kind, check_dice, read_herd), shepherds_written
+ *                    (paths.play_shepherds), wolf_written (wolves.read_wolf)
  *
  * Random numbers are drawn EXACTLY as random.Random draws them: Chance.roll is
  * randint(1, faces) per die, which is 1 + _randbelow(faces); _randbelow(n) is
@@ -34,6 +37,12 @@
  *   play(pos, rng, max_moves, max_turns) -> (pos, moves, turns, removed, stalled) | None
  *   sample(pos, dice, rng)               -> the self-play move of the roll | None
  *   moves(pos, dice)                     -> the legal moves of the roll | None
+ *   line(pos, turns, numbers, dots, i)   -> (j, the position before turns[j]) | None
+ *
+ * line plays a written line from turns[i] while each turn is written as it commonly
+ * is and is legal (the engine would read it with nothing to say) and its number fits;
+ * it stops at the first turn it does not take (j), which the engine then reads itself
+ * (engine.play_line): so a turn it is unsure of costs time, never a different answer.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -9,9 +9,10 @@ are in the docstring of :mod:`.rules`, with the game object.
 
 Where Awéthi's compiled kernel is in use (``_kernel.c`` beside this file, see
 :mod:`zrec.rules.kernel`), the engine hands it the legal moves and the self-play move
-of a roll and whole random games (:meth:`AwethiEngine.play_randomly`), at the top of
-those methods; the code here stays the reference the kernel is tested against
-(``tests/rules/test_kernel_awethi.py``) and runs whatever the kernel does not hold.
+of a roll, whole random games (:meth:`AwethiEngine.play_randomly`) and the written
+turns of a line (:meth:`AwethiEngine.play_line`), at the top of those methods; the code
+here stays the reference the kernel is tested against (``tests/rules/test_kernel_awethi.py``,
+``test_kernel_awethi_lines.py``) and runs whatever the kernel does not hold.
 """
 
 from __future__ import annotations
