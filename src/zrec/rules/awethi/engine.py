@@ -103,7 +103,8 @@ class AwethiEngine:
         #: turn walks its paths on a board, so the position after it is made then, and
         #: applying that same move to that same position hands it over
         self._read: tuple[AwethiPosition, AwethiMove, tuple[AwethiPosition, tuple[Event, ...]]]
-        self._read = (self.table.start(), HerdMove(1), (self.table.start(), ()))
+        start = self.table.start()
+        self._read = (start, HerdMove(1), (start, ()))
         #: the compiled kernel's board for this map, these seats and options (``None``:
         #: the Python engine); see :mod:`zrec.rules.kernel`
         self._board = self._compiled()
