@@ -15,6 +15,9 @@
  *   end_shepherds    shepherds.end_turn (board_after)
  *   wolf_*           wolves.WolfBoard, sample_wolf, wolf_moves, apply_wolf
  *   play             loops.reference_play (outcome: end.gone_seats)
+ *   line             lines.reference_line over engine.resolve and apply: herd_written
+ *                    (turns.written_kind, check_dice, read_herd), shepherds_written
+ *                    (paths.play_shepherds), wolf_written (wolves.read_wolf)
  *
  * Random numbers are drawn EXACTLY as random.Random draws them: Chance.roll is
  * randint(1, faces) per die, which is 1 + _randbelow(faces); _randbelow(n) is
@@ -34,6 +37,12 @@
  *   play(pos, rng, max_moves, max_turns) -> (pos, moves, turns, removed, stalled) | None
  *   sample(pos, dice, rng)               -> the self-play move of the roll | None
  *   moves(pos, dice)                     -> the legal moves of the roll | None
+ *   line(pos, turns, numbers, dots, i)   -> (j, the position before turns[j]) | None
+ *
+ * line plays a written line from turns[i] while each turn is written as it commonly
+ * is and is legal (the engine would read it with nothing to say) and its number fits;
+ * it stops at the first turn it does not take (j), which the engine then reads itself
+ * (engine.play_line): so a turn it is unsure of costs time, never a different answer.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1167,6 +1176,389 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
     return Py_BuildValue("(NLLNO)", pos, moves, turns, rem, Py_False);
 }
 
+/* -- a written line (engine.play_line, lines.reference_line) ------------------------- */
+
+static PyObject *s_actions, *s_dice, *s_values, *s_option, *s_kind, *s_squares, *s_seps,
+    *s_vias, *s_piece;
+
+/* a square's name (board.INDEX: a file a-y and a rank 1-25, no leading zero): its
+ * number, or -1 for anything else */
+static int square_of(PyObject *name) {
+    if (!PyUnicode_Check(name)) return -1;
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &n);
+    if (!s) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (n < 2 || n > 3 || s[0] < 'a' || s[0] > 'y' || s[1] < '1' || s[1] > '9') return -1;
+    int rank = s[1] - '0';
+    if (n == 3) {
+        if (s[2] < '0' || s[2] > '9') return -1;
+        rank = rank * 10 + (s[2] - '0');
+    }
+    if (rank > SIZE) return -1;
+    return (rank - 1) * SIZE + (s[0] - 'a');
+}
+
+/* whether x is the str text (ASCII), its characters compared in place */
+static int is_text(PyObject *x, const char *text) {
+    if (!PyUnicode_Check(x)) return 0;
+    size_t n = strlen(text);
+    return (size_t)PyUnicode_GET_LENGTH(x) == n && PyUnicode_KIND(x) == PyUnicode_1BYTE_KIND &&
+           memcmp(PyUnicode_DATA(x), text, n) == 0;
+}
+
+/* whether every item of a tuple is None (Action.vias) */
+static int all_none(PyObject *t) {
+    if (!PyTuple_Check(t)) return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++)
+        if (PyTuple_GET_ITEM(t, i) != Py_None) return 0;
+    return 1;
+}
+
+/* The fields of a written action this file reads: -1 on an error, 1 when it is not
+ * the plain form read here (the engine then reads the turn). */
+typedef struct {
+    PyObject *kind, *squares, *seps, *vias; /* new references */
+} Fields;
+
+static void fields_clear(Fields *f) {
+    Py_CLEAR(f->kind);
+    Py_CLEAR(f->squares);
+    Py_CLEAR(f->seps);
+    Py_CLEAR(f->vias);
+}
+
+static int read_fields(PyObject *action, Fields *f) {
+    f->kind = PyObject_GetAttr(action, s_kind);
+    f->squares = f->kind ? PyObject_GetAttr(action, s_squares) : NULL;
+    f->seps = f->squares ? PyObject_GetAttr(action, s_seps) : NULL;
+    f->vias = f->seps ? PyObject_GetAttr(action, s_vias) : NULL;
+    if (!f->vias) {
+        fields_clear(f);
+        return -1;
+    }
+    if (!PyTuple_Check(f->squares) || !PyTuple_Check(f->seps) || !all_none(f->vias)) {
+        fields_clear(f);
+        return 1;
+    }
+    return 0;
+}
+
+/* the squares of a written path into sq (at most max): their count, 0 when a name is
+ * not a square or there are too many */
+static int path_squares(PyObject *squares, int16_t *sq, int max) {
+    Py_ssize_t n = PyTuple_GET_SIZE(squares);
+    if (n < 1 || n > max) return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int s = square_of(PyTuple_GET_ITEM(squares, i));
+        if (s < 0) return 0;
+        sq[i] = (int16_t)s;
+    }
+    return (int)n;
+}
+
+/* whether every separator of a tuple is the given one */
+static int all_seps(PyObject *seps, Py_ssize_t upto, const char *sep) {
+    for (Py_ssize_t i = 0; i < upto; i++)
+        if (!is_text(PyTuple_GET_ITEM(seps, i), sep)) return 0;
+    return 1;
+}
+
+/* the step cost between two squares next to each other (1 orthogonal, 2 diagonal), 0
+ * for squares that are not (paths._STEP_COST) */
+static int step_cost(int a, int b) {
+    for (int d = 0; d < 8; d++)
+        if (STEP[d][a] == b) return d % 2 == 0 ? 1 : 2;
+    return 0;
+}
+
+/* The dice of a written turn due at stage into dice (Turn.dice checked as
+ * turns.check_dice checks them, the kind written as turns.written_kind reads it):
+ * answers 0 when they are those of the turn due, 1 when not, -1 on an error.
+ * *option_s: option s. */
+static int turn_dice(PyObject *dice_obj, int stage, Py_ssize_t nactions, int *dice,
+                     int *option_s) {
+    static const int count[3] = {1, 4, 2};
+    if (dice_obj == Py_None) return 1;
+    PyObject *values = PyObject_GetAttr(dice_obj, s_values);
+    if (!values) return -1;
+    PyObject *option = PyObject_GetAttr(dice_obj, s_option);
+    if (!option) {
+        Py_DECREF(values);
+        return -1;
+    }
+    int r = 1;
+    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) != count[stage]) goto done;
+    if (stage == SHEPHERDS_TURN) {
+        if (is_text(option, "e"))
+            *option_s = 0;
+        else if (is_text(option, "s"))
+            *option_s = 1;
+        else
+            goto done;
+    } else if (option != Py_None || nactions != 1) {
+        goto done;
+    }
+    for (int i = 0; i < count[stage]; i++) {
+        long v;
+        int q = read_int(PyTuple_GET_ITEM(values, i), 1,
+                         stage == WOLF_TURN && i == 1 ? 6 : 4, &v);
+        if (q < 0) {
+            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                q = 1;
+            } else {
+                r = -1;
+                goto done;
+            }
+        }
+        if (q) goto done;
+        dice[i] = (int)v;
+    }
+    r = 0;
+done:
+    Py_DECREF(values);
+    Py_DECREF(option);
+    return r;
+}
+
+/* A written herd turn: 0 and *die when it is its die and H alone (turns.read_herd), 1
+ * when not, -1 on an error. */
+static int herd_written(PyObject *actions, PyObject *dice_obj, int *die) {
+    if (PyTuple_GET_SIZE(actions) != 1) return 1;
+    int dice[4], unused = 0;
+    int r = turn_dice(dice_obj, HERD_TURN, 1, dice, &unused);
+    if (r) return r;
+    PyObject *action = PyTuple_GET_ITEM(actions, 0);
+    Fields f;
+    r = read_fields(action, &f);
+    if (r) return r;
+    PyObject *piece = PyObject_GetAttr(action, s_piece);
+    if (!piece) {
+        fields_clear(&f);
+        return -1;
+    }
+    r = is_text(f.kind, "herd") && PyTuple_GET_SIZE(f.squares) == 0 &&
+                PyTuple_GET_SIZE(f.seps) == 0 && PyTuple_GET_SIZE(f.vias) == 0 &&
+                piece == Py_None
+            ? 0
+            : 1;
+    Py_DECREF(piece);
+    fields_clear(&f);
+    *die = dice[0];
+    return r;
+}
+
+/* whether a shepherd on start has a path of amount (ShepherdsBoard.walks) */
+static int has_walk(const Board *b, const SBoard *sb, int start, int amount, Walks *w) {
+    w->first_only = 1;
+    walks(b, sb, start, amount, w);
+    return w->n > 0;
+}
+
+static int read_paths(const Board *b, const Pos *p, const Fields *fs, const int *dice,
+                      int option_s, SBoard *sb, Walks *w);
+
+/* A written shepherds' turn read path by path as paths.play_shepherds reads it, on sb
+ * (begun on p): 0 when every path is one it takes (a walk of the path's amount that
+ * meets nothing; a stay or a jump back where the shepherd has no path), 1 when not,
+ * -1 on an error. */
+static int shepherds_written(const Board *b, const Pos *p, PyObject *actions,
+                             PyObject *dice_obj, SBoard *sb, Walks *w) {
+    if (PyTuple_GET_SIZE(actions) != 4) return 1;
+    int dice[4], option_s = 0;
+    int r = turn_dice(dice_obj, SHEPHERDS_TURN, 4, dice, &option_s);
+    if (r) return r;
+    Fields fs[4];
+    for (int i = 0; i < 4; i++) { /* written_kind: a herd action makes it a herd turn */
+        r = read_fields(PyTuple_GET_ITEM(actions, i), &fs[i]);
+        if (!r && is_text(fs[i].kind, "herd")) {
+            fields_clear(&fs[i]);
+            r = 1;
+        }
+        if (r) {
+            for (int j = 0; j < i; j++) fields_clear(&fs[j]);
+            return r;
+        }
+    }
+    r = read_paths(b, p, fs, dice, option_s, sb, w);
+    for (int i = 0; i < 4; i++) fields_clear(&fs[i]);
+    return r;
+}
+
+/* the paths of a shepherds' turn (shepherds_written) */
+static int read_paths(const Board *b, const Pos *p, const Fields *fs, const int *dice,
+                      int option_s, SBoard *sb, Walks *w) {
+    int sum = dice[0] + dice[1] + dice[2] + dice[3];
+    sboard_begin(b, p, sb);
+    int16_t unmoved[4]; /* the squares of the shepherds not moved yet (-1: moved) */
+    memcpy(unmoved, sb->own, sizeof unmoved);
+    for (int i = 0; i < 4; i++) {
+        int amount = option_s ? sum / 4 : dice[i];
+        const Fields *f = &fs[i];
+        int16_t sq[16];
+        int n = is_text(f->kind, "path") ? path_squares(f->squares, sq, 16) : 0;
+        Py_ssize_t nseps = PyTuple_GET_SIZE(f->seps);
+        int back = n == 2 && nseps == 1 && is_text(PyTuple_GET_ITEM(f->seps, 0), ">");
+        int walk = n > 1 && all_seps(f->seps, nseps, "-");
+        if (!n) return 1;
+        int start = sq[0];
+        int mover = 0;
+        while (mover < 4 && unmoved[mover] != start) mover++;
+        if (mover == 4) return 1;
+        if (back) { /* a jump back: only from water or with no path, to its own shelter */
+            if (sq[1] != sb->shelter || start == sb->shelter ||
+                has_walk(b, sb, start, amount, w))
+                return 1;
+            sb->back |= 1 << i;
+            unmoved[mover] = -1;
+            sboard_move(b, p, sb, start, NULL, 0, sb->shelter);
+        } else if (n == 1) { /* a stay: only out of water with no path */
+            if (b->water[start] || has_walk(b, sb, start, amount, w)) return 1;
+            unmoved[mover] = -1;
+            sboard_move(b, p, sb, start, NULL, 0, start);
+        } else if (walk) {
+            if (start == LAIR || (is_corner(start) && start != sb->shelter)) return 1;
+            int cost = 0;
+            for (int k = 1; k < n; k++) {
+                int one = step_cost(sq[k - 1], sq[k]);
+                if (!one || sb->occ[sq[k]]) return 1; /* occ: the forbidden squares too */
+                for (int j = 0; j < k; j++)
+                    if (sq[j] == sq[k]) return 1;
+                cost += one;
+            }
+            if (cost != amount || (b->water[start] && b->water[sq[n - 1]])) return 1;
+            unmoved[mover] = -1;
+            sboard_move(b, p, sb, start, sq + 1, n - 1, sq[n - 1]);
+        } else {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A written wolf turn read as wolves.read_wolf reads it: 0 with its path (npath 0: the
+ * pass) when it is a legal one written as it should be, 1 when not, -1 on an error. */
+static int wolf_written(const Board *b, const Pos *p, PyObject *actions, PyObject *dice_obj,
+                        WolfBoard *wb, int16_t *path, int *npath) {
+    if (PyTuple_GET_SIZE(actions) != 1) return 1;
+    int dice[4], unused = 0;
+    int r = turn_dice(dice_obj, WOLF_TURN, 1, dice, &unused);
+    if (r) return r;
+    Fields f;
+    if ((r = read_fields(PyTuple_GET_ITEM(actions, 0), &f))) return r;
+    int dir = dice[0], dist = dice[1];
+    wolf_board(b, p, wb);
+    if (is_text(f.kind, "pass")) { /* the pass: only when no wolf can move */
+        fields_clear(&f);
+        int16_t ends[CELLS];
+        for (int k = 0; k < wb->nstarts; k++) {
+            layers(b, wb, wb->starts[k], dist);
+            if (wolf_ends(p, wb, wb->starts[k], dir, dist, ends)) return 1;
+        }
+        *npath = 0;
+        return 0;
+    }
+    int n = is_text(f.kind, "path") ? path_squares(f.squares, path, MAXDIST + 1) : 0;
+    Py_ssize_t nseps = PyTuple_GET_SIZE(f.seps);
+    int ok = n == dist + 1 && nseps == n - 1 && all_seps(f.seps, nseps - 1, "-");
+    int x = ok && is_text(PyTuple_GET_ITEM(f.seps, nseps - 1), "x");
+    ok = ok && (x || is_text(PyTuple_GET_ITEM(f.seps, nseps - 1), "-"));
+    fields_clear(&f);
+    if (!ok) return 1;
+    int start = path[0], end = path[n - 1];
+    if (!wb->wolf[start]) return 1;
+    for (int k = 1; k < n; k++) {
+        int a = path[k - 1], s = path[k], next = 0;
+        for (int j = 0; j < NORTH_COUNT[a]; j++) next |= ORTH[a][j] == s;
+        if (!next || !b->wolf_passable[s] || wb->shep[s]) return 1;
+    }
+    if (!may_end(p, wb, start, end, dir)) return 1;
+    if (x != (wb->animal[end] >= 0)) return 1;
+    *npath = n;
+    return 0;
+}
+
+/* line(pos, turns, numbers, dots, i): the written turns from turns[i] played while
+ * each is one read here (see the *_written functions above) and its written number
+ * (numbers[j], None for none, with dots[j]) is its position's (engine.move_number):
+ * (j, the position before turns[j]), j the first turn not played (len(turns): all);
+ * None for a position this kernel cannot hold.  The engine reads turns[j] itself. */
+static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) return PyErr_Format(PyExc_TypeError, "line() takes 5 arguments");
+    PyObject *turns = args[1], *numbers = args[2], *dots = args[3];
+    if (!PyList_Check(turns) || !PyList_Check(numbers) || !PyList_Check(dots)) {
+        PyErr_SetString(PyExc_TypeError, "line(): turns, numbers and dots are lists");
+        return NULL;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(args[4]);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    Py_ssize_t total = PyList_GET_SIZE(turns);
+    if (PyList_GET_SIZE(numbers) < total || PyList_GET_SIZE(dots) < total || i < 0) {
+        PyErr_SetString(PyExc_ValueError, "line(): a number and dots for every turn");
+        return NULL;
+    }
+    Pos p;
+    int r = read_pos(self, args[0], &p);
+    if (r < 0) return NULL;
+    if (r > 0) Py_RETURN_NONE;
+    Work *work = new_work();
+    if (!work) return NULL;
+    int failed = 0;
+    for (; i < total; i++) {
+        if (game_over(&p, self->n) || p.group >= (1LL << 62)) break;
+        PyObject *written = PyList_GET_ITEM(numbers, i);
+        if (written != Py_None) {
+            long long number, d;
+            if (!PyLong_Check(written) || !PyLong_Check(PyList_GET_ITEM(dots, i))) break;
+            if (read_long_long(written, &number) ||
+                read_long_long(PyList_GET_ITEM(dots, i), &d)) {
+                if (PyErr_Occurred()) failed = 1;
+                break;
+            }
+            if (number != p.group || d != (p.stage == HERD_TURN ? 1 : 3)) break;
+        }
+        PyObject *turn = PyList_GET_ITEM(turns, i);
+        PyObject *actions = PyObject_GetAttr(turn, s_actions);
+        if (!actions) {
+            failed = 1;
+            break;
+        }
+        PyObject *dice_obj = PyObject_GetAttr(turn, s_dice);
+        if (!dice_obj) {
+            Py_DECREF(actions);
+            failed = 1;
+            break;
+        }
+        if (!PyTuple_Check(actions)) {
+            r = 1;
+        } else if (p.stage == HERD_TURN) {
+            int die;
+            r = herd_written(actions, dice_obj, &die);
+            if (!r) herd_turn(self, &p, die);
+        } else if (p.stage == SHEPHERDS_TURN) {
+            r = shepherds_written(self, &p, actions, dice_obj, &work->built[0], &work->w);
+            if (!r) end_shepherds(self, &p, &work->built[0]);
+        } else {
+            int16_t path[MAXDIST + 1];
+            int npath = 0;
+            r = wolf_written(self, &p, actions, dice_obj, &work->wb, path, &npath);
+            if (!r) apply_wolf(self, &p, path, npath);
+        }
+        Py_DECREF(actions);
+        Py_DECREF(dice_obj);
+        if (r < 0) failed = 1;
+        if (r) break;
+    }
+    PyMem_Free(work);
+    if (failed) return NULL;
+    PyObject *pos = pos_object(self, &p);
+    if (!pos) return NULL;
+    return Py_BuildValue("(nN)", i, pos);
+}
+
 /* -- the Board type ------------------------------------------------------------------ */
 
 static int Board_init(Board *self, PyObject *args, PyObject *kwds) {
@@ -1231,6 +1623,9 @@ static PyMethodDef Board_methods[] = {
      "sample(pos, dice, rng): the self-play move of a roll (engine.sample_move)"},
     {"moves", (PyCFunction)(void (*)(void))Board_moves, METH_FASTCALL,
      "moves(pos, dice): the legal moves of a roll, in the engine's order"},
+    {"line", (PyCFunction)(void (*)(void))Board_line, METH_FASTCALL,
+     "line(pos, turns, numbers, dots, i): a written line played from turns[i] while "
+     "each turn is plain (engine.play_line)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1259,6 +1654,12 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     letter_e = PyUnicode_InternFromString("e");
     letter_s = PyUnicode_InternFromString("s");
     if (!letter_e || !letter_s) return NULL;
+    PyObject **names[] = {&s_actions, &s_dice, &s_values, &s_option, &s_kind,
+                          &s_squares, &s_seps, &s_vias, &s_piece};
+    const char *texts[] = {"actions", "dice", "values", "option", "kind",
+                           "squares", "seps", "vias", "piece"};
+    for (int i = 0; i < 9; i++)
+        if (!(*names[i] = PyUnicode_InternFromString(texts[i]))) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&BoardType);

@@ -9,9 +9,10 @@ are in the docstring of :mod:`.rules`, with the game object.
 
 Where Awéthi's compiled kernel is in use (``_kernel.c`` beside this file, see
 :mod:`zrec.rules.kernel`), the engine hands it the legal moves and the self-play move
-of a roll and whole random games (:meth:`AwethiEngine.play_randomly`), at the top of
-those methods; the code here stays the reference the kernel is tested against
-(``tests/rules/test_kernel_awethi.py``) and runs whatever the kernel does not hold.
+of a roll, whole random games (:meth:`AwethiEngine.play_randomly`) and the written
+turns of a line (:meth:`AwethiEngine.play_line`), at the top of those methods; the code
+here stays the reference the kernel is tested against (``tests/rules/test_kernel_awethi.py``,
+``test_kernel_awethi_lines.py``) and runs whatever the kernel does not hold.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ from zrec.rules.base import (
     View,
 )
 from zrec.rules.clicking import Choices, ClickTable, Entry
+from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_play
 
 TITLE = "Awéthi"
@@ -101,7 +103,8 @@ class AwethiEngine:
         #: turn walks its paths on a board, so the position after it is made then, and
         #: applying that same move to that same position hands it over
         self._read: tuple[AwethiPosition, AwethiMove, tuple[AwethiPosition, tuple[Event, ...]]]
-        self._read = (self.table.start(), HerdMove(1), (self.table.start(), ()))
+        start = self.table.start()
+        self._read = (start, HerdMove(1), (start, ()))
         #: the compiled kernel's board for this map, these seats and options (``None``:
         #: the Python engine); see :mod:`zrec.rules.kernel`
         self._board = self._compiled()
@@ -289,6 +292,40 @@ class AwethiEngine:
                 end_pos, moves, turns, removed, stalled = played
                 return Played(end_pos, moves, turns, removed, stalled)
         return reference_play(self, pos, rng, max_moves, max_turns)
+
+    def play_line(
+        self,
+        pos: AwethiPosition,
+        turns: Sequence[Turn],
+        numbers: Sequence[int | None],
+        dots: Sequence[int],
+        keys: bool = False,
+    ) -> Run:
+        """A written line played while nothing in it needs a word
+        (:func:`zrec.rules.lines.play_line`), native with the kernel: the kernel plays
+        the turns written as they commonly are and hands each other turn back, which is
+        played here as :func:`~zrec.rules.lines.reference_line` plays it (every turn is
+        a ply).  The keys an import asks for are the reference's."""
+        board = self._board
+        if board is None or keys or not (
+            type(turns) is list and type(numbers) is list and type(dots) is list
+        ):
+            return reference_line(self, pos, turns, numbers, dots, keys)
+        total = len(turns)
+        i = 0
+        while True:
+            got = board.line(pos, turns, numbers, dots, i)
+            if got is None:  # a position the kernel does not hold
+                rest = reference_line(self, pos, turns[i:], numbers[i:], dots[i:])
+                return Run(i + rest.played, rest.position, i + rest.turns)
+            i, pos = got
+            if i >= total:
+                return Run(total, pos, total)
+            one = reference_line(self, pos, turns[i : i + 1], numbers[i : i + 1], dots[i : i + 1])
+            if not one.played:
+                return Run(i, pos, i)
+            i += 1
+            pos = one.position
 
     def resolve(self, pos: AwethiPosition, turn: Turn) -> Resolved[AwethiMove]:
         t = self.table

@@ -186,8 +186,15 @@ class Table:
         #: shelters, in play or not)
         self.forbidden = tuple(frozenset({LAIR, *CORNERS}) - {own} for own in self.shelters)
         self.shelter_owner = {c: k for k, c in enumerate(CORNERS)}
+        self._start: AwethiPosition | None = None
 
     def start(self) -> AwethiPosition:
+        """The start position, made once (a position is immutable)."""
+        if self._start is None:
+            self._start = self._make_start()
+        return self._start
+
+    def _make_start(self) -> AwethiPosition:
         animals = sorted(
             (square, seat, KIND_LETTERS.index(letter), NOT_CAUGHT)
             for seat in range(self.n)
