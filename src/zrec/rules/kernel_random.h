@@ -19,7 +19,8 @@
  * comparing with what the generator itself draws; where the test fails (another
  * Python, another layout) every draw is a method call, slower and still exact.
  *
- * Each kernel includes this file once (it defines static functions).
+ * Each kernel includes this file once (it defines static inline functions: a kernel
+ * that uses only some of them is not warned of the others).
  */
 #ifndef ZREC_KERNEL_RANDOM_H
 #define ZREC_KERNEL_RANDOM_H
@@ -48,7 +49,7 @@ typedef struct {
     ZrecMT *mt; /* NULL: call the methods */
 } Draws;
 
-static uint32_t zrec_mt_next(ZrecMT *g) {
+static inline uint32_t zrec_mt_next(ZrecMT *g) {
     /* MT19937's next 32-bit output (Matsumoto and Nishimura, 1998) */
     static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
     uint32_t *mt = g->state, y;
@@ -76,7 +77,7 @@ static uint32_t zrec_mt_next(ZrecMT *g) {
 
 /* Import-time set-up and the layout test; returns -1 with an exception set on failure
  * of the set-up itself (a failed layout test only turns the trick off). */
-static int zrec_random_check(void) {
+static inline int zrec_random_check(void) {
     zrec_getrandbits_name = PyUnicode_InternFromString("getrandbits");
     zrec_random_name = PyUnicode_InternFromString("random");
     if (!zrec_getrandbits_name || !zrec_random_name) return -1;
@@ -111,14 +112,14 @@ static int zrec_random_check(void) {
     return 0;
 }
 
-static Draws zrec_draws(PyObject *rng) {
+static inline Draws zrec_draws(PyObject *rng) {
     Draws d = {rng, NULL};
     if (zrec_state_usable && (PyObject *)Py_TYPE(rng) == zrec_random_type) d.mt = (ZrecMT *)rng;
     return d;
 }
 
 /* rng.getrandbits(k) for 1 <= k <= 32; -1 with an exception set on failure */
-static int64_t zrec_getrandbits(Draws *d, int k) {
+static inline int64_t zrec_getrandbits(Draws *d, int k) {
     if (d->mt) return (int64_t)(zrec_mt_next(d->mt) >> (32 - k));
     PyObject *bits = PyLong_FromLong(k);
     if (!bits) return -1;
@@ -134,7 +135,7 @@ static int64_t zrec_getrandbits(Draws *d, int k) {
 }
 
 /* rng._randbelow(n) for 1 <= n < 2**32; -1 with an exception set on failure */
-static int64_t zrec_randbelow(Draws *d, uint32_t n) {
+static inline int64_t zrec_randbelow(Draws *d, uint32_t n) {
     int k = 0;
     for (uint32_t x = n; x; x >>= 1) k++;
     for (;;) {
@@ -144,7 +145,7 @@ static int64_t zrec_randbelow(Draws *d, uint32_t n) {
 }
 
 /* rng.random(); -1.0 with an exception set on failure */
-static double zrec_random(Draws *d) {
+static inline double zrec_random(Draws *d) {
     if (d->mt) {
         uint32_t a = zrec_mt_next(d->mt) >> 5, b = zrec_mt_next(d->mt) >> 6;
         return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);

@@ -198,6 +198,10 @@ static int randbelow(Draws *rng, size_t n, size_t *out) {
 
 /* zrec.rules.values.choose over n moves scored progress[]: the index drawn */
 static int choose(Draws *rng, const int *progress, int n, double drive, int *out) {
+    if (n < 1) {
+        PyErr_SetString(PyExc_ValueError, "no move to choose from");
+        return -1;
+    }
     int best = progress[0];
     for (int i = 1; i < n; i++)
         if (progress[i] > best) best = progress[i];
