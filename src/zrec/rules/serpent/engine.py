@@ -13,7 +13,10 @@ Past 500 lines, and one piece on purpose: generating, applying and ending are on
 statement of the rules under one choice of options (a huff due changes what is legal
 and what ends the game; the end test reuses the move tests), and splitting them would
 spread each option's meaning over several modules.  The draw rules, which only add a
-history to the position, stand apart in :mod:`.draws`.
+history to the position, stand apart in :mod:`.draws`.  Where the compiled kernel
+(``_kernel.c``, :mod:`zrec.rules.kernel`) is loaded, each method that makes many moves
+hands them to it at its top (``legal_moves``, the loops of :mod:`zrec.rules.loops`,
+``play_line``); the Python below stays the reference the differential tests hold it to.
 """
 
 from __future__ import annotations
