@@ -10,7 +10,6 @@ the install builds it there, and the tests must not go missing unnoticed.
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 from types import ModuleType
@@ -22,15 +21,21 @@ from zrec.rules import kernel
 from zrec.rules.loops import Played, reference_play
 
 
-def compiled(package: str) -> ModuleType:
-    """The kernel module of ``package`` (``zrec.rules.serpent``); skips, or on CI fails,
-    where it was not built."""
-    try:
-        return importlib.import_module(f"{package}._kernel")
-    except ImportError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the kernel of {package} is not built ({exc}); CI builds it")
-        pytest.skip(f"the kernel of {package} is not built ({exc})")
+def compiled(package: str, module_level: bool = False) -> ModuleType:
+    """The kernel module of ``package`` (``zrec.rules.serpent``), whatever
+    ``ZREC_KERNEL`` says; skips (the whole test module where ``module_level``), or on
+    CI fails, where it was not built or is older than its source."""
+    with kernel.compiled_engines():
+        module = kernel.load(package, quiet=True)
+    if module is not None:
+        return module
+    reason = (
+        f"the kernel of {package} is not built (pip install -e . with a C compiler "
+        "builds it) or is older than its source"
+    )
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; CI builds it", pytrace=False)
+    pytest.skip(reason, allow_module_level=module_level)
 
 
 def engines(rules: Any, options: dict[str, str]) -> tuple[Any, Any]:

@@ -16,7 +16,6 @@ Without the kernel built these tests skip, saying why; with ``CI=true`` they fai
 from __future__ import annotations
 
 import glob
-import os
 import random
 from collections.abc import Iterator
 from itertools import product
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from kernels import compiled
 from zrec.notation.model import Game
 from zrec.notation.reader import read_records
 from zrec.play.replay import prepare
@@ -62,14 +62,7 @@ def _kernel_built(monkeypatch: pytest.MonkeyPatch) -> None:
     """The kernel on in every run (``ZREC_KERNEL=0`` too: the tests compare it with the
     Python engine); a kernel not built (or stale) skips the tests, and fails them on CI."""
     monkeypatch.setenv("ZREC_KERNEL", "1")
-    if kernel.load(PACKAGE) is None:
-        reason = (
-            "the Awéthi kernel is not built (pip install -e . with a C compiler builds "
-            "it) or is older than its source"
-        )
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    compiled(PACKAGE)
 
 
 def _pair(

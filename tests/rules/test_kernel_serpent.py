@@ -51,8 +51,9 @@ def _moves_along(fast: Any, slow: Any, seed: int, plies: int) -> int:
         listed = slow.legal_moves(pos)
         assert fast.legal_moves(pos) == listed, f"seed {seed}: {slow.setup_text(pos)}"
         # the pieces each move takes, as applying it says (the greedy player's measure)
-        taken = [sum(len(e.squares) for e in slow.apply(pos, m)[1] if e.code == REMOVED)
-                 for m in listed]
+        taken = [
+            sum(len(e.squares) for e in slow.apply(pos, m)[1] if e.code == REMOVED) for m in listed
+        ]
         assert fast.takings(pos) == slow.takings(pos) == taken
         seen += 1
         if slow.outcome(pos) is not None or not listed:

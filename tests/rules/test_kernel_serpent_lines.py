@@ -14,16 +14,14 @@ built this file skips (and fails where ``CI`` is ``true``); it runs the kernel w
 
 from __future__ import annotations
 
-import importlib
 import itertools
-import os
 import random
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from kernels import compiled
 from zrec.moves import Action, Turn
 from zrec.notation.fastpath import plain_turn
 from zrec.notation.model import MoveNode
@@ -38,27 +36,7 @@ from zrec.rules.serpent.engine import SerpentEngine
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
-try:
-    importlib.import_module("zrec.rules.serpent._kernel")
-except ImportError as exc:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"the serpent kernel is not built ({exc}); CI builds it", pytrace=False)
-    pytest.skip(f"the serpent kernel is not built ({exc})", allow_module_level=True)
-
-
-@contextmanager
-def _kernel_on() -> Iterator[None]:
-    """Engines made here use the kernel whatever ``ZREC_KERNEL`` says: the kernel is
-    held to the Python engine in every run."""
-    before = os.environ.get("ZREC_KERNEL")
-    os.environ["ZREC_KERNEL"] = "1"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["ZREC_KERNEL"]
-        else:
-            os.environ["ZREC_KERNEL"] = before
+compiled("zrec.rules.serpent", module_level=True)
 
 
 def _settings(game: str) -> list[dict[str, str]]:
@@ -80,16 +58,22 @@ def _settings(game: str) -> list[dict[str, str]]:
             continue  # the Python engine lists the legal moves of an illegal one slowly
         if game == "kolowis" and jumps == "bent" and captures == "huff" and chains == "whole":
             continue  # (there: seconds a game)
-        found.append({
-            "Board": board, "Jumps": jumps, "First": first, "Captures": captures,
-            "Chains": chains, **more,
-        })
+        found.append(
+            {
+                "Board": board,
+                "Jumps": jumps,
+                "First": first,
+                "Captures": captures,
+                "Chains": chains,
+                **more,
+            }
+        )
     return found
 
 
 def _engines(game: str, options: dict[str, str]) -> tuple[SerpentEngine, SerpentEngine]:
     rules = find_game(game)
-    with _kernel_on():
+    with kernel.compiled_engines():
         compiled = rules.engine(**options)  # type: ignore[attr-defined]
     with kernel.python_engines():
         python = rules.engine(**options)  # type: ignore[attr-defined]
@@ -97,8 +81,9 @@ def _engines(game: str, options: dict[str, str]) -> tuple[SerpentEngine, Serpent
     return compiled, python
 
 
-def _same(compiled: SerpentEngine, python: SerpentEngine, pos: object, moves: PlainMoves,
-          start: int = 0) -> Run:
+def _same(
+    compiled: SerpentEngine, python: SerpentEngine, pos: object, moves: PlainMoves, start: int = 0
+) -> Run:
     """Both ways, keys and removals too, the answers equal; the kernel's answer."""
     args = (moves.turns, moves.numbers, moves.dots)
     mine = compiled.play_line(pos, *args, keys=True)  # type: ignore[arg-type]
@@ -119,7 +104,7 @@ def _spoilt(moves: PlainMoves, rng: random.Random) -> Iterator[PlainMoves]:
     for _ in range(2):
         i = rng.randrange(n)
         j = rng.randrange(n)
-        yield _line([*turns[:i], turns[j], *turns[i + 1:]], numbers, dots)
+        yield _line([*turns[:i], turns[j], *turns[i + 1 :]], numbers, dots)
         wrong = [*numbers]
         wrong[i] = (numbers[i] or i // 2 + 1) + rng.choice((-1, 1, 0))
         dotted = [*dots]
@@ -150,7 +135,7 @@ def _spoilt(moves: PlainMoves, rng: random.Random) -> Iterator[PlainMoves]:
 
 def _replaced(moves: PlainMoves, i: int, turn: Turn | None) -> PlainMoves:
     assert turn is not None
-    return _line([*moves.turns[:i], turn, *moves.turns[i + 1:]], moves.numbers, moves.dots)
+    return _line([*moves.turns[:i], turn, *moves.turns[i + 1 :]], moves.numbers, moves.dots)
 
 
 def _plain(moves: Sequence[MoveNode]) -> PlainMoves:
@@ -198,7 +183,7 @@ def test_every_serpent_sample_plays_alike() -> None:
             if game is None or any(node.variations for node in game.line.moves):
                 continue
             try:
-                with _kernel_on():
+                with kernel.compiled_engines():
                     replay = prepare(game)
             except GameSetupError:  # a record whose tags cannot be played
                 continue

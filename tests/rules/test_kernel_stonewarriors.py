@@ -12,15 +12,13 @@ and the generators' states afterwards equal).  The longer run is
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kernels import compiled as built_kernel
 from zrec.notation.reader import read_games
 from zrec.play.replay import GameSetupError, prepare
 from zrec.play.walk import Step, Visitor, walk
@@ -47,41 +45,15 @@ COMBINATIONS = (
 )
 
 
-@contextmanager
-def kernel_on() -> Iterator[None]:
-    """Kernels allowed whatever ``ZREC_KERNEL`` says (CI runs this file both ways)."""
-    old = os.environ.get("ZREC_KERNEL")
-    os.environ["ZREC_KERNEL"] = "1"
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["ZREC_KERNEL"]
-        else:
-            os.environ["ZREC_KERNEL"] = old
-
-
-with kernel_on():
-    BUILT = kernel.load(PACKAGE) is not None
-
-
 @pytest.fixture(autouse=True)
 def _needs_kernel() -> None:
-    if BUILT:
-        return
-    why = (
-        "the Stone Warriors kernel (zrec.rules.stonewarriors._kernel) is not built or is "
-        "older than its source: pip install -e ."
-    )
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI: {why}", pytrace=False)
-    pytest.skip(why)
+    built_kernel(PACKAGE)
 
 
 def engines(ruleset: str, first: str) -> tuple[Any, Any]:
     """The engine with its kernel and the Python one, for these options."""
     setting = Setting({"Ruleset": ruleset, "First": first})
-    with kernel_on():
+    with kernel.compiled_engines():
         compiled = STONE_WARRIORS.engine_for(setting)
     with kernel.python_engines():
         python = STONE_WARRIORS.engine_for(setting)
@@ -202,8 +174,11 @@ def test_every_position_of_every_sample() -> None:
     games = sample_games()
     files = {name for name, _ in games}
     # the game's own samples are here, each rule set among them
-    assert {"stone-warriors.zrec", "stone-warriors-culin.zrec",
-            "ludii/stone-warriors.zrec"} <= files
+    assert {
+        "stone-warriors.zrec",
+        "stone-warriors-culin.zrec",
+        "ludii/stone-warriors.zrec",
+    } <= files
     rulesets, positions = set(), 0
     for name, game in games:
         try:
@@ -275,10 +250,14 @@ def test_random_games_natively(combination: tuple[str, str]) -> None:
     for seed in range(games):
         # a game to its end (Ludii's: every sixth seed, the others cut at 300 turns as
         # the Culin rules' games, where a priest may step sideways for ever), and cut
-        for max_moves, max_turns in ((NO_LIMIT, NO_LIMIT), (seed % 37, NO_LIMIT),
-                                     (NO_LIMIT, seed % 41)):
+        for max_moves, max_turns in (
+            (NO_LIMIT, NO_LIMIT),
+            (seed % 37, NO_LIMIT),
+            (NO_LIMIT, seed % 41),
+        ):
             if max_moves == max_turns == NO_LIMIT and (
-                    combination[0] == "culin" or (ludii and seed % 6)):
+                combination[0] == "culin" or (ludii and seed % 6)
+            ):
                 max_turns = 300
             one, two = random.Random(seed), random.Random(seed)
             start = compiled.start()
@@ -309,8 +288,9 @@ def test_random_games_from_set_up_positions() -> None:
                 replay = prepare(game)
         except GameSetupError:
             continue
-        compiled, python = engines(replay.engine.options["Ruleset"],
-                                   replay.engine.options["First"])
+        compiled, python = engines(
+            replay.engine.options["Ruleset"], replay.engine.options["First"]
+        )
         visitor = _Positions()
         walk(replay, game.line, visitor)
         for k, pos in enumerate(visitor.seen[::7]):
@@ -352,7 +332,7 @@ def scattered(ruleset: str, rng: random.Random) -> Any:
         chosen = rng.sample(range(len(POINTS)), 28)
         pieces, large, hands = [0, 0, 0, 0], 0, [False] * 4
         for seat in range(4):
-            mine = chosen[7 * seat: 7 * seat + rng.randint(0, 7)]
+            mine = chosen[7 * seat : 7 * seat + rng.randint(0, 7)]
             for i in mine:
                 pieces[seat] |= 1 << i
             if mine and rng.random() < 0.5:
@@ -360,13 +340,17 @@ def scattered(ruleset: str, rng: random.Random) -> Any:
             else:
                 hands[seat] = rng.random() < 0.7
         return TeamPosition(
-            tuple(pieces), large, tuple(hands),  # type: ignore[arg-type]
+            tuple(pieces),
+            large,
+            tuple(hands),  # type: ignore[arg-type]
             tuple(rng.randint(0, 9) for _ in range(4)),  # type: ignore[arg-type]
-            rng.randrange(4), rng.choice((0, 17, 4998, 4999, 5000)), rng.choice((0, 0, 3, 4)),
+            rng.randrange(4),
+            rng.choice((0, 17, 4998, 4999, 5000)),
+            rng.choice((0, 0, 3, 4)),
         )
     chosen = rng.sample(INDICES, 14)
     white = sum(1 << i for i in chosen[: rng.randint(0, 7)])
-    black = sum(1 << i for i in chosen[7: 7 + rng.randint(0, 7)])
+    black = sum(1 << i for i in chosen[7 : 7 + rng.randint(0, 7)])
     priests, off = 0, [True, True]
     for side, bits in enumerate((white, black)):
         if bits and rng.random() < 0.5:
@@ -374,8 +358,16 @@ def scattered(ruleset: str, rng: random.Random) -> Any:
             off[side] = False
         else:
             off[side] = rng.random() < 0.7
-    return StonePosition(None, rng.randrange(2), (off[0], off[1]), rng.randint(0, 40),
-                         rng.choice((0, 0, 1, 2)), white=white, black=black, priests=priests)
+    return StonePosition(
+        None,
+        rng.randrange(2),
+        (off[0], off[1]),
+        rng.randint(0, 40),
+        rng.choice((0, 0, 1, 2)),
+        white=white,
+        black=black,
+        priests=priests,
+    )
 
 
 def blocked(ruleset: str) -> list[Any]:
@@ -384,17 +376,28 @@ def blocked(ruleset: str) -> list[Any]:
     warrior on the north edge of the points."""
     if ruleset == "ludii":
         edge = POINTS.index("f29")
-        return [TeamPosition((1 << edge, 1 << points.INDEX["a16"], 0, 0), 0,
-                             (False, True, True, True), (0, 0, 0, 0), 0, 8, passes)
-                for passes in (0, 3)]
+        return [
+            TeamPosition(
+                (1 << edge, 1 << points.INDEX["a16"], 0, 0),
+                0,
+                (False, True, True, True),
+                (0, 0, 0, 0),
+                0,
+                8,
+                passes,
+            )
+            for passes in (0, 3)
+        ]
     bit = {name: 1 << i for name, i in INDEX.items()}
     return [
-        StonePosition(None, 0, (False, True), 6, passes, white=bit["b13"],
-                      black=bit["c13"] | bit["m2"])
+        StonePosition(
+            None, 0, (False, True), 6, passes, white=bit["b13"], black=bit["c13"] | bit["m2"]
+        )
         for passes in (0, 1)
     ] + [
-        StonePosition(None, 1, (True, False), 6, passes, white=bit["c2"] | bit["m13"],
-                      black=bit["b2"])
+        StonePosition(
+            None, 1, (True, False), 6, passes, white=bit["c2"] | bit["m13"], black=bit["b2"]
+        )
         for passes in (0, 1)
     ]
 
@@ -419,5 +422,6 @@ def test_scattered_positions(combination: tuple[str, str]) -> None:
         assert compiled.sample_move(pos, None, one) == python.sample_move(pos, None, two)
         assert one.getstate() == two.getstate()
     expected = {"step", "pass", "capture", "over"} | (
-        set() if combination[0] == "ludii" else {"enter"})
+        set() if combination[0] == "ludii" else {"enter"}
+    )
     assert kinds == expected

@@ -19,15 +19,14 @@ positions at both ends is the same, native or not).  Without the kernel built th
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kernels import compiled as built_kernel
 from zrec.moves import PASS, Action, Dice, Turn
 from zrec.notation.fastpath import plain_turn
 from zrec.notation.model import MoveNode
@@ -57,41 +56,15 @@ COMBINATIONS = (
 )
 
 
-@contextmanager
-def kernel_on() -> Iterator[None]:
-    """Kernels allowed whatever ``ZREC_KERNEL`` says (CI runs this file both ways)."""
-    old = os.environ.get("ZREC_KERNEL")
-    os.environ["ZREC_KERNEL"] = "1"
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["ZREC_KERNEL"]
-        else:
-            os.environ["ZREC_KERNEL"] = old
-
-
-with kernel_on():
-    BUILT = kernel.load(PACKAGE) is not None
-
-
 @pytest.fixture(autouse=True)
 def _needs_kernel() -> None:
-    if BUILT:
-        return
-    why = (
-        "the Stone Warriors kernel (zrec.rules.stonewarriors._kernel) is not built or is "
-        "older than its source: pip install -e ."
-    )
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI: {why}", pytrace=False)
-    pytest.skip(why)
+    built_kernel(PACKAGE)
 
 
 def engines(ruleset: str, first: str) -> tuple[Any, Any]:
     """The engine with its kernel and the Python one, for these options."""
     setting = Setting({"Ruleset": ruleset, "First": first})
-    with kernel_on():
+    with kernel.compiled_engines():
         compiled = STONE_WARRIORS.engine_for(setting)
     with kernel.python_engines():
         python = STONE_WARRIORS.engine_for(setting)
@@ -108,7 +81,7 @@ def same(compiled: Any, python: Any, pos: Any, moves: PlainMoves) -> Run:
     args = (moves.turns, moves.numbers, moves.dots)
     mine: Run = compiled.play_line(pos, *args, keys=True)
     theirs = reference_line(python, pos, *args, keys=True)
-    assert mine == theirs, [t.text() for t in moves.turns[mine.played - 1: theirs.played + 1]]
+    assert mine == theirs, [t.text() for t in moves.turns[mine.played - 1 : theirs.played + 1]]
     assert type(mine.position) is type(theirs.position)
     # the engine's key, native with the kernel, at both ends
     assert compiled.key(pos) == python.key(pos)
@@ -135,11 +108,14 @@ def plain(moves: Sequence[MoveNode]) -> PlainMoves:
 
 def replaced(moves: PlainMoves, i: int, turn: Turn | None) -> PlainMoves:
     assert turn is not None
-    return line([*moves.turns[:i], turn, *moves.turns[i + 1:]], moves.numbers, moves.dots)
+    return line([*moves.turns[:i], turn, *moves.turns[i + 1 :]], moves.numbers, moves.dots)
 
 
-def path(squares: Sequence[str], seps: Sequence[str] | None = None,
-         vias: Sequence[str | None] | None = None) -> Turn:
+def path(
+    squares: Sequence[str],
+    seps: Sequence[str] | None = None,
+    vias: Sequence[str | None] | None = None,
+) -> Turn:
     n = len(squares) - 1
     seps = ("-",) + ("x",) * (n - 1) if seps is None else seps
     return Turn((Action("path", tuple(squares), tuple(seps), tuple(vias or (None,) * n)),))
@@ -229,7 +205,7 @@ def scattered(ruleset: str, rng: random.Random) -> Any:
         chosen = rng.sample(range(len(POINTS)), 28)
         pieces, large, hands = [0, 0, 0, 0], 0, [False] * 4
         for seat in range(4):
-            mine = chosen[7 * seat: 7 * seat + rng.randint(0, 7)]
+            mine = chosen[7 * seat : 7 * seat + rng.randint(0, 7)]
             for i in mine:
                 pieces[seat] |= 1 << i
             if mine and rng.random() < 0.5:
@@ -237,13 +213,17 @@ def scattered(ruleset: str, rng: random.Random) -> Any:
             else:
                 hands[seat] = rng.random() < 0.7
         return TeamPosition(
-            tuple(pieces), large, tuple(hands),  # type: ignore[arg-type]
+            tuple(pieces),
+            large,
+            tuple(hands),  # type: ignore[arg-type]
             tuple(rng.randint(0, 9) for _ in range(4)),  # type: ignore[arg-type]
-            rng.randrange(4), rng.choice((0, 17, 4990, 4999, 5000)), rng.choice((0, 0, 3, 4)),
+            rng.randrange(4),
+            rng.choice((0, 17, 4990, 4999, 5000)),
+            rng.choice((0, 0, 3, 4)),
         )
     chosen = rng.sample(INDICES, 14)
     white = sum(1 << i for i in chosen[: rng.randint(0, 7)])
-    black = sum(1 << i for i in chosen[7: 7 + rng.randint(0, 7)])
+    black = sum(1 << i for i in chosen[7 : 7 + rng.randint(0, 7)])
     priests, off = 0, [True, True]
     for side, bits in enumerate((white, black)):
         if bits and rng.random() < 0.5:
@@ -251,8 +231,16 @@ def scattered(ruleset: str, rng: random.Random) -> Any:
             off[side] = False
         else:
             off[side] = rng.random() < 0.7
-    return StonePosition(None, rng.randrange(2), (off[0], off[1]), rng.randint(0, 40),
-                         rng.choice((0, 0, 1, 2)), white=white, black=black, priests=priests)
+    return StonePosition(
+        None,
+        rng.randrange(2),
+        (off[0], off[1]),
+        rng.randint(0, 40),
+        rng.choice((0, 0, 1, 2)),
+        white=white,
+        black=black,
+        priests=priests,
+    )
 
 
 def blocked(ruleset: str) -> list[Any]:
@@ -261,17 +249,28 @@ def blocked(ruleset: str) -> list[Any]:
         edge = POINTS.index("f29")
         from zrec.rules.stonewarriors import points
 
-        return [TeamPosition((1 << edge, 1 << points.INDEX["a16"], 0, 0), 0,
-                             (False, True, True, True), (0, 0, 0, 0), 0, 8, passes)
-                for passes in (0, 3)]
+        return [
+            TeamPosition(
+                (1 << edge, 1 << points.INDEX["a16"], 0, 0),
+                0,
+                (False, True, True, True),
+                (0, 0, 0, 0),
+                0,
+                8,
+                passes,
+            )
+            for passes in (0, 3)
+        ]
     bit = {name: 1 << i for name, i in INDEX.items()}
     return [
-        StonePosition(None, 0, (False, True), 6, passes, white=bit["b13"],
-                      black=bit["c13"] | bit["m2"])
+        StonePosition(
+            None, 0, (False, True), 6, passes, white=bit["b13"], black=bit["c13"] | bit["m2"]
+        )
         for passes in (0, 1)
     ] + [
-        StonePosition(None, 1, (True, False), 6, passes, white=bit["c2"] | bit["m13"],
-                      black=bit["b2"])
+        StonePosition(
+            None, 1, (True, False), 6, passes, white=bit["c2"] | bit["m13"], black=bit["b2"]
+        )
         for passes in (0, 1)
     ]
 
@@ -328,7 +327,7 @@ def test_every_sample_plays_alike() -> None:
             if game is None or any(node.variations for node in game.line.moves):
                 continue
             try:
-                with kernel_on():
+                with kernel.compiled_engines():
                     replay = prepare(game)
             except GameSetupError:  # a record whose tags cannot be played
                 continue
