@@ -213,7 +213,7 @@ def scattered(ruleset: str, rng: random.Random) -> Any:
             else:
                 hands[seat] = rng.random() < 0.7
         return TeamPosition(
-            tuple(pieces),
+            tuple(pieces),  # type: ignore[arg-type]
             large,
             tuple(hands),  # type: ignore[arg-type]
             tuple(rng.randint(0, 9) for _ in range(4)),  # type: ignore[arg-type]
