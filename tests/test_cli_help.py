@@ -107,7 +107,7 @@ def test_every_format_says_the_same_values() -> None:
         values = metavar.split("|")
         assert len(values) >= 2 and all(re.fullmatch(r"[a-z]+", v) for v in values), path
         assert not {"human", "table"} & set(values), (path, metavar)
-        if "json" in values and path[-1] not in ("export", "show"):  # those write records
+        if "json" in values and path[-1] not in ("export", "show", "analyse"):  # records
             assert "text" in values or values == ["pairs", "json"], (path, metavar)
     options = {param.metavar for _, param in all_params() if "-O" in param.opts}
     assert options == {"TAG=VALUE"}
@@ -119,7 +119,7 @@ def test_commands_are_listed_as_a_newcomer_needs_them() -> None:
               if line.startswith("│ ") and line.split()[1].isalpha()
               and line.split()[1] in get_command(app).commands]  # type: ignore[attr-defined]
     assert listed[:4] == ["validate", "show", "fmt", "convert"]
-    assert listed[-1] == "archive" and len(listed) == 16
+    assert listed[-1] == "archive" and len(listed) == 17
 
 
 @pytest.mark.parametrize(("args", "old"), [

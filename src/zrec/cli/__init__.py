@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from zrec.cli._app import app
 
 __all__ = [
+    "analyse",
     "app",
     "application",
     "archive",
@@ -50,6 +51,7 @@ def application() -> typer.Typer:
     """The ``zrec`` application with every command on it: importing a command module
     registers its commands (a new one is added here)."""
     from zrec.cli import (  # noqa: F401
+        analyse,
         archive,
         archive_event,
         archive_find,
@@ -100,6 +102,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "play": ("play",),
     "readings": ("research",),
     "study": ("study",),
+    "analyse": ("analyse",),
     "perft": ("research",),
     "random": ("check",),
     "pair": ("pair",),

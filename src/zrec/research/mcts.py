@@ -41,6 +41,7 @@ __all__ = [
     "PLAYOUT_MOVES",
     "WIDEN",
     "evaluation",
+    "grow",
     "mcts_move",
     "playout",
 ]
@@ -197,6 +198,32 @@ def _iterate(
         visited.visits += 1
         for s in range(seats):
             visited.totals[s] += scores[s]
+
+
+def grow(
+    engine: Any,
+    pos: Any,
+    roll: Sequence[int] | None,
+    rng: random.Random,
+    playouts: int = DEFAULT_PLAYOUTS,
+    moves: int = PLAYOUT_MOVES,
+) -> _Node:
+    """The search tree :func:`mcts_move` grows, for a caller that reads the values in it
+    (the analysis of a record, :mod:`zrec.research.analysis`): ``playouts`` playouts from
+    ``pos`` under ``roll``, or, where the turn rolls dice and ``roll`` is ``None``, each
+    playout under a roll of its own drawn from the generator (the position's value before
+    its dice).  A node's ``totals[s] / visits`` is seat ``s``'s mean score below it; its
+    ``branches`` hold, per roll met, the candidate ``moves`` and their ``children``
+    (``None``: not tried)."""
+    seats = len(engine.seats)
+    root = _Node(engine, pos, seats)
+    if root.over is not None:
+        return root
+    chance = roll is None and engine.chance(pos) is not None
+    key = None if roll is None else tuple(roll)
+    for _ in range(playouts):
+        _iterate(engine, root, _roll(engine, pos, rng) if chance else key, rng, moves)
+    return root
 
 
 def mcts_move(

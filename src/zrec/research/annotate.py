@@ -1,0 +1,124 @@
+"""A record with its analysis written in: marks, comments, best lines and a summary.
+
+:func:`annotated` writes an :class:`~zrec.research.analysis.Analysis` into its game, in
+the notation's own places (docs/notation.md), so that the result is a record that
+validates and that ``zrec fmt`` leaves as it is:
+
+- a marked move gets its mark as its suffix (``?!``, ``?``, ``??``; where the record
+  has a suffix of its own, the mark's NAG after it: ``$6``, ``$2``, ``$4``) and a
+  comment with the values: the mover's value before and after (every seat's where the
+  game has more than two), the loss and the best move found; the best line found is
+  added as a variation;
+- a roll whose luck is at least :data:`LUCKY` either way is said in the move's comment;
+- the summary of each seat is a comment before the first move, and the tag
+  ``Analysis`` names the player, its budget and the seed.
+
+Move numbers are added where a move now follows a comment or a variation and the
+notation needs its number (:func:`zrec.play.walk.written_number`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from zrec.notation.model import Comment, Game, Line, MoveNode
+from zrec.play.walk import written_number
+from zrec.research.analysis import MARKS, Analysis, Judged
+
+__all__ = ["LUCKY", "NAGS", "TAG", "annotated", "summary_text"]
+
+#: the tag naming the analysis's player and seed
+TAG = "Analysis"
+#: the NAG of each mark, where a move has a suffix of its own
+NAGS = {"?!": 6, "?": 2, "??": 4}
+#: a roll's luck said in the comments from this much either way
+LUCKY = 0.10
+_WORDS = {"?!": "Inaccuracy", "?": "Mistake", "??": "Blunder"}
+
+
+def _values(analysis: Analysis, judged: Judged) -> str:
+    seats = analysis.seats
+    if len(seats) == 2:
+        me = judged.seat
+        return f"{seats[me]} {judged.before[me]:.2f} before, {judged.after[me]:.2f} after"
+    before = ", ".join(f"{s} {v:.2f}" for s, v in zip(seats, judged.before, strict=True))
+    after = ", ".join(f"{s} {v:.2f}" for s, v in zip(seats, judged.after, strict=True))
+    return f"before {before}; after {after}"
+
+
+def _comment(analysis: Analysis, judged: Judged) -> str | None:
+    parts = []
+    if judged.mark is not None:
+        parts.append(
+            f"{_WORDS[judged.mark]} (loss {judged.loss:.2f}): {_values(analysis, judged)}; "
+            f"best {judged.best}."
+        )
+    if judged.luck is not None and judged.roll is not None and abs(judged.luck) >= LUCKY:
+        rolled = "".join(str(d) for d in judged.roll)
+        parts.append(f"Roll {rolled}: luck {judged.luck:+.2f}.")
+    return " ".join(parts) or None
+
+
+def summary_text(analysis: Analysis) -> str:
+    """The summary comment: the player, the thresholds and each seat's figures."""
+    marks = ", ".join(f"{m} from {t:.2f}" for m, t in reversed(MARKS))
+    seats = []
+    for s in analysis.summary:
+        counts = ", ".join(f"{m} {n}" for m, n in s.marks.items())
+        luck = f", luck {s.luck:+.2f}" if s.luck is not None else ""
+        seats.append(
+            f"{s.seat}: {s.moves} moves, average loss {s.average_loss:.3f}, "
+            f"accuracy {s.accuracy:.1f}%, {counts}{luck}."
+        )
+    return (
+        f"Analysis by {analysis.player}, seed {analysis.seed} (loss of win probability: "
+        f"{marks}). {' '.join(seats)}"
+    )
+
+
+def _variation(judged: Judged) -> Line:
+    nodes = []
+    follows_turn = False
+    for number, turn in judged.line:
+        written = written_number(number, follows_turn)
+        nodes.append(
+            MoveNode(turn, written.number if written else None, written.dots if written else 1)
+        )
+        follows_turn = number.turn
+    return Line(tuple(nodes))
+
+
+def annotated(game: Game, analysis: Analysis) -> Game:
+    """``game`` with ``analysis`` (of its main line) written in."""
+    nodes = list(game.line.moves)
+    assert len(nodes) == len(analysis.moves)
+    out: list[MoveNode] = []
+    follows_turn = False
+    for node, judged in zip(nodes, analysis.moves, strict=True):
+        mark = judged.mark
+        if mark is not None:
+            if node.suffix is None:
+                node = replace(node, suffix=mark)
+            elif NAGS[mark] not in node.nags:
+                node = replace(node, nags=(*node.nags, NAGS[mark]))
+        text = _comment(analysis, judged)
+        if text is not None:
+            node = replace(node, comments_after=(*node.comments_after, Comment(text)))
+        if judged.line:
+            node = replace(node, variations=(*node.variations, _variation(judged)))
+        if node.number is None:
+            written = written_number(judged.number, follows_turn)
+            if written is not None:
+                node = replace(node, number=written.number, dots=written.dots)
+        out.append(node)
+        follows_turn = judged.number.turn and not node.comments_after and not node.variations
+    summary = Comment(summary_text(analysis))
+    if out:
+        out[0] = replace(out[0], comments_before=(summary, *out[0].comments_before))
+        line = Line(tuple(out), game.line.comments)
+    else:
+        line = Line((), (summary, *game.line.comments))
+    tag = f"{analysis.player}, seed {analysis.seed}"
+    tags = [(k, v) for k, v in game.tags if k != TAG]
+    tags.append((TAG, tag))
+    return Game(tuple(tags), line, game.result)
