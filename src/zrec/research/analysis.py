@@ -79,8 +79,9 @@ Values = tuple[float, ...]
 #: (the worst first): lichess's thresholds of a blunder, a mistake, an inaccuracy
 MARKS: tuple[tuple[str, float], ...] = (("??", 0.30), ("?", 0.20), ("?!", 0.10))
 #: how steeply a material lead turns into a win probability (``alphabeta``): a lead of
-#: a quarter of a seat's start material is worth 1 / (1 + e^-2), 0.88
-STEEPNESS = 8.0
+#: a sixth of a seat's start material is worth 1 / (1 + e^-1.5), 0.82, so that giving
+#: it away from an even position loses 0.32, a blunder
+STEEPNESS = 9.0
 #: the default budgets of the analysis: ``alphabeta:4`` where it plays, else ``mcts:200``
 DEFAULT_DEPTH, DEFAULT_PLAYOUTS = 4, 200
 #: the share of the playouts a played move must have had in the tree of the position
@@ -210,7 +211,10 @@ def win_probability(lead: int, pieces: float) -> float:
 
 def accuracy(loss: float) -> float:
     """A move's accuracy in percent from its loss of win probability, as lichess
-    reckons it: ``103.1668 * exp(-4.354 * loss) - 3.1669``, between 0 and 100."""
+    reckons it: ``103.1668 * exp(-4.354 * loss) - 3.1669``, between 0 and 100 (100
+    for no loss: the formula's 99.9999 rounded up)."""
+    if loss <= 0.0:
+        return 100.0
     return min(100.0, max(0.0, 103.1668 * math.exp(-4.354 * loss) - 3.1669))
 
 
