@@ -149,27 +149,25 @@ def test_the_same_seed_gives_the_same_output_in_one_process_or_two(tmp_path: Pat
         path.write_text(write_game(game), encoding="utf-8")
         files.append(str(path))
     solo = str(ROOT / "samples" / "awethi-solo.zrec")
-    args = ["analyse", *files, "--player", "mcts:16", "--seed", "7", "-q"]
+    args = ["analyse", *files, solo, "--player", "mcts:8", "--seed", "7", "--format", "json"]
     one = runner.invoke(app, args)
     assert one.exit_code == 0, one.output
-    assert runner.invoke(app, args).output == one.output
-    two = runner.invoke(app, [*args, "--jobs", "2"])
-    assert two.output == one.output
-    other = runner.invoke(app, [*args[:-3], "--seed", "8", "-q"])
-    assert other.output != one.output
-    as_json = runner.invoke(app, [*args, "--format", "json"])
-    body = json.loads(as_json.output)
-    assert [g["game"] for g in body] == [1, 1, 1]
-    assert [g["player"] for g in body] == ["mcts:16"] * 3
+    assert runner.invoke(app, [*args, "--jobs", "2"]).output == one.output
+    text = ["analyse", *files, "--seed", "7", "-q"]  # the default players: alphabeta:4
+    assert runner.invoke(app, [*text, "--jobs", "2"]).output == runner.invoke(app, text).output
+    seeded = ["analyse", files[0], "--player", "mcts:8", "--seed"]
+    assert runner.invoke(app, [*seeded, "7"]).output != runner.invoke(app, [*seeded, "8"]).output
+    body = json.loads(one.output)
+    assert [g["game"] for g in body] == [1, 1, 1, 1]
+    assert [g["player"] for g in body] == ["mcts:8"] * 4
     assert body[0]["seats"] == ["White", "Black"]
     first = body[0]["moves"][0]
     assert set(first) == {"ply", "number", "seat", "move", "before", "after", "loss",
                           "mark", "best", "line"}
-    dice = runner.invoke(app, ["analyse", solo, "--player", "mcts:4", "--format", "json"])
-    [game] = json.loads(dice.output)
-    assert game["seats"] == ["Shepherd1", "Wolves"]
-    assert all("roll" in m and "luck" in m for m in game["moves"])
-    assert [set(s) for s in game["summary"]] == [
+    dice = body[3]
+    assert dice["seats"] == ["Shepherd1", "Wolves"]
+    assert all("roll" in m and "luck" in m for m in dice["moves"])
+    assert [set(s) for s in dice["summary"]] == [
         {"seat", "moves", "average_loss", "accuracy", "marks", "luck"}] * 2
 
 
@@ -231,8 +229,10 @@ def test_a_roll_better_than_every_other_has_positive_luck() -> None:
 
 
 def test_in_a_real_game_the_best_roll_has_positive_luck() -> None:
-    """The wolves' turn of the solo sample with each of its 24 rolls in turn: the roll
-    whose value is the highest has positive luck, the lowest negative."""
+    """The first wolves' turn of the solo sample, its 24 rolls valued as the analysis
+    values them (``mcts:128``: 16 playouts a roll): made with the roll of the highest
+    value, the turn has positive luck, that value less the average; with the lowest,
+    negative."""
     [record] = read_string((ROOT / "samples" / "awethi-solo.zrec").read_text("utf-8"), "s")
     assert record.game is not None
     nodes = list(record.game.line.moves)
@@ -255,6 +255,7 @@ def test_in_a_real_game_the_best_roll_has_positive_luck() -> None:
         judged = analysis.moves[at]
         assert judged.roll == roll and judged.luck is not None
         assert sign * judged.luck > 0
+        assert judged.luck == pytest.approx(values[roll] - sum(values.values()) / 24)
 
 
 def _wolves_move(engine: Any, pos: Any, roll: tuple[int, ...]) -> MoveNode:
