@@ -141,6 +141,20 @@ def test_the_record_validates_is_canonical_and_shows_the_marks(tmp_path: Path) -
                               "?! from 0.10, ? from 0.20, ?? from 0.30). White: ")
 
 
+def test_every_sample_analysed_validates_and_is_canonical(tmp_path: Path) -> None:
+    """Every game of samples/ (the dice games' best lines carry rolls the search drew)."""
+    samples = sorted(str(p) for p in (ROOT / "samples").glob("*.zrec"))
+    out = tmp_path / "all.zrec"
+    result = runner.invoke(app, ["analyse", *samples, "--player", "mcts:4", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    checked = runner.invoke(app, ["validate", str(out)])
+    assert checked.exit_code == 0 and ", 0 invalid, 0 warnings" in checked.output
+    assert runner.invoke(app, ["fmt", "--check", str(out)]).exit_code == 0
+    games = [r.game for r in read_string(out.read_text(encoding="utf-8"), "all")]
+    assert len(games) == 15 and all(g is not None and g.tag("Analysis") == "mcts:4, seed 0"
+                                    for g in games)
+
+
 def test_the_same_seed_gives_the_same_output_in_one_process_or_two(tmp_path: Path) -> None:
     files = []
     for i, (name, tags, seed) in enumerate(GAMES):

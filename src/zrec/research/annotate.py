@@ -13,8 +13,9 @@ validates and that ``zrec fmt`` leaves as it is:
 - the summary of each seat is a comment before the first move, and the tag
   ``Analysis`` names the player, its budget and the seed.
 
-Move numbers are added where a move now follows a comment or a variation and the
-notation needs its number (:func:`zrec.play.walk.written_number`).
+A move that now follows a comment or a variation of the analysis gets its number where
+the notation needs one there (:func:`zrec.play.walk.written_number`); the record's own
+numbering is kept everywhere else.
 """
 
 from __future__ import annotations
@@ -93,25 +94,28 @@ def annotated(game: Game, analysis: Analysis) -> Game:
     nodes = list(game.line.moves)
     assert len(nodes) == len(analysis.moves)
     out: list[MoveNode] = []
-    follows_turn = False
+    follows_turn = True  # (the first move keeps its number as written)
     for node, judged in zip(nodes, analysis.moves, strict=True):
+        added = False
         mark = judged.mark
         if mark is not None:
             if node.suffix is None:
                 node = replace(node, suffix=mark)
             elif NAGS[mark] not in node.nags:
                 node = replace(node, nags=(*node.nags, NAGS[mark]))
-        text = _comment(analysis, judged)
-        if text is not None:
-            node = replace(node, comments_after=(*node.comments_after, Comment(text)))
-        if judged.line:
-            node = replace(node, variations=(*node.variations, _variation(judged)))
         if node.number is None:
             written = written_number(judged.number, follows_turn)
             if written is not None:
                 node = replace(node, number=written.number, dots=written.dots)
+        text = _comment(analysis, judged)
+        if text is not None:
+            node = replace(node, comments_after=(*node.comments_after, Comment(text)))
+            added = True
+        if judged.line:
+            node = replace(node, variations=(*node.variations, _variation(judged)))
+            added = True
         out.append(node)
-        follows_turn = judged.number.turn and not node.comments_after and not node.variations
+        follows_turn = not added
     summary = Comment(summary_text(analysis))
     if out:
         out[0] = replace(out[0], comments_before=(summary, *out[0].comments_before))
