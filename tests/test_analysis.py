@@ -151,6 +151,9 @@ def test_every_sample_analysed_validates_and_is_canonical(tmp_path: Path) -> Non
     assert checked.exit_code == 0 and ", 0 invalid, 0 warnings" in checked.output
     assert runner.invoke(app, ["fmt", "--check", str(out)]).exit_code == 0
     games = [r.game for r in read_string(out.read_text(encoding="utf-8"), "all")]
+    # a move after a comment of the record keeps its numbering ("1234e:" unnumbered)
+    [dice] = [g for g in games if g and g.tag("Herd2") == "bwwccc"]
+    assert [n.number for n in list(dice.line.moves)[:3]] == [1, None, 2]
     assert len(games) == 15 and all(g is not None and g.tag("Analysis") == "mcts:4, seed 0"
                                     for g in games)
 
