@@ -26,8 +26,9 @@ import re
 import sys
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import islice
 
-from zrec.moves import Action, Dice, Turn
+from zrec.moves import Action, Dice, Turn, WrittenTurns
 from zrec.notation.grammar import TokenT, possessive
 from zrec.notation.model import Game, Line, Span
 from zrec.notation.plainmoves import PlainMoves
@@ -132,6 +133,10 @@ def _number(text: str) -> tuple[int, int]:
     return int(text.rstrip(".")), 3 if text.endswith("...") else 1
 
 
+#: what a token of :meth:`CommonPath.direct_game`'s moves allows next: a move (or its
+#: number), an action (after dice or a comma), a comma or a move (after an action of a
+#: move with dice)
+_NEXT, _ACTION, _COMMA = 0, 1, 2
 #: the most words a reader's fast path keeps before it forgets them
 WORDS = 65_536
 
@@ -191,55 +196,81 @@ class CommonPath:
             if pair is None:
                 return None
             tags.append(pair)
-        turns = self.turns
-        written: list[Turn] = []  # the line, as PlainMoves holds it
+        kinds = self.kinds
+        words: list[str] = []  # each move's words: a plain action, or dice and actions
+        bounds: list[int] = []  # where each move's words begin
         numbers: list[int | None] = []
         all_dots: list[int] = []
         lines: list[int] = []
         columns: list[int] = []
         number: int | None = None
         dots = 1
-        index, end = first, count - 1
-        while index < end:
-            kind, text, line, column = tokens[index]
-            index += 1
+        dice = False  # a move with dice read
+        after = _NEXT  # what the last token allows next
+        for kind, text, line, column in islice(tokens, first, count - 1):
             if kind == "ACTION":
-                turn = turns.get(text)
-                if turn is None:
-                    turn = self._turn(text)
-                    if turn is None:
-                        return None
-            elif kind == "MOVE_NUMBER" and number is None:
-                number, dots = _number(text)
-                continue
-            elif kind == "DICE":  # then actions joined by commas
-                actions: list[Action] = []
-                while index < end and tokens[index][0] == "ACTION":
-                    word = tokens[index][1]
-                    turn = turns.get(word) or self._turn(word)
-                    if turn is None:
-                        return None
-                    actions.append(turn.actions[0])
-                    index += 1
-                    if index == end or tokens[index][0] != "COMMA":
-                        break
-                    index += 1
-                else:  # no action after the dice or after a comma
+                if kinds.get(text) != "ACTION" and self.kind(text) != "ACTION":
+                    return None  # (a jump over a named point: the grammar reads it)
+                if after != _NEXT:  # an action of the move's dice
+                    if after == _ACTION:
+                        words.append(text)
+                        after = _COMMA
+                        continue
+                    after = _NEXT  # a move of one action after a move with dice
+            elif kind == "COMMA":
+                if after != _COMMA:
                     return None
-                turn = Turn(tuple(actions), _dice(text))
+                after = _ACTION
+                continue
+            elif kind == "DICE":
+                if after == _ACTION:  # no action after the dice or after a comma
+                    return None
+                after = _ACTION
+                dice = True
+            elif kind == "MOVE_NUMBER" and number is None and after != _ACTION:
+                number, dots = _number(text)
+                after = _NEXT
+                continue
             else:
                 return None
-            written.append(turn)
+            # a move begins: a plain action alone, or dice and actions joined by commas
+            bounds.append(len(words))
+            words.append(text)
             numbers.append(number)
             all_dots.append(dots)
             lines.append(line)
             columns.append(column)
             number, dots = None, 1
+        if after == _ACTION:  # no action after the dice or after a comma
+            return None
         if number is not None:  # a number with no move after it
             return None
         spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
+        written: Sequence[Turn]
+        if dice:  # the turns made only if asked for: a rules kernel reads the words
+            bounds.append(len(words))
+            written = WrittenTurns(words, bounds, self.written)
+        else:  # a word a move, each turn learnt
+            get, learn = self.turns.get, self._turn
+            written = [get(word) or learn(word) for word in words]  # type: ignore[misc]
         moves = PlainMoves(written, numbers, all_dots, lines, columns)
         return Game(tuple(tags), Line(moves), tokens[-1][1], spans)
+
+    def written(self, words: Sequence[str]) -> Turn:
+        """The turn written as ``words`` (:class:`~zrec.moves.WrittenTurns`): a plain
+        action, or dice then plain actions."""
+        get = self.turns.get
+        first = words[0]
+        if first[-1] != ":":
+            return get(first) or self._plain(first)
+        actions = [(get(word) or self._plain(word)).actions[0] for word in words[1:]]
+        return Turn(tuple(actions), _dice(first))
+
+    def _plain(self, word: str) -> Turn:
+        turn = self._turn(word)
+        if turn is None:
+            raise ValueError(f"not a plain move: {word!r}")
+        return turn
 
     def kind(self, word: str) -> str:
         """The kind :func:`word_kind` gives ``word``, learnt for the next time."""

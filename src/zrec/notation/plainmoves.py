@@ -35,7 +35,7 @@ class PlainMoves(Sequence[MoveNode]):
 
     def __init__(
         self,
-        turns: list[Turn],
+        turns: Sequence[Turn],
         numbers: list[int | None],
         dots: list[int],
         lines: list[int],
@@ -93,7 +93,7 @@ class PlainMoves(Sequence[MoveNode]):
         return repr(self.nodes())
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return PlainMoves, (self.turns, self.numbers, self.dots, self.lines, self.columns)
+        return PlainMoves, (list(self.turns), self.numbers, self.dots, self.lines, self.columns)
 
 
 __all__ = ["PlainMoves"]
