@@ -111,37 +111,46 @@ class WrittenTurns(Sequence[Turn]):
     ``words[bounds[i]:bounds[i + 1]]`` (``bounds`` holds one more item than there are
     turns, the last ``len(words)``): its dice's :meth:`Dice.text` first when it has
     dice, then each action's :meth:`Action.text` (actions with no point jumped over).
-    ``make`` turns a turn's words into the :class:`Turn` they write (the reader's).
-    Making a turn with dice costs more than keeping its words, and a compiled rules
-    kernel may read the words directly (the one with dice does): the reader holds a
-    line with dice like this (tests/test_fastpath.py: the turns equal those the grammar
-    makes).  Equal to the list of its turns."""
+    ``make(words, bounds, start, stop)`` makes the turns ``start`` to ``stop - 1`` (the
+    reader's).  Making a turn with dice costs more than keeping its words, and a
+    compiled rules kernel may read the words directly (the one with dice does): the
+    reader holds a line with dice like this (tests/test_fastpath.py: the turns equal
+    those the grammar makes).  Equal to the list of its turns."""
 
-    __slots__ = ("_made", "bounds", "make", "words")
+    __slots__ = ("_made", "_whole", "bounds", "make", "words")
 
     def __init__(
-        self, words: list[str], bounds: list[int], make: Callable[[Sequence[str]], Turn]
+        self,
+        words: list[str],
+        bounds: list[int],
+        make: Callable[[list[str], list[int], int, int], list[Turn]],
     ) -> None:
         self.words = words
         self.bounds = bounds
         self.make = make
-        self._made: dict[int, Turn] = {}
+        self._made: list[Turn | None] | None = None  # the turns made so far
+        self._whole = False  # all of them
 
     def _turn(self, i: int) -> Turn:
-        made = self._made.get(i)
+        made = self._made
         if made is None:
-            bounds = self.bounds
-            made = self._made[i] = self.make(self.words[bounds[i] : bounds[i + 1]])
-        return made
+            made = self._made = [None] * (len(self.bounds) - 1)
+        turn = made[i]
+        if turn is None:
+            turn = made[i] = self.make(self.words, self.bounds, i, i + 1)[0]
+        return turn
+
+    def _all(self) -> list[Turn]:
+        if not self._whole:
+            self._made = self.make(self.words, self.bounds, 0, len(self.bounds) - 1)  # type: ignore[assignment]
+            self._whole = True
+        return self._made  # type: ignore[return-value]
 
     def __len__(self) -> int:
         return len(self.bounds) - 1
 
     def __iter__(self) -> Iterator[Turn]:
-        made, make, words, bounds = self._made, self.make, self.words, self.bounds
-        for i in range(len(bounds) - 1):
-            turn = made.get(i)
-            yield turn if turn is not None else make(words[bounds[i] : bounds[i + 1]])
+        return iter(self._all())
 
     @overload
     def __getitem__(self, index: int) -> Turn: ...
@@ -150,10 +159,14 @@ class WrittenTurns(Sequence[Turn]):
     def __getitem__(self, index: slice) -> list[Turn]: ...
 
     def __getitem__(self, index: int | slice) -> Turn | list[Turn]:
-        places = range(len(self.bounds) - 1)
-        if isinstance(index, slice):
-            return list(map(self._turn, places[index]))
-        return self._turn(places[index])  # IndexError as a list raises it
+        places = range(len(self.bounds) - 1)[index]  # IndexError as a list raises it
+        if isinstance(places, int):
+            return self._turn(places)
+        if self._whole:
+            return self._all()[index]
+        if places.step == 1:
+            return self.make(self.words, self.bounds, places.start, places.stop)
+        return [self._turn(i) for i in places]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str):
@@ -163,7 +176,7 @@ class WrittenTurns(Sequence[Turn]):
     __hash__ = None  # type: ignore[assignment]  # (as a list's)
 
     def __repr__(self) -> str:
-        return repr(list(self))
+        return repr(self._all())
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return list, (list(self),)
+        return list, (self._all(),)

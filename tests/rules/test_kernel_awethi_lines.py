@@ -265,7 +265,10 @@ def test_a_plain_line_is_played_by_the_kernel_alone() -> None:
             board = compiled._board
             assert board.words(python.start(), held.words, held.bounds, numbers, dots, 0) == (
                 played, pos)
-            assert held._made == {}  # no turn was made: the kernel read every word
+            fresh = WrittenTurns(held.words, held.bounds, CommonPath().written)
+            assert play_line(compiled, python.start(), fresh, numbers, dots) == (
+                played, pos, played, None, None)
+            assert fresh._made is None  # no turn was made: the kernel read every word
 
 
 def test_the_kernel_hands_back_where_the_reference_stops() -> None:

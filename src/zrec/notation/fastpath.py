@@ -8,7 +8,10 @@ Lark: :func:`plain_tag` matches a line that is one tag pair,
 :meth:`CommonPath.plain_line` splits a line of moves at its spaces and looks each word
 up, and :meth:`CommonPath.direct_game` builds the game straight from its tokens.
 A turn with dice (``2413e: a1-b2, c3``) is common too: its dice roll is one word
-and each of its actions but the last ends with its comma.  Anything else (a comment,
+and each of its actions but the last ends with its comma; a line with dice is held
+as its words (:class:`~zrec.moves.WrittenTurns`, each turn made by
+:meth:`CommonPath.written` only when asked for: making them was most of the time of
+checking such a line with a rules kernel, which reads the words itself).  Anything else (a comment,
 a variation, a suffix, a jump over a point, odd spacing, a character outside ASCII)
 is left to the grammar: these functions then answer ``None``.
 
@@ -166,6 +169,8 @@ class CommonPath:
                     if len(kinds) >= WORDS:
                         kinds.clear()
                     kind = kinds[word] = word_kind(word)
+                    if kind == ACTION_COMMA:  # its action, as direct_game looks it up
+                        kinds[word[:-1]] = "ACTION"
                 if not kind:
                     return None
                 if kind == "RESULT":
@@ -256,15 +261,23 @@ class CommonPath:
         moves = PlainMoves(written, numbers, all_dots, lines, columns)
         return Game(tuple(tags), Line(moves), tokens[-1][1], spans)
 
-    def written(self, words: Sequence[str]) -> Turn:
-        """The turn written as ``words`` (:class:`~zrec.moves.WrittenTurns`): a plain
-        action, or dice then plain actions."""
-        get = self.turns.get
-        first = words[0]
-        if first[-1] != ":":
-            return get(first) or self._plain(first)
-        actions = [(get(word) or self._plain(word)).actions[0] for word in words[1:]]
-        return Turn(tuple(actions), _dice(first))
+    def written(self, words: list[str], bounds: list[int], start: int, stop: int) -> list[Turn]:
+        """The turns ``start`` to ``stop - 1`` of a line held as its words
+        (:class:`~zrec.moves.WrittenTurns`): each a plain action, or dice then plain
+        actions."""
+        get, plain = self.turns.get, self._plain
+        out: list[Turn] = []
+        for i in range(start, stop):
+            begin = bounds[i]
+            first = words[begin]
+            if first[-1] != ":":
+                out.append(get(first) or plain(first))
+                continue
+            actions = [
+                (get(word) or plain(word)).actions[0] for word in words[begin + 1 : bounds[i + 1]]
+            ]
+            out.append(Turn(tuple(actions), _dice(first)))
+        return out
 
     def _plain(self, word: str) -> Turn:
         turn = self._turn(word)
