@@ -38,6 +38,8 @@
  *   sample(pos, dice, rng)               -> the self-play move of the roll | None
  *   moves(pos, dice)                     -> the legal moves of the roll | None
  *   line(pos, turns, numbers, dots, i)   -> (j, the position before turns[j]) | None
+ *   words(pos, words, bounds, numbers, dots, i) -> the same, each turn read from its
+ *                                           words (zrec.moves.WrittenTurns)
  *
  * line plays a written line from turns[i] while each turn is written as it commonly
  * is and is legal (the engine would read it with nothing to say) and its number fits;
