@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from zrec.moves import Turn
+from zrec.moves import Turn, WrittenTurns
 from zrec.rules import kernel
 from zrec.rules.awethi import end
 from zrec.rules.awethi import view as show
@@ -305,16 +305,30 @@ class AwethiEngine:
         (:func:`zrec.rules.lines.play_line`), native with the kernel: the kernel plays
         the turns written as they commonly are and hands each other turn back, which is
         played here as :func:`~zrec.rules.lines.reference_line` plays it (every turn is
-        a ply).  The keys an import asks for are the reference's."""
+        a ply).  A line held as its words (:class:`~zrec.moves.WrittenTurns`, a line
+        with dice as the reader holds it) is read by the kernel from the words, and a
+        turn is made only where the kernel hands one back.  The keys an import asks for
+        are the reference's."""
         board = self._board
-        if board is None or keys or not (
-            type(turns) is list and type(numbers) is list and type(dots) is list
-        ):
+        if board is None or keys or not (type(numbers) is list and type(dots) is list):
+            return reference_line(self, pos, turns, numbers, dots, keys)
+        if type(turns) is WrittenTurns:  # the kernel reads the words, no Turn is made
+            words, bounds = turns.words, turns.bounds
+
+            def line(pos: AwethiPosition, i: int) -> Any:
+                return board.words(pos, words, bounds, numbers, dots, i)
+
+        elif type(turns) is list:
+
+            def line(pos: AwethiPosition, i: int) -> Any:
+                return board.line(pos, turns, numbers, dots, i)
+
+        else:
             return reference_line(self, pos, turns, numbers, dots, keys)
         total = len(turns)
         i = 0
         while True:
-            got = board.line(pos, turns, numbers, dots, i)
+            got = line(pos, i)
             if got is None:  # a position the kernel does not hold
                 rest = reference_line(self, pos, turns[i:], numbers[i:], dots[i:])
                 return Run(i + rest.played, rest.position, i + rest.turns)
