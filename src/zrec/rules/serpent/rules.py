@@ -38,9 +38,8 @@ from zrec.rules.base import (
     readings_table,
 )
 from zrec.rules.serpent.draws import DrawRulesEngine
-from zrec.rules.serpent.engine import SerpentEngine
+from zrec.rules.serpent.engine import SIDES, SerpentEngine, SerpentMove, SerpentPosition
 from zrec.rules.serpent.ludii import LUDII_BOARDS
-from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
 __all__ = [
     "KOLOWIS",
