@@ -42,7 +42,6 @@ from zrec.rules.base import (
     REMOVED,
     AmbiguousMoveError,
     BoardSpec,
-    Chance,
     Event,
     Finding,
     IllegalMoveError,
@@ -52,9 +51,9 @@ from zrec.rules.base import (
     Piece,
     Resolved,
     View,
-    choose,
 )
-from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.clicking import ClickTable, Entry
+from zrec.rules.defaults import BaseEngine
 from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play, reference_search
 from zrec.rules.serpent.lattice import (
@@ -210,8 +209,15 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-class SerpentEngine(Listed[SerpentPosition, SerpentMove]):
-    """One serpent game with its rule options fixed: the rules engine."""
+class SerpentEngine(BaseEngine[SerpentPosition, SerpentMove]):
+    """One serpent game with its rule options fixed: the rules engine.
+
+    From :class:`~zrec.rules.defaults.BaseEngine` it takes no dice, the board's clicks
+    and choices from :meth:`click_table`, the standing in words from :meth:`material`,
+    and self-play's move: drawn uniformly among the legal moves (a huff too, among the
+    pieces that may be huffed; under compulsory captures random games end by
+    themselves, under free captures the random player's limit on moves may end them).
+    """
 
     seats: tuple[str, ...] = SIDES
 
@@ -352,20 +358,8 @@ class SerpentEngine(Listed[SerpentPosition, SerpentMove]):
         """Occupied points: point name -> ``W`` or ``B``, in board order."""
         return self.view(pos).codes()
 
-    def sample_move(
-        self, pos: SerpentPosition, roll: Sequence[int] | None, rng: random.Random
-    ) -> SerpentMove | None:
-        # uniform (a huff too, among the pieces that may be huffed); under compulsory
-        # captures random games end by themselves, under free captures the random
-        # player's limit on moves may end them
-        return choose(self.legal_moves(pos), rng)
-
     def material(self, pos: SerpentPosition) -> tuple[int, ...]:
         return pos.white.bit_count(), pos.black.bit_count()
-
-    def standing(self, pos: SerpentPosition) -> str:
-        w, b = pos.white.bit_count(), pos.black.bit_count()
-        return f"White {_plural(w)}, Black {b}"
 
     def render(self, pos: SerpentPosition) -> str:
         w, b = pos.white.bit_count(), pos.black.bit_count()
@@ -385,9 +379,6 @@ class SerpentEngine(Listed[SerpentPosition, SerpentMove]):
         dots = 1 if turn == self._start.turn else 3
         # a huff is not a turn: no number, and the ply does not count it
         return numbered(pos.ply // 2 + 1, dots, not pos.huff, turn)
-
-    def chance(self, pos: SerpentPosition) -> Chance | None:
-        return None
 
     def legal_moves(
         self, pos: SerpentPosition, roll: Sequence[int] | None = None
