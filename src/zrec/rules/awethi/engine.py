@@ -71,6 +71,7 @@ from zrec.rules.base import (
     View,
 )
 from zrec.rules.clicking import Choices, ClickTable, Entry
+from zrec.rules.defaults import BaseEngine
 from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_play
 
@@ -80,7 +81,7 @@ _CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
 _HERD_READ: tuple[Resolved[AwethiMove], ...] = tuple(Resolved(HERD_MOVES[d]) for d in range(5))
 
 
-class AwethiEngine:
+class AwethiEngine(BaseEngine[AwethiPosition, AwethiMove]):
     """Awéthi with its map, seats, herds and options fixed: the rules engine."""
 
     title: str = TITLE
@@ -144,13 +145,6 @@ class AwethiEngine:
 
     def render(self, pos: AwethiPosition) -> str:
         return show.render(self.table, pos)
-
-    def material(self, pos: AwethiPosition) -> tuple[int, ...]:
-        counts = [0] * len(self.seats)
-        for piece in self.view(pos).pieces:
-            if piece.owner is not None:
-                counts[piece.owner] += piece.count
-        return tuple(counts)
 
     def standing(self, pos: AwethiPosition) -> str:
         return end.standing(self.table, pos)

@@ -53,7 +53,6 @@ from typing import TYPE_CHECKING
 from zrec.moves import Turn
 from zrec.rules import kernel
 from zrec.rules.base import (
-    Chance,
     Event,
     Finding,
     InputError,
@@ -68,7 +67,8 @@ from zrec.rules.base import (
     choose,
     readings_table,
 )
-from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.clicking import ClickTable, Entry
+from zrec.rules.defaults import BaseEngine
 from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.ludii import LudiiBoard
@@ -112,7 +112,7 @@ TEAM_SEATS = ("South", "West", "North", "East")
 _NO_EVENTS: tuple[Event, ...] = ()
 
 
-class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
+class StoneWarriors(WrittenMoves, BaseEngine[StonePosition, StoneMove]):
     """Stone Warriors with its rule options fixed: the rules engine."""
 
     title: str = TITLE
@@ -230,9 +230,6 @@ class StoneWarriors(WrittenMoves, Listed[StonePosition, StoneMove]):
         dots = 1 if pos.to_move == self.first else 3
         turn = not pos.must_enter()
         return numbered(pos.ply // 2 + 1, dots, turn, pos.to_move)
-
-    def chance(self, pos: StonePosition) -> Chance | None:
-        return None
 
     def _steps(self, pos: StonePosition) -> Iterator[StoneMove]:
         side, priests = pos.to_move, pos.priests
