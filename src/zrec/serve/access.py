@@ -6,7 +6,7 @@ afresh (nothing of one request is kept for another), and worker processes share 
 the database.  :func:`writer` opens it
 read-write, for one request that writes.
 
-:func:`visitor` says who asks: the user of an API token (``Authorization: Bearer
+:func:`caller` says who asks: the user of an API token (``Authorization: Bearer
 TOKEN``), else of the session cookie (:mod:`zrec.serve.sessions`) if its session is
 still in the archive (not logged out, expired, or ended by a new password or the
 user's removal), else an anonymous reader.  A request without a token or a logged-in
@@ -32,8 +32,8 @@ from zrec.archive import Archive
 from zrec.serve.problems import ApiError
 from zrec.serve.sessions import Session, same_secret
 
-__all__ = ["WEB_WAIT", "Reader", "Settings", "Visitor", "Who", "Writer", "client_key", "needs",
-           "open_writer", "reader", "visitor", "writer"]
+__all__ = ["WEB_WAIT", "Caller", "Reader", "Settings", "Who", "Writer", "caller", "client_key",
+           "needs", "open_writer", "reader", "writer"]
 
 #: seconds a write of the web waits for another writer (an import commits every half
 #: second or so) before it is answered 503 ``archive-busy``
@@ -59,7 +59,7 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
-class Visitor:
+class Caller:
     """Who sends a request: a name and a role (``None`` and ``"anonymous"``: nobody
     logged in, who may read), and how: ``session`` (its cookie, whose CSRF token the
     forms carry) or ``token`` (an API token)."""
@@ -98,18 +98,18 @@ def _bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" else None
 
 
-def _find(request: Request) -> Visitor:
+def _find(request: Request) -> Caller:
     from zrec.archive.accounts import expired_token, user_for_token
     from zrec.archive.logins import session_user
-    from zrec.serve.local import OWNER, OWNER_ROLE, owner_visitor
+    from zrec.serve.local import OWNER, OWNER_ROLE, is_owner
     from zrec.serve.sessions import read
 
     token = _bearer(request)
     session = read(request) if token is None else None
-    if token is None and owner_visitor(request, session):  # (zrec board's owner)
-        return Visitor(OWNER, OWNER_ROLE, session=session)
+    if token is None and is_owner(request, session):  # (zrec board's owner)
+        return Caller(OWNER, OWNER_ROLE, session=session)
     if token is None and (session is None or session.id is None):
-        return Visitor(session=session)  # (no query: anonymous)
+        return Caller(session=session)  # (no query: anonymous)
     archive = Archive.open(settings_of(request).db, read_only=True)
     try:
         if token is not None:
@@ -121,22 +121,22 @@ def _find(request: Request) -> Visitor:
                                    "zrec archive users token NAME makes a new one")
                 raise ApiError(401, "bad-token", "the API token is not valid (revoked, or its "
                                "user removed?): zrec archive users token NAME makes one")
-            return Visitor(user.name, user.role, token=True)
+            return Caller(user.name, user.role, token=True)
         assert session is not None and session.id is not None
         user = session_user(archive, session.id)
     finally:
         archive.close()
     if user is None:
-        return Visitor()  # logged out, or the user removed or its password changed
-    return Visitor(user.name, user.role, session=session)
+        return Caller()  # logged out, or the user removed or its password changed
+    return Caller(user.name, user.role, session=session)
 
 
-def visitor(request: Request) -> Visitor:
+def caller(request: Request) -> Caller:
     """Who sends ``request`` (worked out once a request)."""
-    found = request.scope.get("zrec.visitor")
-    if not isinstance(found, Visitor):
+    found = request.scope.get("zrec.caller")
+    if not isinstance(found, Caller):
         found = _find(request)
-        request.scope["zrec.visitor"] = found
+        request.scope["zrec.caller"] = found
     return found
 
 
@@ -221,7 +221,7 @@ def writer(request: Request) -> Iterator[Archive]:
         archive.close()
 
 
-async def check_csrf(request: Request, who: Visitor) -> None:
+async def check_csrf(request: Request, who: Caller) -> None:
     """403 ``csrf`` unless the request carries its session's CSRF token (the form field
     ``csrf`` or the header ``X-CSRF-Token``); API tokens need none."""
     if who.token:
@@ -237,14 +237,14 @@ async def check_csrf(request: Request, who: Visitor) -> None:
                        "page again and send it again")
 
 
-def needs(action: str) -> Callable[[Request], AsyncIterator[Visitor]]:
+def needs(action: str) -> Callable[[Request], AsyncIterator[Caller]]:
     """The dependency of a route that does ``action`` (``import``, ``record``,
     ``remove``).  The request's form, if it was read, is closed after the route, even
     when refused: an uploaded file is a temporary file until then."""
 
-    async def allowed(request: Request) -> AsyncIterator[Visitor]:
+    async def allowed(request: Request) -> AsyncIterator[Caller]:
         try:
-            who = visitor(request)
+            who = caller(request)
             if who.name is None:
                 raise ApiError(401, "login-needed", f"log in to {action}: anonymous "
                                "visitors only read")
@@ -262,4 +262,4 @@ def needs(action: str) -> Callable[[Request], AsyncIterator[Visitor]]:
 
 Reader = Annotated[Archive, Depends(reader)]
 Writer = Annotated[Archive, Depends(writer)]
-Who = Annotated[Visitor, Depends(visitor)]
+Who = Annotated[Caller, Depends(caller)]

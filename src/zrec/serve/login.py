@@ -23,7 +23,7 @@ from fastapi import APIRouter, Request
 from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from zrec.serve.access import Visitor, check_csrf, client_key, open_writer, visitor
+from zrec.serve.access import Caller, caller, check_csrf, client_key, open_writer
 from zrec.serve.sessions import Session, device_of, read, write, write_device
 from zrec.serve.templating import render
 
@@ -47,8 +47,8 @@ def _form(request: Request, status: int, next_path: str, problem: str | None = N
     fresh = session is None
     if session is None:
         session = Session.new()
-    if visitor(request).name is None:  # (the page's forms carry this session's token)
-        request.scope["zrec.visitor"] = Visitor(session=session)
+    if caller(request).name is None:  # (the page's forms carry this session's token)
+        request.scope["zrec.caller"] = Caller(session=session)
     page = render(request, "login.html", status=status, title="Log in", csrf=session.csrf,
                   next=next_path, problem=problem, name=name)
     if fresh:
@@ -72,7 +72,7 @@ async def log_in(request: Request) -> Response:
     from zrec.archive.accounts import name_key
 
     form = await request.form()
-    await check_csrf(request, Visitor(session=read(request)))
+    await check_csrf(request, Caller(session=read(request)))
     name, password, back = (form.get(k) for k in ("name", "password", "next"))
     back_path = _next(back if isinstance(back, str) else None)
     if not isinstance(name, str) or not isinstance(password, str) or not name:
@@ -120,7 +120,7 @@ async def log_out(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
 
     session = read(request)
-    await check_csrf(request, Visitor(session=session))
+    await check_csrf(request, Caller(session=session))
     if session is not None and session.id is not None:
         await run_in_threadpool(_end, request, session.id)
     answer = RedirectResponse("/", status_code=303)

@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from zrec.archive import Archive, StoredGame
 from zrec.archive.store.search import Query, SearchError, search_page
-from zrec.serve.access import Reader, visitor
+from zrec.serve.access import Reader, caller
 from zrec.serve.board_page import event_board
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.events import after_words, event_pairings, event_rounds, loaded, ranking
@@ -246,7 +246,7 @@ def event_page(request: Request, archive: Reader, name: str) -> Response:
 
     pairings = [(n, _markup(t)) for n, t in event_pairings(
         archive, event, lambda e: "/players/" + url_part(e.name))]
-    board = event_board(event, rounds, loose) if visitor(request).may("import") else None
+    board = event_board(event, rounds, loose) if caller(request).may("import") else None
     found = recording(archive, event)
     if board is not None and found is not None and found.boards:  # the round being played
         board["round"] = found.round

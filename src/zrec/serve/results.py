@@ -32,7 +32,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 
 from zrec.archive import Archive
-from zrec.serve.access import Visitor, needs, open_writer
+from zrec.serve.access import Caller, needs, open_writer
 from zrec.serve.errors import ApiError
 from zrec.serve.events import PendingBoard, pending_boards
 from zrec.serve.templating import url_part
@@ -40,7 +40,7 @@ from zrec.serve.templating import url_part
 __all__ = ["Recording", "recording", "router"]
 
 router = APIRouter(include_in_schema=False)
-Recorder = Annotated[Visitor, Depends(needs("record"))]
+Recorder = Annotated[Caller, Depends(needs("record"))]
 _ROUND = re.compile(r"[1-9][0-9]{0,2}(\.[1-9][0-9]{0,2})?")
 _DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
 #: what the page says became of a recorded result, by the import's report

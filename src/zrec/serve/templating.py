@@ -51,15 +51,15 @@ def environment() -> jinja2.Environment:
 def render_text(request: Request, template: str, **context: Any) -> str:
     """The text of ``template`` made with ``context`` (and the request, and who asks)."""
     from zrec.archive.store.db import ArchiveError
-    from zrec.serve.access import Visitor, visitor
+    from zrec.serve.access import Caller, caller
     from zrec.serve.problems import ApiError
 
     try:
-        who = visitor(request)
+        who = caller(request)
     except (ApiError, ArchiveError):  # (an error page for a bad token, or no archive)
-        who = Visitor()
+        who = Caller()
     return environment().get_template(template).render(
-        request=request, visitor=who, **context
+        request=request, caller=who, **context
     )
 
 

@@ -30,7 +30,7 @@ from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from zrec.archive import Archive
-from zrec.serve.access import Visitor, Writer, needs, open_writer
+from zrec.serve.access import Caller, Writer, needs, open_writer
 from zrec.serve.api import JsonText, records_in
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.templating import render, url_part
@@ -39,9 +39,9 @@ __all__ = ["import_text", "page_import", "router"]
 
 router = APIRouter()
 _ERROR = {"description": "An error: {\"error\": {\"code\": ..., \"message\": ...}}"}
-Editor = Annotated[Visitor, Depends(needs("import"))]
-Recorder = Annotated[Visitor, Depends(needs("record"))]
-Admin = Annotated[Visitor, Depends(needs("remove"))]
+Editor = Annotated[Caller, Depends(needs("import"))]
+Recorder = Annotated[Caller, Depends(needs("record"))]
+Admin = Annotated[Caller, Depends(needs("remove"))]
 
 
 def import_document(
@@ -107,7 +107,7 @@ def _import(request: Request, body: bytes, name: str, keep_invalid: bool) -> str
 
 
 @router.get("/import", response_class=HTMLResponse, include_in_schema=False)
-def import_page(request: Request, who: Annotated[Visitor, Depends(needs("import"))]) -> Response:
+def import_page(request: Request, who: Annotated[Caller, Depends(needs("import"))]) -> Response:
     return render(request, "import.html", title="Import games", report=None)
 
 
