@@ -352,15 +352,10 @@ def test_the_import_page_lists_the_games_it_stored_while_another_import_runs(
 ) -> None:
     import threading
 
-    from zrec.serve.writing import page_import
+    from zrec.serve.games import page_import
 
     db = str(tmp_path / "c.sqlite")
     Archive.open(db, create=True).close()
-    app = create_app(db)
-
-    class Asked:  # (what page_import reads of a request: the app's settings)
-        def __init__(self) -> None:
-            self.app = app
 
     bodies = ["".join(
         f'[Game "mosona"]\n[Event "{side}"]\n[Round "{n}"]\n[Result "*"]\n\n'
@@ -369,7 +364,8 @@ def test_the_import_page_lists_the_games_it_stored_while_another_import_runs(
     reports: dict[int, dict[str, object]] = {}
 
     def run(i: int) -> None:
-        reports[i] = page_import(Asked(), bodies[i].encode(), "-", False)  # type: ignore[arg-type]
+        with Archive.open(db, wait=30) as archive:  # (each import its own connection)
+            reports[i] = page_import(archive, bodies[i].encode(), "-", False)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in (0, 1)]
     for t in threads:

@@ -329,7 +329,7 @@ def test_a_write_that_waits_too_long_is_answered_archive_busy(folder: Path) -> N
     from fastapi.testclient import TestClient
 
     from zrec.serve import create_app
-    from zrec.serve.access import Settings
+    from zrec.serve.opening import Settings
 
     app = create_app(str(folder / "a.sqlite"))
     app.state.settings = Settings(str(folder / "a.sqlite"), wait=1.0)

@@ -23,7 +23,9 @@ from fastapi import APIRouter, Request
 from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from zrec.serve.access import Caller, caller, check_csrf, client_key, open_writer
+from zrec.archive import Archive
+from zrec.serve.access import Caller, caller, check_csrf, client_key
+from zrec.serve.opening import Writer
 from zrec.serve.sessions import Session, device_of, read, write, write_device
 from zrec.serve.templating import render
 
@@ -66,7 +68,7 @@ def login_page(
 
 
 @router.post("/login", response_class=HTMLResponse)
-async def log_in(request: Request) -> Response:
+async def log_in(request: Request, archive: Writer) -> Response:
     from starlette.concurrency import run_in_threadpool
 
     from zrec.archive.accounts import name_key
@@ -78,7 +80,7 @@ async def log_in(request: Request) -> Response:
     if not isinstance(name, str) or not isinstance(password, str) or not name:
         return _form(request, 400, back_path, "give a name and a password")
     device = device_of(request, name_key(name))
-    outcome = await run_in_threadpool(_try, request, name, password, client_key(request),
+    outcome = await run_in_threadpool(_try, archive, name, password, client_key(request),
                                       device)
     if isinstance(outcome, int):
         minutes = (outcome + 59) // 60
@@ -93,46 +95,35 @@ async def log_in(request: Request) -> Response:
     return answer
 
 
-def _try(request: Request, name: str, password: str, address: str,
+def _try(archive: Archive, name: str, password: str, address: str,
          device: str | None) -> Session | int | None:
     """The new session of a login; seconds to wait (too many failures); ``None``:
     the name or password is wrong."""
     from zrec.archive.accounts import authenticate
     from zrec.archive.logins import begin_login, start_session, succeeded
 
-    archive = open_writer(request)
-    try:
-        wait, attempt = begin_login(archive, name, address, device)
-        if wait:
-            return wait
-        user = authenticate(archive, name, password)
-        if user is None:
-            return None  # (the attempt stays: a failure)
-        with archive.db.transaction(lock=True):  # (one wait for the lock, not two)
-            succeeded(archive, name, address, device, attempt)
-            return Session.new(*start_session(archive, user.name))
-    finally:
-        archive.close()
+    wait, attempt = begin_login(archive, name, address, device)
+    if wait:
+        return wait
+    user = authenticate(archive, name, password)
+    if user is None:
+        return None  # (the attempt stays: a failure)
+    with archive.db.transaction(lock=True):  # (one wait for the lock, not two)
+        succeeded(archive, name, address, device, attempt)
+        return Session.new(*start_session(archive, user.name))
 
 
 @router.post("/logout")
-async def log_out(request: Request) -> Response:
+async def log_out(request: Request, archive: Writer) -> Response:
     from starlette.concurrency import run_in_threadpool
+
+    from zrec.archive.logins import end_session
 
     session = read(request)
     await check_csrf(request, Caller(session=session))
     if session is not None and session.id is not None:
-        await run_in_threadpool(_end, request, session.id)
+        await run_in_threadpool(end_session, archive, session.id)
     answer = RedirectResponse("/", status_code=303)
     write(request, answer, None)
     return answer
 
-
-def _end(request: Request, session_id: str) -> None:
-    from zrec.archive.logins import end_session
-
-    archive = open_writer(request)
-    try:
-        end_session(archive, session_id)
-    finally:
-        archive.close()

@@ -93,13 +93,11 @@ def key(request: Request) -> bytes:
         if given:
             found = given.encode("utf-8")
         else:
-            from zrec.archive import Archive
             from zrec.archive.logins import session_key
-            archive = Archive.open(state.settings.db, wait=state.settings.wait)
-            try:
+            from zrec.serve.opening import writing
+
+            with writing(state.settings) as archive:  # (once a process, made if none)
                 found = session_key(archive)
-            finally:
-                archive.close()
         state.session_key = found
     return found
 

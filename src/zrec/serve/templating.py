@@ -1,5 +1,7 @@
-"""The pages' templates: Jinja2, every value escaped (autoescape), loaded from the
-package (``templates/``), so an installed wheel serves them.
+"""The text of answers: the pages' templates, and JSON already written.
+
+The templates are Jinja2, every value escaped (autoescape), loaded from the package
+(``templates/``), so an installed wheel serves them.
 
 :func:`render` gives a template as an answer; every page extends ``base.html``, which
 holds the bar of links (with a place, ``account``, for logging in) and links the
@@ -15,11 +17,17 @@ from urllib.parse import quote
 
 import jinja2
 from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from zrec import __version__
 
-__all__ = ["file_name", "render", "render_text", "url_part"]
+__all__ = ["JsonText", "file_name", "render", "render_text", "url_part"]
+
+
+class JsonText(Response):
+    """JSON already written (byte for byte what the command prints)."""
+
+    media_type = "application/json"
 
 
 def url_part(text: object) -> str:
