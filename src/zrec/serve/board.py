@@ -225,15 +225,15 @@ def position_json(
 ) -> dict[str, Any]:
     """What ``POST /api/position`` answers for a record, a node, a roll and clicks
     (``drawn``: with the drawing, else ``view`` is null)."""
-    from zrec.render.diagram import diagram_for_node
+    from zrec.render.diagram import diagram_after
 
-    prepared = checked(body)
+    prepared = checked(body)  # (prepared once: the drawing is of the step it found)
     made = [c.strip() for c in clicks.split(",")] if clicks else []
     try:
         board = board_at(prepared, at, roll, made)
     except BoardError as exc:
         raise board_error(exc) from None
-    view = diagram_for_node(prepared.game, board.at) if drawn else None
+    view = diagram_after(prepared.replay, prepared.step(board.at)) if drawn else None
     answer: dict[str, Any] = {}
     for key, value in board.to_json().items():
         answer[key] = value
