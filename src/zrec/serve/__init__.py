@@ -31,11 +31,24 @@ asks, what they may do), :mod:`~zrec.serve.sessions`, :mod:`~zrec.serve.work` (t
 pool of expensive work), :mod:`~zrec.serve.finding` (the search filters),
 :mod:`~zrec.serve.sniffing` (the records of a body), :mod:`~zrec.serve.replays`.
 
-Only ``zrec serve`` imports this package (the web libraries are heavy to start).
+The accounts of the server's users (:mod:`zrec.serve.accounts`) are also managed by
+``zrec archive users``, which loads that module alone: importing this package loads
+no web library; :func:`create_app` loads them when it is first asked for.
 """
 
 from __future__ import annotations
 
-from zrec.serve.app import create_app
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from zrec.serve.app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":  # (the application and its web libraries, when asked for)
+        from zrec.serve.app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -47,7 +47,7 @@ class Caller:
         return self.session.csrf if self.session is not None else ""
 
     def may(self, action: str) -> bool:
-        from zrec.archive.accounts import User
+        from zrec.serve.accounts import User
 
         return self.name is not None and User(self.name, self.role, "").may(action)
 
@@ -67,10 +67,9 @@ def _bearer(request: Request) -> str | None:
 
 
 def _find(request: Request) -> Caller:
-    from zrec.archive.accounts import expired_token, user_for_token
-    from zrec.archive.logins import session_user
+    from zrec.serve.accounts import expired_token, user_for_token
     from zrec.serve.local import OWNER, OWNER_ROLE, is_owner
-    from zrec.serve.sessions import read
+    from zrec.serve.sessions import read, session_user
 
     token = _bearer(request)
     session = read(request) if token is None else None
