@@ -419,8 +419,8 @@ def test_an_import_names_its_own_games_when_another_lands_in_the_middle(
         found["B"] = page_import(archive, body("B", 3), "-", False)["ids"]
     thread.join()
     with Archive.open(db, read_only=True) as archive:
-        events = dict(archive.db.rows(
-            "SELECT g.id, e.name FROM games g JOIN events e ON e.id = g.event"))
+        events = {int(gid): str(name) for gid, name in archive.db.rows(
+            "SELECT g.id, e.name FROM games g JOIN events e ON e.id = g.event")}
     a, b = found["A"], found["B"]
     assert min(a) < min(b) < max(b) < max(a)  # (B landed between two batches of A)
     assert len(a) == 4000 and {events[gid] for gid in a} == {"A"}
