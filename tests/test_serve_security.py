@@ -22,8 +22,9 @@ import httpx
 import pytest
 
 from serving import free_port
-from zrec.archive import Archive, accounts
-from zrec.archive.accounts import add_user
+from zrec.archive import Archive
+from zrec.serve import accounts
+from zrec.serve.accounts import add_user
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUB = ROOT / "samples" / "club"
@@ -252,7 +253,7 @@ def test_attempts_are_counted_one_at_a_time_on_both_databases(db_url: str) -> No
     """``begin_login`` from 40 threads at once, each with a connection of its own: 5
     may check their password, 35 are told to wait; a known device is held only by its
     own failures, and a success forgets only its own client's."""
-    from zrec.archive.logins import NAME_LIMIT, begin_login, retry_after, succeeded
+    from zrec.serve.login import NAME_LIMIT, begin_login, retry_after, succeeded
 
     with Archive.open(db_url, create=True) as archive:
         archive.count()
@@ -329,7 +330,7 @@ def test_a_write_that_waits_too_long_is_answered_archive_busy(folder: Path) -> N
     from fastapi.testclient import TestClient
 
     from zrec.serve import create_app
-    from zrec.serve.access import Settings
+    from zrec.serve.opening import Settings
 
     app = create_app(str(folder / "a.sqlite"))
     app.state.settings = Settings(str(folder / "a.sqlite"), wait=1.0)

@@ -30,7 +30,7 @@ from zrec.cli._app import EXIT_USAGE, app, fail, file_text
 def _record_of(file: Path) -> str:
     """The one record of ``file``, as text; exits with a message for a file that
     cannot be read or does not hold one record."""
-    from zrec.serve.api import records_in
+    from zrec.serve.sniffing import records_in
 
     body, text = file_text(file, "the board opens a .zrec record")
     found = len(list(records_in(body, str(file), str(file))))

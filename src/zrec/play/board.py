@@ -15,19 +15,20 @@ rules for).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from zrec.errors import ZrecError
 from zrec.notation.model import Game
 from zrec.play.ending import judge_ending, termination_of
-from zrec.play.places import count_moves, main_end
+from zrec.play.places import check_node, main_end
 from zrec.play.replay import GameSetupError, Replay, prepare
 from zrec.play.walk import path_to
 
 __all__ = [
-    "Board", "BoardError", "Offer", "Prepared", "Roll", "board_at", "parse_roll", "position_at"
+    "Board", "BoardError", "Offer", "Prepared", "Roll", "bad_node", "board_at", "parse_roll",
+    "position_at",
 ]
 
 
@@ -117,17 +118,20 @@ def replay_of(game: Game) -> Replay:
         raise BoardError("no-engine", exc.message) from None
 
 
+def bad_node(at: int) -> Callable[[int], BoardError]:
+    """The error (``bad-node``) of a node ``at`` that a record of ``total`` moves does
+    not have, for :func:`zrec.play.places.check_node`."""
+    return lambda total: BoardError(
+        "bad-node",
+        f"the record has {total} {'move' if total == 1 else 'moves'}, variations included: "
+        f"the node must be 0 to {total}, not {at}",
+    )
+
+
 def position_at(replay: Replay, game: Game, at: int) -> Any:
     """The position after node ``at`` (0: the start); raises :class:`BoardError`
     (``bad-node``) for a node the record does not have."""
-    total = count_moves(game.line)
-    if not 0 <= at <= total:
-        moves = "move" if total == 1 else "moves"
-        raise BoardError(
-            "bad-node",
-            f"the record has {total} {moves}, variations included: the node must be 0 to "
-            f"{total}, not {at}",
-        )
+    check_node(game.line, at, bad_node(at))
     if not at:
         return replay.start
     return path_to(replay, game.line, at)[-1].after

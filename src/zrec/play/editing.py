@@ -38,7 +38,7 @@ from zrec.notation.grammar import parse_turn_text
 from zrec.notation.model import Comment, Game, Line, MoveNode
 from zrec.notation.writer import write_game
 from zrec.play.board import BoardError, Prepared
-from zrec.play.places import Place, line_at, node_of, places, with_line
+from zrec.play.places import Place, check_node, line_at, node_of, places, with_line
 from zrec.play.replay import Replay
 from zrec.play.walk import Step, Visitor, walk, written_number
 from zrec.rules.base import parse_result
@@ -51,11 +51,13 @@ SUFFIXES = ("!", "?", "!!", "??", "!?", "?!")
 
 def _place(game: Game, at: int) -> Place:
     """The place of node ``at`` (at least 1)."""
-    found = places(game.line)
-    if not 1 <= at <= len(found):
-        what = "has no moves" if not found else f"has moves 1 to {len(found)}"
-        raise BoardError("bad-node", f"the record {what}, variations included: no node {at}")
-    return found[at - 1]
+
+    def wrong(total: int) -> BoardError:
+        what = f"has moves 1 to {total}" if total else "has no moves"
+        return BoardError("bad-node", f"the record {what}, variations included: no node {at}")
+
+    check_node(game.line, at, wrong, first=1)
+    return places(game.line)[at - 1]
 
 
 def _node(root: Line, place: Place) -> MoveNode:

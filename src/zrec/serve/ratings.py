@@ -21,8 +21,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from zrec.archive import Archive
 from zrec.archive.ratings.compute import GLICKO2, Pool, pool_title, rate
-from zrec.serve.access import Reader
 from zrec.serve.errors import ApiError
+from zrec.serve.opening import Reader
 from zrec.serve.templating import render
 
 __all__ = ["player_ratings", "router"]

@@ -44,7 +44,7 @@ Version 4 packs the games' rows: texts compressed, tags read from the text, mate
 one row a game, rule options an id (:mod:`zrec.archive.store.rows_v4` converts an older
 archive's).
 
-Version 5 adds the accounts of a shared archive (:mod:`zrec.archive.accounts`):
+Version 5 adds the accounts of a shared archive (:mod:`zrec.serve.accounts`):
 ``users`` (name, its key ``norm``, role, password hash, created) and ``user_tokens``
 (a user's API tokens, as SHA-256 hashes).  Its statements make the tables only where
 they are missing, so an archive turned back to an older version by hand keeps them.
@@ -64,7 +64,7 @@ a two-player game); a board of one player is a round without an opponent, its
 
 Version 10 gives each API token an expiry: ``user_tokens.expires`` (seconds since 1970,
 UTC).  The tokens of an older archive are given 90 days from the migration
-(:data:`zrec.archive.accounts.TOKEN_DAYS`), so that no script stops at once.
+(:data:`zrec.serve.accounts.TOKEN_DAYS`), so that no script stops at once.
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
@@ -226,7 +226,7 @@ CREATE TABLE openings_long (
 ){without_rowid}
 """
 
-# version 5, accounts: users and their API tokens (zrec.archive.accounts)
+# version 5, accounts: users and their API tokens (zrec.serve.accounts)
 _V5_ACCOUNTS = """
 CREATE TABLE IF NOT EXISTS users (
     id {id},
@@ -268,7 +268,7 @@ CREATE TABLE IF NOT EXISTS event_pairings (
 CREATE INDEX IF NOT EXISTS event_pairings_player ON event_pairings (player)
 """
 
-# version 10, the API tokens' expiry (zrec.archive.accounts); the tokens of before are
+# version 10, the API tokens' expiry (zrec.serve.accounts); the tokens of before are
 # given one by _expire_old_tokens
 _V10_TOKEN_EXPIRY = """
 ALTER TABLE user_tokens ADD COLUMN expires DOUBLE PRECISION

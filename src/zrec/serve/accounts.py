@@ -1,5 +1,10 @@
 """The accounts of a shared archive: users with a role, their passwords and API tokens.
 
+The users are ``zrec serve``'s, stored in the archive's tables (their statements are
+the archive's: :mod:`zrec.archive.store.schema`); ``zrec archive users`` manages them
+through this module, which imports nothing of the web (no FastAPI: the command starts
+fast).
+
 Anonymous visitors of ``zrec serve`` read; a user logs in to write.  An *editor*
 imports games and records results and byes; an *admin* may also manage users and remove
 games (:meth:`User.may`).  The tables are ``users`` and ``user_tokens`` (archive schema
@@ -24,7 +29,7 @@ write for ever; an expired token is refused in words (:func:`expired_token`), an
 row deleted when its user is given a new one.  A user's tokens are revoked all
 together (their rows deleted), and go with the user.
 A new password or a removed user also ends the user's sessions on ``zrec serve``
-(table ``sessions``, :mod:`zrec.archive.logins`).  The last admin cannot be removed:
+(table ``sessions``, :mod:`zrec.serve.sessions`).  The last admin cannot be removed:
 someone must be left to manage the users.
 
 Names are compared without case (``Ada`` and ``ada`` are one user): 1 to 64 printable
