@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from zrec.check.inputs import validate_input
 from zrec.cli import app
+from zrec.notation.errors import SyntaxProblem
 from zrec.notation.inputs import read_input, tell
 from zrec.notation.json.convert import JsonRecord
 from zrec.notation.records import Record
@@ -19,6 +21,7 @@ from zrec.notation.records import Record
 GAME = '[Game "mosona"]\n[Event "E"]\n\n1. b6-b5 b4xb6 *\n'
 #: an illegal second move (b4 does not reach b2)
 BAD = '[Game "mosona"]\n\n1. b6-b5 b4-b2 *\n'
+JSON_OK = json.dumps({"tags": [["Game", "mosona"]], "moves": [], "result": "*"}).encode()
 JSON_GAME = json.dumps({"tags": {"Game": "mosona"}, "moves": [{"move": 5}], "result": "*"})
 
 
@@ -73,9 +76,9 @@ def _cli_lines(data: bytes, *options: str) -> list[str]:
     return result.stdout.splitlines()[:-1]  # (without the count)
 
 
-def _lines(data: bytes, **options: dict[str, str]) -> list[str]:
+def _lines(data: bytes, reading: dict[str, str] | None = None) -> list[str]:
     """The same, from :func:`validate_input`."""
-    checked = validate_input(data, "-", **options)
+    checked = validate_input(data, "-", reading=reading)
     return "\n".join(d.format() for c in checked for d in c.report.diagnostics).splitlines()
 
 
@@ -88,7 +91,7 @@ def test_validate_input_reports_what_zrec_validate_reports(data: bytes) -> None:
 
 def test_validate_input_reads_with_the_options_given() -> None:
     data = GAME.encode()
-    lines = _lines(data, reading={"Jumps": "bent"})
+    lines = _lines(data, {"Jumps": "bent"})
     assert lines == _cli_lines(data, "-O", "Jumps=bent")
     assert "b6-b5 is illegal: a capture is compulsory here" in lines[0]
     assert _lines(data) == []
@@ -99,3 +102,37 @@ def test_a_record_is_checked_once_and_named_as_its_input() -> None:
     assert checked.record.game is not None and checked.name == "x.zrec"
     assert checked.report is checked.report
     assert [d.code for d in checked.report.diagnostics] == ["illegal-move"]
+
+
+# -- one problem type: a game that cannot be read, from text or from JSON ---------------
+
+
+@pytest.mark.parametrize(
+    ("data", "place", "message"),
+    [
+        (b'[Game "mosona"]\n\n1. b6-b5 )) *\n', (3, 10), "found ')' (')' closing the variation)"),
+        (b"[\n  {,", (2, 4), "not valid JSON: Expecting property name enclosed in double"),
+        (b'{"tags": 1}', (1, 1), "$: 'moves' is a required property"),
+        (JSON_OK + b'\n{"tags": 1}\n', (2, 1), "$: 'moves' is a required property"),
+    ],
+)
+def test_a_game_that_cannot_be_read_has_a_syntax_problem_in_either_form(
+    data: bytes, place: tuple[int, int], message: str
+) -> None:
+    problems = [r.problem for r in read_input(data, "in.x") if r.problem is not None]
+    assert len(problems) == 1 and isinstance(problems[0], SyntaxProblem)
+    assert (problems[0].line, problems[0].column, problems[0].file) == (*place, "in.x")
+    assert problems[0].message.startswith(message), problems[0].message
+    assert problems[0].format().startswith(f"in.x:{place[0]}:{place[1]}: {message}")
+
+
+def test_readings_and_fit_name_the_place_of_a_json_game_that_cannot_be_read(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.json"
+    path.write_text('[{"tags": 1}]')
+    result = CliRunner().invoke(app, ["readings", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout == f"game 1 (line 1)\n  {path}:1:1: $[0]: 'moves' is a required property\n"
+    result = CliRunner().invoke(app, ["readings", "--fit", str(path)])
+    assert f"left out: {path}: {path}:1:1: $[0]: 'moves' is a required property" in result.stderr

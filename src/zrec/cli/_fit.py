@@ -56,15 +56,13 @@ def _archive_count(db: str) -> int:
 
 
 def _file_games(files: Sequence[str], found: Found, left_out: list[str]) -> Iterator[Game]:
-    from zrec.notation.reader import Record
-
     for file in files:
         name = display_name(file)
         with open_input(file) as stream:
             for record in found.of(read_input(stream, file, name), file):
                 if record.game is not None:
                     yield record.game
-                elif isinstance(record, Record) and record.problem is not None:
+                elif record.problem is not None:
                     left_out.append(f"{name}: {record.problem.format()}")
                 else:
                     left_out.append(f"{name}, game {record.number}: cannot be read")
