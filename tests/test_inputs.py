@@ -133,6 +133,7 @@ def test_readings_and_fit_name_the_place_of_a_json_game_that_cannot_be_read(
     path.write_text('[{"tags": 1}]')
     result = CliRunner().invoke(app, ["readings", str(path)])
     assert result.exit_code == 1
-    assert result.stdout == f"game 1 (line 1)\n  {path}:1:1: $[0]: 'moves' is a required property\n"
+    said = f"{path}:1:1: $[0]: 'moves' is a required property"
+    assert result.stdout == f"game 1 (line 1)\n  {said}\n"
     result = CliRunner().invoke(app, ["readings", "--fit", str(path)])
-    assert f"left out: {path}: {path}:1:1: $[0]: 'moves' is a required property" in result.stderr
+    assert f"left out: {path}: {said}" in result.stderr

@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 from zrec.check.diagnostics import Diagnostic
 from zrec.notation.model import Game, Line
-from zrec.play.board import BoardError, Prepared, board_at
+from zrec.play.board import BoardError, BoardRecord, board_at
 from zrec.serve.api import JsonText, records_in
 from zrec.serve.errors import ApiError
 from zrec.serve.work import run
@@ -87,7 +87,7 @@ KEPT_BODY = 256 * 1024
 MAX_MOVES = 10_000
 
 
-def checked(body: bytes) -> Prepared:
+def checked(body: bytes) -> BoardRecord:
     """The one record of ``body``, validated as ``POST /api/validate`` validates it;
     raises :class:`_Invalid` with the validator's diagnostics.  A record with the
     result ``*`` is being written: its end is not judged (:data:`UNFINISHED`)."""
@@ -97,11 +97,11 @@ def checked(body: bytes) -> Prepared:
 
 
 @lru_cache(maxsize=32)
-def _kept(body: bytes) -> Prepared:
+def _kept(body: bytes) -> BoardRecord:
     return _checked(body)
 
 
-def _checked(body: bytes) -> Prepared:
+def _checked(body: bytes) -> BoardRecord:
     from zrec.check.validate import report_of
 
     records = list(records_in(body, "-", "<stdin>"))
@@ -119,7 +119,7 @@ def _checked(body: bytes) -> Prepared:
         raise _invalid(web_message(errors[0]), [d.to_json() for d in report.diagnostics])
     assert game is not None  # (a record that validates was read)
     try:
-        return Prepared(game)
+        return BoardRecord(game)
     except BoardError as exc:
         raise _board_error(exc) from None
 
