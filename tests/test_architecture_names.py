@@ -34,8 +34,13 @@ ONE_MEANING = (
     "Record",
     "JsonRecord",
     "SyntaxProblem",
+    "looks_like_json",
+    "sniff",
+    "tell",
     "read_input",
     "validate_input",
+    "records_of",  # (the names the readers of inputs had: none now)
+    "records_in",
 )
 #: renamed on another branch of issue 39 (the web's visitor, in zrec.serve.access)
 PENDING = ("Visitor",)
@@ -74,12 +79,12 @@ def test_top_level_names_are_found_where_they_are_defined() -> None:
     assert where["BoardError"] == ["play/board.py"]
     assert where["position_at"] == ["render/positions.py"]
     assert where["position_at_node"] == ["play/board.py"]
-    assert where["looks_like_json"][0] == "notation/inputs.py"
+    assert where["looks_like_json"] == ["notation/inputs.py"]
 
 
 @pytest.mark.parametrize("name", ONE_MEANING)
 def test_a_name_is_defined_by_one_module(name: str) -> None:
-    assert len(definers()[name]) == 1, f"{name} is defined in {definers()[name]}"
+    assert len(definers()[name]) <= 1, f"{name} is defined in {definers()[name]}"
 
 
 @pytest.mark.xfail(strict=True, reason="the web's Visitor is renamed on the serve branch")

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import io
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -134,29 +133,15 @@ def validation_text(body: bytes, name: str = "-") -> str:
     """What ``zrec validate --format json NAME`` prints for a file holding ``body``
     (``-``: standard input, named ``<stdin>``)."""
     from zrec.check.diagnostics import ReportWriter, Totals, shown_of
-    from zrec.check.validate import report_of
+    from zrec.check.inputs import validate_input
 
     shown_name = "<stdin>" if name == "-" else name
     out: list[str] = []
     writer = ReportWriter(out.append, True)
     totals = Totals()
-    for record in records_in(body, name, shown_name):
-        report = report_of(record, shown_name)
+    for game in validate_input(body, name, shown_name):
+        report = game.report
         totals.add(report)
         writer.problems(shown_of(report, True), 0)
     writer.end(totals)
     return "".join(out)
-
-
-def records_in(body: bytes, name: str, shown: str) -> Any:
-    """The records of a body: JSON when the name or the start says so (as
-    ``zrec validate`` tells them apart), else zrec text."""
-    from zrec.serve.sniffing import looks_like_json
-
-    if name.endswith((".json", ".jsonl")) or looks_like_json(body[: 64 * 1024]):
-        from zrec.notation.json.convert import read_json_records
-
-        return read_json_records(io.BytesIO(body), shown)
-    from zrec.notation.reader import read_records
-
-    return read_records(io.BytesIO(body), shown)

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 from zrec.check.diagnostics import Diagnostic
 from zrec.notation.model import Game, Line
 from zrec.play.board import BoardError, BoardRecord, board_at
-from zrec.serve.api import JsonText, records_in
+from zrec.serve.api import JsonText
 from zrec.serve.errors import ApiError
 from zrec.serve.work import run
 
@@ -102,17 +102,17 @@ def _kept(body: bytes) -> BoardRecord:
 
 
 def _checked(body: bytes) -> BoardRecord:
-    from zrec.check.validate import report_of
+    from zrec.check.inputs import validate_input
 
-    records = list(records_in(body, "-", "<stdin>"))
+    records = list(validate_input(body, "-"))
     if len(records) != 1:
         said = "no record" if not records else f"{len(records)} records"
         raise _invalid(f"the body holds {said}: send one record", [])
-    game: Game | None = records[0].game
+    game: Game | None = records[0].record.game
     if game is not None and (count := moves_in(game.line)) > MAX_MOVES:
         raise ApiError(422, "record-too-long", f"the record has {count} moves (variations "
                        f"included): the board takes at most {MAX_MOVES}")
-    report = report_of(records[0], "<stdin>")
+    report = records[0].report
     errors = [d for d in report.diagnostics if d.severity == "error" and not (
         d.code in UNFINISHED and game is not None and game.result == "*")]
     if errors:

@@ -31,7 +31,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from zrec.archive import Archive
 from zrec.serve.access import Visitor, Writer, needs, open_writer
-from zrec.serve.api import JsonText, records_in
+from zrec.serve.api import JsonText
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.templating import render, url_part
 
@@ -53,11 +53,12 @@ def import_document(
     words them, and the ids of the games it stored."""
     from zrec.archive.store.ingest import Importer
     from zrec.archive.store.outcome import Notice
+    from zrec.notation.inputs import read_input
 
     shown = "<stdin>" if name == "-" else name
     notices: list[Notice] = []
     importer = Importer(archive, keep_invalid, notices.append)
-    result = importer.import_records(records_in(body, name, shown), shown, None, None,
+    result = importer.import_records(read_input(body, name, shown), shown, None, None,
                                      source=name != "-")
     document = {
         **result.counts.to_json(),
