@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from zrec.notation.reader import read_string
-from zrec.play.board import BoardError, Prepared, board_at
+from zrec.play.board import BoardError, BoardRecord, board_at
 from zrec.play.places import count_moves
 from zrec.serve import board_records
 from zrec.serve.board import position_json
@@ -38,7 +38,7 @@ def fresh() -> Iterator[None]:
 def expected(text: str, at: int) -> dict[str, Any]:
     """The board's state at ``at`` of a record prepared afresh (nothing kept)."""
     game = next(r.game for r in read_string(text) if r.game is not None)
-    return board_at(Prepared(game), at).to_json()
+    return board_at(BoardRecord(game), at).to_json()
 
 
 def test_a_position_is_prepared_once_a_request(monkeypatch: pytest.MonkeyPatch) -> None:

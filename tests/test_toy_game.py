@@ -148,7 +148,7 @@ def test_the_board_page_and_its_api_answer_for_the_race(race: GameRules, tmp_pat
     from fastapi.testclient import TestClient
 
     from zrec.serve import create_app
-    from zrec.serve.board_api import position_json
+    from zrec.serve.board import position_json
 
     state = position_json(RACE.encode("utf-8"), 1, None, "b1")
     assert (state["game"], state["number"], state["to_move"]) == ("race", "1...", "Black")

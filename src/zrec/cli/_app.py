@@ -19,7 +19,7 @@ import typer
 from zrec import __version__
 from zrec.cli._coerce import install
 from zrec.cli._help import plain_labels
-from zrec.cli._inputs import display_name
+from zrec.notation.inputs import display_name
 
 if TYPE_CHECKING:
     from zrec.notation.model import Game

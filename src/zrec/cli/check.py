@@ -29,8 +29,9 @@ from zrec.cli._app import (
     say_no_game,
     write_to,
 )
-from zrec.cli._inputs import display_name, unique
+from zrec.cli._inputs import unique
 from zrec.cli._readings import ReadingOpt, check_option_values, read_under, reading_of
+from zrec.notation.inputs import display_name
 from zrec.notation.reader import Record, read_records
 
 if TYPE_CHECKING:

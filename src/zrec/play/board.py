@@ -27,8 +27,15 @@ from zrec.play.replay import GameSetupError, Replay, prepare
 from zrec.play.walk import path_to
 
 __all__ = [
-    "Board", "BoardError", "Offer", "Prepared", "Roll", "bad_node", "board_at", "parse_roll",
-    "position_at",
+    "Board",
+    "BoardError",
+    "BoardRecord",
+    "Offer",
+    "Roll",
+    "bad_node",
+    "board_at",
+    "parse_roll",
+    "position_at_node",
 ]
 
 
@@ -128,7 +135,7 @@ def bad_node(at: int) -> Callable[[int], BoardError]:
     )
 
 
-def position_at(replay: Replay, game: Game, at: int) -> Any:
+def position_at_node(replay: Replay, game: Game, at: int) -> Any:
     """The position after node ``at`` (0: the start); raises :class:`BoardError`
     (``bad-node``) for a node the record does not have."""
     check_node(game.line, at, bad_node(at))
@@ -137,10 +144,11 @@ def position_at(replay: Replay, game: Game, at: int) -> Any:
     return path_to(replay, game.line, at)[-1].after
 
 
-class Prepared:
-    """A record ready for the board: its engine and start, and the positions found so
-    far at its nodes (kept while the same record is asked about again, as the board
-    does for every click of a move)."""
+class BoardRecord:
+    """A record open on the board: the game, its :class:`~zrec.play.replay.Replay`
+    (engine and start, as :func:`~zrec.play.replay.prepare` makes it), and the
+    positions found so far at its nodes (kept while the same record is asked about
+    again, as the board does for every click of a move)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -148,10 +156,10 @@ class Prepared:
         self._positions: dict[int, Any] = {}
 
     def position(self, at: int) -> Any:
-        """The position after node ``at`` (:func:`position_at`)."""
+        """The position after node ``at`` (:func:`position_at_node`)."""
         found = self._positions.get(at)
         if found is None:
-            found = self._positions[at] = position_at(self.replay, self.game, at)
+            found = self._positions[at] = position_at_node(self.replay, self.game, at)
         return found
 
 
@@ -193,7 +201,7 @@ def _ending(replay: Replay, game: Game, pos: Any, at_end: bool) -> tuple[str, st
 
 
 def board_at(
-    record: Game | Prepared,
+    record: Game | BoardRecord,
     at: int | None = None,
     roll: str | None = None,
     clicks: Sequence[str] = (),
@@ -201,7 +209,7 @@ def board_at(
     """The state of a record after node ``at`` (``None``: the end of the main line),
     given the ``roll`` typed for the next turn (digits) and the ``clicks`` made so far.
     Raises :class:`BoardError`."""
-    prepared = record if isinstance(record, Prepared) else Prepared(record)
+    prepared = record if isinstance(record, BoardRecord) else BoardRecord(record)
     game, replay = prepared.game, prepared.replay
     engine = replay.engine
     end = main_end(game.line)

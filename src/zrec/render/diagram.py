@@ -34,7 +34,7 @@ from zrec.errors import ZrecError
 from zrec.notation.model import Game, MoveNode
 from zrec.play import GameSetupError, Replay, ReplayError, Step, path_to, positions, prepare
 from zrec.play.places import check_node
-from zrec.render.board_base import Board, BoardError
+from zrec.render.board_base import Board, DrawingError
 from zrec.render.boards import board_for, element, num
 from zrec.render.layers import LastMove, mark_move, position_layer, square_key
 from zrec.render.svg import DEFAULT_CSS, SVG_NS, finish, svg_root
@@ -173,7 +173,7 @@ def board_of(engine: Engine[Any, Any], flip: bool, coordinates: bool) -> Board:
     start = engine.view(engine.start())
     try:
         return board_for(start.board, flip=flip, coordinates=coordinates, legend=start)
-    except BoardError as exc:
+    except DrawingError as exc:
         raise DiagramError(str(exc)) from None
 
 

@@ -29,7 +29,8 @@ handlers, headers and limits), :mod:`~zrec.serve.errors`, :mod:`~zrec.serve.head
 autoescape; JSON text), :mod:`~zrec.serve.opening`, :mod:`~zrec.serve.access` (who
 asks, what they may do), :mod:`~zrec.serve.sessions`, :mod:`~zrec.serve.work` (the
 pool of expensive work), :mod:`~zrec.serve.finding` (the search filters),
-:mod:`~zrec.serve.sniffing` (the records of a body), :mod:`~zrec.serve.replays`.
+:mod:`~zrec.serve.replays`.  A body sent in is read and validated as the command line
+reads a file (:mod:`zrec.notation.inputs`, :mod:`zrec.check.inputs`).
 
 The accounts of the server's users (:mod:`zrec.serve.accounts`) are also managed by
 ``zrec archive users``, which loads that module alone: importing this package loads

@@ -27,10 +27,9 @@ from pydantic import BaseModel
 from zrec.check.diagnostics import Diagnostic
 from zrec.notation.model import Game, Line
 from zrec.play import Step, path_to
-from zrec.play.board import BoardError, Prepared, bad_node
+from zrec.play.board import BoardError, BoardRecord, bad_node
 from zrec.play.places import check_node
 from zrec.serve.errors import ApiError
-from zrec.serve.sniffing import records_in
 
 __all__ = ["KEPT_BODY", "KEPT_NODES", "KEPT_RECORDS", "MAX_MOVES", "RECORDS", "UNFINISHED",
            "Invalid", "KeptRecord", "board_error", "checked", "moves_in", "parsed",
@@ -76,7 +75,7 @@ MAX_MOVES = 10_000
 KEPT_RECORDS, KEPT_NODES = 32, 64
 
 
-class KeptRecord(Prepared):
+class KeptRecord(BoardRecord):
     """A record prepared for the board once and kept between requests, with the last
     step to each node asked about (the position there, and the move that reached it,
     for the drawing): at most ``most`` nodes, the least recently asked about dropped
@@ -105,7 +104,7 @@ class KeptRecord(Prepared):
         return found
 
     def position(self, at: int) -> Any:
-        """The position after node ``at`` (as :meth:`Prepared.position`)."""
+        """The position after node ``at`` (as :meth:`BoardRecord.position`)."""
         step = self.step(at)
         return self.replay.start if step is None else step.after
 
@@ -166,17 +165,17 @@ def checked(body: bytes) -> KeptRecord:
 
 
 def _checked(body: bytes) -> KeptRecord:
-    from zrec.check.validate import report_of
+    from zrec.check.inputs import validate_input
 
-    records = list(records_in(body, "-", "<stdin>"))
+    records = list(validate_input(body, "-"))
     if len(records) != 1:
         said = "no record" if not records else f"{len(records)} records"
         raise _invalid(f"the body holds {said}: send one record", [])
-    game: Game | None = records[0].game
+    game: Game | None = records[0].record.game
     if game is not None and (count := moves_in(game.line)) > MAX_MOVES:
         raise ApiError(422, "record-too-long", f"the record has {count} moves (variations "
                        f"included): the board takes at most {MAX_MOVES}")
-    report = report_of(records[0], "<stdin>")
+    report = records[0].report
     errors = [d for d in report.diagnostics if d.severity == "error" and not (
         d.code in UNFINISHED and game is not None and game.result == "*")]
     if errors:

@@ -16,7 +16,6 @@ from fastapi.responses import Response
 
 from zrec.serve.errors import ERROR
 from zrec.serve.opening import Reader, settings_of
-from zrec.serve.sniffing import records_in
 from zrec.serve.templating import JsonText
 
 __all__ = ["router", "validation_text"]
@@ -57,14 +56,14 @@ def validation_text(body: bytes, name: str = "-") -> str:
     """What ``zrec validate --format json NAME`` prints for a file holding ``body``
     (``-``: standard input, named ``<stdin>``)."""
     from zrec.check.diagnostics import ReportWriter, Totals, shown_of
-    from zrec.check.validate import report_of
+    from zrec.check.inputs import validate_input
 
     shown_name = "<stdin>" if name == "-" else name
     out: list[str] = []
     writer = ReportWriter(out.append, True)
     totals = Totals()
-    for record in records_in(body, name, shown_name):
-        report = report_of(record, shown_name)
+    for game in validate_input(body, name, shown_name):
+        report = game.report
         totals.add(report)
         writer.problems(shown_of(report, True), 0)
     writer.end(totals)

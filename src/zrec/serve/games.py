@@ -39,13 +39,13 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from zrec.archive import Archive, StoredGame
+from zrec.notation.inputs import read_input
 from zrec.serve.access import Caller, needs
 from zrec.serve.errors import ERROR, ApiError, not_found
 from zrec.serve.finding import Filters, filters, find_for, page_links, search_text
 from zrec.serve.headers import csp_with_styles
 from zrec.serve.opening import Reader, Writer
 from zrec.serve.replays import PAGES
-from zrec.serve.sniffing import records_in
 from zrec.serve.templating import JsonText, render, render_text
 
 __all__ = ["import_document", "import_text", "page_import", "router"]
@@ -186,7 +186,7 @@ def import_document(
     shown = "<stdin>" if name == "-" else name
     notices: list[Notice] = []
     importer = Importer(archive, keep_invalid, notices.append)
-    result = importer.import_records(records_in(body, name, shown), shown, None, None,
+    result = importer.import_records(read_input(body, name, shown), shown, None, None,
                                      source=name != "-")
     document = {
         **result.counts.to_json(),
