@@ -13,22 +13,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zrec.archive import Archive, StoredGame
-from zrec.archive.tournament.event import (
+from zrec.archive.events.loading import load_event
+from zrec.serve.errors import ApiError
+from zrec.tournament.event import (
     BYES,
     Entrant,
     EventError,
     Tournament,
-    load_event,
     round_number,
 )
-from zrec.archive.tournament.tiebreaks import (
+from zrec.tournament.tiebreaks import (
     Ranked,
     default_tiebreaks,
     parse_tiebreaks,
     rank,
     round_robin,
 )
-from zrec.serve.errors import ApiError
 
 __all__ = ["PendingBoard", "Ranking", "after_words", "event_pairings", "event_rounds",
            "pairings_text", "pending_boards", "ranking", "standings_text"]
@@ -79,7 +79,7 @@ def ranking(
 
 def standings_text(found: Ranking) -> str:
     """The standings as ``zrec archive standings --format json`` prints them."""
-    from zrec.archive.tournament.tables import standings_json
+    from zrec.tournament.tables import standings_json
 
     document = standings_json(found.lines, found.codes)
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
@@ -136,9 +136,10 @@ def event_pairings(
     """Each round with stored pairings, headed by how far it has got (``Round 5 (1 of
     4 games in; 3 pending)``), and its boards as an HTML table (names linked by
     ``link``, each board's result by its game's page, or ``pending``)."""
-    from zrec.archive.tournament.pairing_tables import pairings_html, round_boards
-    from zrec.archive.tournament.pairstore import Board, stored_boards
-    from zrec.archive.tournament.progress import board_result, progress_words, round_progress
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.boards import Board
+    from zrec.tournament.pairing_tables import pairings_html, round_boards
+    from zrec.tournament.progress import board_result, progress_words, round_progress
 
     boards = stored_boards(archive.db, event.id)
     progress = round_progress(event, boards)
@@ -160,8 +161,8 @@ def event_pairings(
 def after_words(archive: Archive, event: Tournament) -> str:
     """``After round 5``, saying when a round it counts is not complete: ``After round
     5 (1 of 4 games in; 3 pending)``."""
-    from zrec.archive.tournament.pairstore import stored_boards
-    from zrec.archive.tournament.progress import round_progress, standings_title
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.progress import round_progress, standings_title
 
     return standings_title(event.rounds, round_progress(event, stored_boards(archive.db,
                                                                              event.id)))
@@ -185,8 +186,8 @@ class PendingBoard:
 def pending_boards(archive: Archive, event: Tournament) -> list[PendingBoard]:
     """The boards of the first paired round that has boards without a result, in board
     order (none when every paired board has its result)."""
-    from zrec.archive.tournament.pairstore import stored_boards
-    from zrec.archive.tournament.progress import board_result
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.progress import board_result
 
     names = {e.player: e.name for e in event.entrants}
     found = [
@@ -200,8 +201,8 @@ def pending_boards(archive: Archive, event: Tournament) -> list[PendingBoard]:
 def pairings_text(archive: Archive, event: Tournament) -> str:
     """The stored pairings as JSON: an object of each round's array (as ``zrec archive
     schedule --format json`` prints several rounds)."""
-    from zrec.archive.tournament.pairing_tables import pairings_json, round_boards
-    from zrec.archive.tournament.pairstore import stored_boards
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.pairing_tables import pairings_json, round_boards
 
     boards = stored_boards(archive.db, event.id)
     document = {str(n): pairings_json(event, round_boards(boards, n))

@@ -219,7 +219,7 @@ def _bar() -> ET.Element:
 
 @router.get("/events/{name:path}", response_class=HTMLResponse)
 def event_page(request: Request, archive: Reader, name: str) -> Response:
-    from zrec.archive.tournament.tables import crosstable_html, standings_html
+    from zrec.tournament.tables import crosstable_html, standings_html
 
     event = loaded(archive, name)
     rounds, loose = event_rounds(archive, event)

@@ -166,8 +166,8 @@ async def event_bye(request: Request, who: Recorder, name: str) -> Response:
 
 def _bye(request: Request, event: str, number: int, player: str, kind: str,
          extend: bool) -> None:
-    from zrec.archive.tournament.byes import BYE_KINDS, add_bye, remove_bye
-    from zrec.archive.tournament.event import EventError
+    from zrec.archive.events.byes import BYE_KINDS, add_bye, remove_bye
+    from zrec.tournament.event import EventError
 
     if kind != "remove" and kind not in BYE_KINDS:
         raise ApiError(400, "bad-bye", f"a bye's kind is one of {', '.join(BYE_KINDS)}, "

@@ -1,67 +1,26 @@
-"""The games a rating reads from an archive, in pools and rating periods.
+"""An archive's players rated: the games a rating reads from the archive, and every
+pool rated from them (docs/tournaments.md, "Ratings").
 
-- A **pool** is a game and its rule options as stored (every option, defaults filled
-  in): players are rated apart under each reading of the rules.
-- A game is **rated** when it is finished (a score per seat), every seat names a
-  player and no player holds two seats, and it was played (not ``Termination
-  "forfeit"``): a result recorded without its moves is rated.
-- A **rating period** is a round of an event (the games whose ``Event`` and ``Round``
-  tags name it), or else a date: the games of one day outside any event's round are
-  one period.  Periods come in date order (a round's date is the earliest of its
-  games), then event and round order; games of an unknown date come first.
-- ``as_of``: only the games certainly played by that day (the last day their date
-  may be); a game of an unknown date is then left out.
-- **Starting ratings**: the ratings the events' rosters give their players (a TRF
-  file's rating field, ``zrec archive roster``), by event and player.
+- :func:`rated_games`: the archive's rated games by pool (a game is rated when it is
+  finished, every seat names a player, no player holds two seats, and it was played:
+  not ``Termination "forfeit"``), with the games left out by reason and the ratings
+  the events' rosters give their players; :mod:`zrec.tournament.ratings.games` says
+  what pools and periods are;
+- :func:`rate`: every pool rated (:func:`zrec.tournament.ratings.compute.rate_pool`),
+  its players named.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
 
 from zrec.archive.store import Archive
-from zrec.archive.tournament.event import round_number
 from zrec.rules.values import parse_result
+from zrec.tournament.event import round_number
+from zrec.tournament.ratings.compute import Pool, rate_pool
+from zrec.tournament.ratings.games import RatedGame, Reading
 
-__all__ = ["Period", "RatedGame", "Reading", "read_games"]
-
-
-@dataclass(frozen=True, slots=True)
-class RatedGame:
-    """A game that counts in a rating: its players (seat by seat) and their scores."""
-
-    id: int
-    game: str
-    options: str
-    players: tuple[int, ...]
-    scores: tuple[Fraction, ...]
-    date: str  # the earliest day it may have been played ("" unknown)
-    event: str = ""
-    event_id: int = 0
-    round: int = 0
-
-
-@dataclass(slots=True)
-class Period:
-    """A rating period: a round of an event, or a date."""
-
-    key: tuple[str, int, str, int, int]
-    label: str
-    date: str
-    games: list[RatedGame] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Reading:
-    """What :func:`read_games` found: the rated games by pool, and how many were left
-    out, by reason."""
-
-    pools: dict[tuple[str, str], list[RatedGame]] = field(default_factory=dict)
-    left_out: Counter[str] = field(default_factory=Counter)
-    starts: dict[tuple[int, int], int] = field(default_factory=dict)  # (event, player)
+__all__ = ["rate", "rated_games"]
 
 
 def _why_not(result: str, termination: str, seats: int, players: list[int]) -> str:
@@ -78,7 +37,7 @@ def _why_not(result: str, termination: str, seats: int, players: list[int]) -> s
     return ""
 
 
-def read_games(
+def rated_games(
     archive: Archive, game: str | None = None, as_of: str | None = None,
     events: Sequence[int] | None = None,
 ) -> Reading:
@@ -138,24 +97,21 @@ def read_games(
     return found
 
 
-def periods(games: list[RatedGame]) -> list[Period]:
-    """The rating periods of a pool's games, in order (each period's games in id
-    order)."""
-    found: dict[tuple[int, object], Period] = {}
-    for game in games:
-        if game.round:
-            ident: tuple[int, object] = (game.event_id, game.round)
-            label = f"{game.event}, round {game.round}"
-        else:
-            ident = (0, game.date)
-            label = game.date or "date unknown"
-        period = found.get(ident)
-        if period is None:
-            period = found[ident] = Period(("", 0, "", 0, 0), label, game.date)
-        if game.date and (not period.date or game.date < period.date):
-            period.date = game.date
-        period.games.append(game)
-    for (eid, _), period in found.items():
-        first = period.games[0]
-        period.key = (period.date, 1 if eid else 0, first.event.casefold(), eid, first.round)
-    return sorted(found.values(), key=lambda p: p.key)
+def rate(
+    archive: Archive, game: str | None = None, as_of: str | None = None,
+    events: Sequence[int] | None = None,
+) -> tuple[list[Pool], Reading]:
+    """Every pool of the archive (of ``game`` alone, its stored name, when given),
+    rated from its games up to ``as_of`` (``YYYY.MM.DD``) (and of ``events`` alone,
+    their ids, when given), by game and options; and what was read (the games left
+    out, by reason)."""
+    reading = rated_games(archive, game, as_of, events)
+    pools = [
+        rate_pool(g, o, games, reading.starts) for (g, o), games in sorted(reading.pools.items())
+    ]
+    names = archive.player_names({r.player for p in pools for r in p.players})
+    for pool in pools:
+        for rated in pool.players:
+            rated.name = names.get(rated.player, "?")
+        pool.players.sort(key=lambda r: (-r.now.rating, r.now.rd, r.name.casefold(), r.player))
+    return pools, reading
