@@ -18,23 +18,9 @@ from zrec.archive.store import Archive
 from zrec.rules.values import parse_result
 from zrec.tournament.event import round_number
 from zrec.tournament.ratings.compute import Pool, rate_pool
-from zrec.tournament.ratings.games import RatedGame, Reading
+from zrec.tournament.ratings.games import RatedGame, Reading, unrated_reason
 
 __all__ = ["rate", "rated_games"]
-
-
-def _why_not(result: str, termination: str, seats: int, players: list[int]) -> str:
-    if seats < 2:
-        return "one seat: nobody to be rated against"
-    if len(players) < seats:
-        return "a seat names no player"
-    if len(set(players)) < len(players):
-        return "one player holds two seats"
-    if parse_result(result, seats) is None:
-        return "not finished"
-    if " ".join(termination.split()).casefold() == "forfeit":
-        return "forfeit"
-    return ""
 
 
 def rated_games(
@@ -72,7 +58,7 @@ def rated_games(
     ):
         players = seats.get(int(gid), [])
         count = str(names).count("\x1f") + 1
-        why = _why_not(str(result), str(ended or ""), count, players)
+        why = unrated_reason(str(result), str(ended or ""), count, players)
         if not why and as_of is not None and (hi is None or str(hi) > as_of):
             why = "date unknown" if hi is None else "not certainly played by the day asked for"
         if why:

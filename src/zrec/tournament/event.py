@@ -10,7 +10,8 @@ docs/tournaments.md gives the rules the model follows:
   :func:`round_number`;
 - a game not played (a forfeit) scores forfeit wins and losses (``+`` and ``-``); a game
   that ended before its first move by any other termination was played, but is not
-  rated (``W D L``): :func:`same_result` takes them for the same result;
+  rated (``W D L``): :func:`seat_codes` gives a game's codes, and :func:`same_result`
+  takes ``W`` and ``1`` for the same result;
 - a round a player has no game and no roster entry for is an absence (``Z``, no
   points), up to the last round being counted.
 
@@ -28,7 +29,7 @@ from zrec.errors import ZrecError
 
 __all__ = [
     "BYES", "CODES", "DRAW", "LOSS", "MAX_ROUNDS", "WIN", "Entrant", "EventError", "Round",
-    "Tournament", "round_number", "same_result",
+    "Tournament", "round_number", "same_result", "seat_codes",
 ]
 
 WIN = Fraction(1)
@@ -184,3 +185,20 @@ def same_result(code: str, other: str) -> bool:
     return same.get(code, code) == same.get(other, other)
 
 
+def seat_codes(scores: tuple[Fraction, ...], forfeit: bool, moved: bool) -> list[str]:
+    """The TRF codes of a game's seats: ``1 = 0`` for a game played, ``+ -`` for a
+    forfeit, ``W D L`` for a game ended before its first move (played, not rated)."""
+    best = max(scores)
+    codes = []
+    for score in scores:
+        if len(scores) == 2:  # (an arbiter may give 1-1, 1/2-0, 0-0)
+            code = "1" if score >= WIN else ("=" if score > LOSS else "0")
+        else:  # a seat of several: a win is the one best score, a share a draw
+            shared = scores.count(best) > 1
+            code = "0" if score < best or best == 0 else ("=" if shared else "1")
+        if forfeit:
+            code = {"1": "+", "0": "-", "=": "D"}[code]
+        elif not moved:
+            code = {"1": "W", "0": "L", "=": "D"}[code]
+        codes.append(code)
+    return codes

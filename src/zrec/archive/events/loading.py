@@ -41,29 +41,11 @@ from zrec.tournament.event import (
     Tournament,
     round_number,
     same_result,
+    seat_codes,
 )
 from zrec.tournament.paired import game_mismatches
 
 __all__ = ["archive_mismatches", "event_row", "load_event"]
-
-
-def _codes(scores: tuple[Fraction, ...], forfeit: bool, moved: bool) -> list[str]:
-    """The TRF codes of a game's seats: ``1 = 0`` for a game played, ``+ -`` for a
-    forfeit, ``W D L`` for a game ended before its first move (played, not rated)."""
-    best = max(scores)
-    codes = []
-    for score in scores:
-        if len(scores) == 2:  # (an arbiter may give 1-1, 1/2-0, 0-0)
-            code = "1" if score >= WIN else ("=" if score > LOSS else "0")
-        else:  # a seat of several: a win is the one best score, a share a draw
-            shared = scores.count(best) > 1
-            code = "0" if score < best or best == 0 else ("=" if shared else "1")
-        if forfeit:
-            code = {"1": "+", "0": "-", "=": "D"}[code]
-        elif not moved:
-            code = {"1": "W", "0": "L", "=": "D"}[code]
-        codes.append(code)
-    return codes
 
 
 def event_row(archive: Archive, name: str) -> tuple[int, str, int]:
@@ -206,7 +188,7 @@ def _games(archive: Archive, event: Tournament) -> tuple[list[_Game], list[_Game
 
 def _add_game(event: Tournament, entrants: dict[int, Entrant], game: _Game) -> None:
     event.seats = max(event.seats, len(game.seats))
-    codes = _codes(game.scores, game.forfeit, game.moved)
+    codes = seat_codes(game.scores, game.forfeit, game.moved)
     numbers = [entrants[pid].number for _, pid in game.seats]
     for i, (role, pid) in enumerate(game.seats):
         others = tuple(n for j, n in enumerate(numbers) if j != i)

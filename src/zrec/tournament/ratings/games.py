@@ -5,7 +5,8 @@
   in): players are rated apart under each reading of the rules.
 - A game is **rated** when it is finished (a score per seat), every seat names a
   player and no player holds two seats, and it was played (not ``Termination
-  "forfeit"``): a result recorded without its moves is rated.
+  "forfeit"``): a result recorded without its moves is rated (:func:`unrated_reason`
+  says why another is not).
 - A **rating period** is a round of an event (the games whose ``Event`` and ``Round``
   tags name it), or else a date: the games of one day outside any event's round are
   one period.  Periods come in date order (a round's date is the earliest of its
@@ -22,7 +23,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-__all__ = ["Period", "RatedGame", "Reading", "periods"]
+from zrec.rules.values import parse_result
+
+__all__ = ["Period", "RatedGame", "Reading", "periods", "unrated_reason"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,22 @@ class Reading:
     pools: dict[tuple[str, str], list[RatedGame]] = field(default_factory=dict)
     left_out: Counter[str] = field(default_factory=Counter)
     starts: dict[tuple[int, int], int] = field(default_factory=dict)  # (event, player)
+
+
+def unrated_reason(result: str, termination: str, seats: int, players: list[int]) -> str:
+    """Why a game is not rated (its result token and termination, its seats, the
+    players its seats name), as the games left out are counted; "" for a rated game."""
+    if seats < 2:
+        return "one seat: nobody to be rated against"
+    if len(players) < seats:
+        return "a seat names no player"
+    if len(set(players)) < len(players):
+        return "one player holds two seats"
+    if parse_result(result, seats) is None:
+        return "not finished"
+    if " ".join(termination.split()).casefold() == "forfeit":
+        return "forfeit"
+    return ""
 
 
 def periods(games: list[RatedGame]) -> list[Period]:
