@@ -178,7 +178,7 @@ def import_command(
     results = []
     unreadable = 0
     with opened(db, create=True) as archive:
-        from zrec.archive.tournament.paired import archive_mismatches
+        from zrec.archive.events.loading import archive_mismatches
 
         # the stored games that contradicted their pairings already (said by their import)
         before = {gid for gid, _ in archive_mismatches(archive)}

@@ -32,27 +32,27 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from zrec.archive import Archive, StoredGame
-from zrec.archive.tournament.event import (
-    BYES,
-    Entrant,
-    EventError,
-    Tournament,
-    load_event,
-    round_number,
-)
-from zrec.archive.tournament.tiebreaks import (
-    Ranked,
-    default_tiebreaks,
-    parse_tiebreaks,
-    rank,
-    round_robin,
-)
+from zrec.archive.events.loading import load_event
 from zrec.serve.access import Caller, caller, needs
 from zrec.serve.board import event_board
 from zrec.serve.errors import ERROR, ApiError
 from zrec.serve.opening import Reader, Writer
 from zrec.serve.results import bad_result, outcome, recording, result_text, said
 from zrec.serve.templating import JsonText, render, url_part
+from zrec.tournament.event import (
+    BYES,
+    Entrant,
+    EventError,
+    Tournament,
+    round_number,
+)
+from zrec.tournament.tiebreaks import (
+    Ranked,
+    default_tiebreaks,
+    parse_tiebreaks,
+    rank,
+    round_robin,
+)
 
 __all__ = ["Ranking", "after_words", "event_pairings", "event_rounds", "loaded", "pairings_text",
            "ranking", "router", "standings_text"]
@@ -107,7 +107,7 @@ def ranking(
 
 def standings_text(found: Ranking) -> str:
     """The standings as ``zrec archive standings --format json`` prints them."""
-    from zrec.archive.tournament.tables import standings_json
+    from zrec.tournament.tables import standings_json
 
     document = standings_json(found.lines, found.codes)
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
@@ -164,9 +164,10 @@ def event_pairings(
     """Each round with stored pairings, headed by how far it has got (``Round 5 (1 of
     4 games in; 3 pending)``), and its boards as an HTML table (names linked by
     ``link``, each board's result by its game's page, or ``pending``)."""
-    from zrec.archive.tournament.pairing_tables import pairings_html, round_boards
-    from zrec.archive.tournament.pairstore import Board, stored_boards
-    from zrec.archive.tournament.progress import board_result, progress_words, round_progress
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.boards import Board
+    from zrec.tournament.pairing_tables import pairings_html, round_boards
+    from zrec.tournament.progress import board_result, progress_words, round_progress
 
     boards = stored_boards(archive.db, event.id)
     progress = round_progress(event, boards)
@@ -188,8 +189,8 @@ def event_pairings(
 def after_words(archive: Archive, event: Tournament) -> str:
     """``After round 5``, saying when a round it counts is not complete: ``After round
     5 (1 of 4 games in; 3 pending)``."""
-    from zrec.archive.tournament.pairstore import stored_boards
-    from zrec.archive.tournament.progress import round_progress, standings_title
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.progress import round_progress, standings_title
 
     return standings_title(event.rounds, round_progress(event, stored_boards(archive.db,
                                                                              event.id)))
@@ -198,8 +199,8 @@ def after_words(archive: Archive, event: Tournament) -> str:
 def pairings_text(archive: Archive, event: Tournament) -> str:
     """The stored pairings as JSON: an object of each round's array (as ``zrec archive
     schedule --format json`` prints several rounds)."""
-    from zrec.archive.tournament.pairing_tables import pairings_json, round_boards
-    from zrec.archive.tournament.pairstore import stored_boards
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.pairing_tables import pairings_json, round_boards
 
     boards = stored_boards(archive.db, event.id)
     document = {str(n): pairings_json(event, round_boards(boards, n))
@@ -209,7 +210,7 @@ def pairings_text(archive: Archive, event: Tournament) -> str:
 
 @router.get("/events/{name:path}", response_class=HTMLResponse, include_in_schema=False)
 def event_page(request: Request, archive: Reader, name: str) -> Response:
-    from zrec.archive.tournament.tables import crosstable_html, standings_html
+    from zrec.tournament.tables import crosstable_html, standings_html
 
     event = loaded(archive, name)
     rounds, loose = event_rounds(archive, event)
@@ -346,8 +347,8 @@ async def event_bye(request: Request, who: Recorder, archive: Writer, name: str)
 
 def _bye(archive: Archive, event: str, number: int, player: str, kind: str,
          extend: bool) -> None:
-    from zrec.archive.tournament.byes import BYE_KINDS, add_bye, remove_bye
-    from zrec.archive.tournament.event import EventError
+    from zrec.archive.events.byes import BYE_KINDS, add_bye, remove_bye
+    from zrec.tournament.event import EventError
 
     if kind != "remove" and kind not in BYE_KINDS:
         raise ApiError(400, "bad-bye", f"a bye's kind is one of {', '.join(BYE_KINDS)}, "

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zrec.archive import Archive
-from zrec.archive.tournament.event import Tournament
 from zrec.serve.errors import ApiError
+from zrec.tournament.event import Tournament
 
 __all__ = ["PendingBoard", "Recording", "bad_result", "outcome", "pending_boards", "recording",
            "result_text", "said"]
@@ -60,8 +60,8 @@ class PendingBoard:
 def pending_boards(archive: Archive, event: Tournament) -> list[PendingBoard]:
     """The boards of the first paired round that has boards without a result, in board
     order (none when every paired board has its result)."""
-    from zrec.archive.tournament.pairstore import stored_boards
-    from zrec.archive.tournament.progress import board_result
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.progress import board_result
 
     names = {e.player: e.name for e in event.entrants}
     found = [

@@ -60,7 +60,7 @@ Version 9 adds ``event_pairings``: the boards of an event's rounds as ``zrec arc
 pair``, ``schedule`` and ``seat`` made them, one row a seat (seat 0 is White, 1 Black in
 a two-player game); a board of one player is a round without an opponent, its
 ``code`` ``U`` (the pairing-allocated bye) or ``Z`` (a round-robin player's round off)
-(:mod:`zrec.archive.tournament.pairstore`).
+(:mod:`zrec.archive.events.pairstore`).
 
 Version 10 gives each API token an expiry: ``user_tokens.expires`` (seconds since 1970,
 UTC).  The tokens of an older archive are given 90 days from the migration
@@ -254,7 +254,7 @@ CREATE TABLE tree_lines (
 ){without_rowid}
 """
 
-# version 9, pairings: the boards of an event's rounds (zrec.archive.tournament.pairstore)
+# version 9, pairings: the boards of an event's rounds (zrec.archive.events.pairstore)
 _V9_PAIRINGS = """
 CREATE TABLE IF NOT EXISTS event_pairings (
     event BIGINT NOT NULL REFERENCES events (id) ON DELETE CASCADE,

@@ -1,4 +1,6 @@
-"""A static website of events, built from the archive (``zrec archive publish``).
+"""A static website of events, built from the archive (``zrec archive publish``): a
+publisher beside :mod:`zrec.serve`, over the archive, :mod:`zrec.render` and
+:mod:`zrec.tournament`.
 
 :func:`publish` writes, into one folder:
 
@@ -14,11 +16,11 @@
   too), and ``zrec-replay.css`` and ``zrec-replay.js``: the stylesheet and script of
   the game pages, one copy for the whole site;
 - with ``ratings``, ``ratings/``: the ratings of the games the events are played in,
-  and each player's history (:mod:`zrec.archive.site.ratings`).
+  and each player's history (:mod:`zrec.publish.ratings`).
 
 Each game has a page of its own, so no page grows with the number of games; the
 standings, crosstable and rounds of a large event are cut into pages of a bounded size
-(:mod:`zrec.archive.site.paged`), so none grows with the number of players.  Links
+(:mod:`zrec.publish.paged`), so none grows with the number of players.  Links
 are relative and nothing is loaded from the network: the folder can be copied
 anywhere and read offline.
 
@@ -45,8 +47,14 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
-from zrec.archive.site.paged import event_pages, game_home, page_count
-from zrec.archive.site.pages import (
+from zrec.archive.events.loading import load_event
+from zrec.archive.events.pairstore import stored_boards
+from zrec.archive.store import Archive, ArchiveError, StoredGame
+from zrec.errors import ZrecError
+from zrec.fileio import mode_for, no_space
+from zrec.notation.reader import read_game
+from zrec.publish.paged import event_pages, game_home, page_count
+from zrec.publish.pages import (
     CSS,
     STYLESHEET,
     EventPlan,
@@ -60,15 +68,10 @@ from zrec.archive.site.pages import (
     neighbours,
     policy,
 )
-from zrec.archive.site.ratings import FOLDER, rating_pages
-from zrec.archive.store import Archive, ArchiveError, StoredGame
-from zrec.archive.tournament.event import Entrant, EventError, Round, Tournament, load_event
-from zrec.archive.tournament.pairstore import stored_boards
-from zrec.archive.tournament.tiebreaks import default_tiebreaks, rank, round_robin
-from zrec.errors import ZrecError
-from zrec.fileio import mode_for, no_space
-from zrec.notation.reader import read_game
+from zrec.publish.ratings import FOLDER, rating_pages
 from zrec.render.replay_page import assets, write_page
+from zrec.tournament.event import Entrant, EventError, Round, Tournament
+from zrec.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 
 __all__ = ["MARKER", "Progress", "Published", "SiteError", "publish", "slug"]
 
@@ -333,9 +336,9 @@ def publish(
 ) -> Published:
     """Write the site of ``events`` (their names; ``None``: every event with rounds) to
     the folder ``out_dir``, replacing the site there (``ratings``: with the pages of
-    :mod:`zrec.archive.site.ratings`).  Raises :class:`SiteError` (the
+    :mod:`zrec.publish.ratings`).  Raises :class:`SiteError` (the
     folder cannot be written or is not a site) and
-    :class:`~zrec.archive.tournament.event.EventError` (an unknown event)."""
+    :class:`~zrec.tournament.event.EventError` (an unknown event)."""
     shown = str(out_dir)
     target = Path(os.path.realpath(out_dir))
     _check_target(target, shown)

@@ -5,7 +5,7 @@ in; a column holding only absences entered in advance, ``0000 - H``, ``Z`` or ``
 not paired).  :func:`entrants_for` gives the players as they stood before a round: the
 rounds before it as history, and the round's own entries without an opponent as its
 absences, the way bbpPairings and JaVaFo read a TRF.  :func:`pair_file` pairs a round of
-a file with :func:`~zrec.archive.tournament.swiss.pair_round`, :func:`played` reads the
+a file with :func:`~zrec.tournament.swiss.pair_round`, :func:`played` reads the
 pairing a file holds for a round, and :func:`check` compares the two for every round of
 a finished file (the pairings checker of FIDE's endorsement rules, C.04.A).
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zrec.archive.tournament.event import Entrant, Round
-from zrec.archive.tournament.swiss import Pairing, PairingError, before_round, pair_round
-from zrec.archive.tournament.trf import Trf
+from zrec.tournament.event import Entrant, Round
+from zrec.tournament.swiss import Pairing, PairingError, before_round, pair_round
+from zrec.tournament.trf import Trf
 
 __all__ = [
     "Difference",
@@ -77,7 +77,7 @@ def refusal(trf: Trf, number: int) -> str | None:
 
 def pair_file(trf: Trf, number: int) -> Pairing:
     """The Dutch system's pairing of round ``number`` of the file; raises
-    :class:`~zrec.archive.tournament.swiss.PairingError` for unpairable input."""
+    :class:`~zrec.tournament.swiss.PairingError` for unpairable input."""
     return pair_round(
         entrants_for(trf, number), number, trf.rounds, trf.first_colour, trf.forbidden
     )

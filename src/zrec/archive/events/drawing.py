@@ -2,17 +2,17 @@
 system (``zrec archive pair``), a round-robin table by the Berger tables (``schedule
 --round-robin``), and the tables of a game of more seats (``seat``).
 
-Each stores its boards (:mod:`zrec.archive.tournament.pairstore`) in one transaction and
+Each stores its boards (:mod:`zrec.archive.events.pairstore`) in one transaction and
 refuses, with nothing written:
 
 - a round that already has stored pairings, unless asked to replace them;
 - a round with a stored game or a result from the roster (its pairings are history);
 - a round whose earlier rounds still have a board without a result;
-- a round past the event's rounds (as :func:`zrec.archive.tournament.byes.event_rounds`
+- a round past the event's rounds (as :func:`zrec.archive.events.byes.event_rounds`
   counts them), unless asked to extend the event.
 
 The players are the event's entrants with their pairing numbers
-(:func:`zrec.archive.tournament.event.load_event`: the roster's, else by name); a
+(:func:`zrec.archive.events.loading.load_event`: the roster's, else by name); a
 player with a bye or an absence already entered for the round is not drawn.
 """
 
@@ -21,21 +21,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from zrec.archive.events.byes import event_rounds
+from zrec.archive.events.loading import event_row, load_event
+from zrec.archive.events.pairstore import stored_boards, write_boards
 from zrec.archive.store import Archive
-from zrec.archive.tournament.berger import berger_rounds
-from zrec.archive.tournament.byes import event_rounds
-from zrec.archive.tournament.event import (
+from zrec.tournament.berger import berger_rounds
+from zrec.tournament.boards import Board
+from zrec.tournament.event import (
     MAX_ROUNDS,
     Entrant,
     EventError,
     Round,
     Tournament,
-    event_row,
-    load_event,
     round_number,
 )
-from zrec.archive.tournament.pairstore import Board, stored_boards, write_boards
-from zrec.archive.tournament.seating import seat_round
+from zrec.tournament.seating import seat_round
 
 __all__ = ["Drawn", "event_seats", "next_round", "pair_event", "schedule_event", "seat_event"]
 
@@ -185,7 +185,7 @@ def pair_event(
     """Pair a Swiss round (by default the next) by the FIDE Dutch system and store it
     (``first_colour``: ``w`` or ``b``, the top seed's colour in round 1; by default as
     round 1 was paired, else ``w``)."""
-    from zrec.archive.tournament.swiss import pair_round
+    from zrec.tournament.swiss import pair_round
 
     with archive.db.transaction(lock=True):
         event = load_event(archive, name)
@@ -274,7 +274,7 @@ def seat_event(
     replace: bool = False, extend: bool = False,
 ) -> Drawn:
     """Seat a round (by default the next) at tables of ``seats`` by score groups, the
-    seats rotated (:mod:`zrec.archive.tournament.seating`), and store it."""
+    seats rotated (:mod:`zrec.tournament.seating`), and store it."""
     with archive.db.transaction(lock=True):
         event, number, _ = _prepare(archive, name, number, replace, extend,
                                     "zrec archive seat")

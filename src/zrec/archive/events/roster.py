@@ -5,23 +5,22 @@ the like) into an event, and every round of theirs that no stored game holds: by
 absences, forfeits and results known without a record.  A round that a stored game
 holds is checked against the game instead (same opponent, same result), and a
 disagreement is refused with nothing written, in one transaction.  Byes are
-:mod:`zrec.archive.tournament.byes`.
+:mod:`zrec.archive.events.byes`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zrec.archive.events.loading import event_row, load_event
 from zrec.archive.store import Archive
-from zrec.archive.tournament.event import (
+from zrec.tournament.event import (
     CODES,
     EventError,
     Tournament,
-    event_row,
-    load_event,
     same_result,
 )
-from zrec.archive.tournament.trf import Trf
+from zrec.tournament.trf import Trf
 
 __all__ = ["RosterCounts", "import_roster"]
 

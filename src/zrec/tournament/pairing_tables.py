@@ -14,9 +14,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from zrec.archive.tournament.event import Entrant, Tournament
-from zrec.archive.tournament.pairstore import Board
-from zrec.archive.tournament.tables import _aligned, number, text_number
+from zrec.tournament.boards import Board
+from zrec.tournament.event import Entrant, Tournament
+from zrec.tournament.tables import _aligned, number, text_number
 
 __all__ = ["pairings_html", "pairings_json", "pairings_text", "round_boards"]
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from zrec.archive.tournament.dutch import Unpairable, dutch_pairs
-from zrec.archive.tournament.dutch_weights import Context, Standing, invert
-from zrec.archive.tournament.event import BYES, CODES, Entrant, EventError
+from zrec.tournament.dutch import Unpairable, dutch_pairs
+from zrec.tournament.dutch_weights import Context, Standing, invert
+from zrec.tournament.event import BYES, CODES, Entrant, EventError
 
 __all__ = ["Pairing", "PairingError", "before_round", "first_colour_of", "pair_round"]
 

@@ -1,8 +1,8 @@
-"""The parts of a published site's pages (see :mod:`zrec.archive.site`): what an event
+"""The parts of a published site's pages (see :mod:`zrec.publish`): what an event
 is as the site shows it, a page with its bar of links, tables, the index of events, and
 the navigation bar put at the top of a game's replay page.  The event's own pages
 (standings, crosstable, rounds, cut into pages of a bounded size) are
-:mod:`zrec.archive.site.paged`.
+:mod:`zrec.publish.paged`.
 
 Pages are built as :mod:`xml.etree` elements, so every text from the archive is escaped
 when it is written out; every link is relative, and no page loads anything from
@@ -19,9 +19,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from zrec.archive.tournament.event import Entrant, Round, Tournament
-from zrec.archive.tournament.pairstore import Board
-from zrec.archive.tournament.tiebreaks import Ranked
+from zrec.tournament.boards import Board
+from zrec.tournament.event import Entrant, Round, Tournament
+from zrec.tournament.tiebreaks import Ranked
 
 __all__ = [
     "EventPlan",

@@ -14,18 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zrec.archive.events.loading import event_row, load_event
+from zrec.archive.events.pairstore import stored_boards
 from zrec.archive.store import Archive
-from zrec.archive.tournament.event import (
+from zrec.tournament.event import (
     BYES,
     CODES,
     MAX_ROUNDS,
     EventError,
     Tournament,
-    event_row,
-    load_event,
     round_number,
 )
-from zrec.archive.tournament.pairstore import stored_boards
 
 __all__ = ["BYE_KINDS", "Added", "add_bye", "event_rounds", "remove_bye"]
 

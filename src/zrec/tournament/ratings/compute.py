@@ -1,11 +1,11 @@
-"""Rating an archive: every pool's players rated period by period (docs/tournaments.md,
-"Ratings").
+"""Rating a pool: its players rated period by period (docs/tournaments.md, "Ratings";
+:func:`zrec.archive.rated.rate` rates every pool of an archive).
 
 A pool of a game with at most two seats in the rules registry is rated by Glicko-2
-(:mod:`zrec.archive.ratings.glicko2`): each rating period at once, every player
+(:mod:`zrec.tournament.ratings.glicko2`): each rating period at once, every player
 against the opponents' ratings before the period, each game scoring 1 for the higher
 score, ½ for equal scores and 0 for the lower.  A pool of a game of more seats is rated
-by Plackett-Luce (:mod:`zrec.archive.ratings.plackett`), game by game in period order.
+by Plackett-Luce (:mod:`zrec.tournament.ratings.plackett`), game by game in period order.
 A player who sits out periods of their pool has their deviation widened for each
 (Glicko-2's step 6), up to an unrated player's.  A player starts from 1500 (Glicko-2),
 or, when their first period is a round of an event whose roster gives them a rating
@@ -22,11 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from zrec.archive.ratings import glicko2, plackett
-from zrec.archive.ratings.games import Period, RatedGame, Reading, periods, read_games
-from zrec.archive.store import Archive, split_options
 from zrec.rules import find_game
 from zrec.rules.base import UnknownGameError
+from zrec.tournament.ratings import glicko2, plackett
+from zrec.tournament.ratings.games import Period, RatedGame, periods
 
 __all__ = [
     "GLICKO2",
@@ -35,7 +34,6 @@ __all__ = [
     "Rated",
     "Step",
     "pool_title",
-    "rate",
     "rate_pool",
 ]
 
@@ -89,7 +87,9 @@ def pool_title(game: str, options: str) -> str:
     """A pool's name for a reader: the game's title from its rules package, and the
     stored options that differ from the game's defaults, if any (``TITLE, Jumps=bent``);
     a game the registry does not know, its stored name and every option."""
-    chosen = split_options(options)
+    # (options in their stored form, Tag=value;..., read as the archive's split_options)
+    parts = (part.partition("=") for part in options.split(";"))
+    chosen = {tag: value for tag, sep, value in parts if sep}
     try:
         rules = find_game(game)
     except UnknownGameError:
@@ -191,7 +191,8 @@ def rate_pool(
 ) -> Pool:
     """The pool of ``games`` (one game and options), its players best first (by
     rating, then the smaller deviation, then name; names are filled in by
-    :func:`rate`); ``starts``: the rosters' ratings, by (event id, player id)."""
+    :func:`zrec.archive.rated.rate`); ``starts``: the rosters' ratings, by (event id,
+    player id)."""
     system = system_of(game, games)
     order = periods(games)
     rated: dict[int, Rated] = {}
@@ -203,23 +204,3 @@ def rate_pool(
     pool = Pool(game, options, system, list(rated.values()), len(order), rostered)
     pool.players.sort(key=lambda r: (-r.now.rating, r.now.rd, r.player))
     return pool
-
-
-def rate(
-    archive: Archive, game: str | None = None, as_of: str | None = None,
-    events: Sequence[int] | None = None,
-) -> tuple[list[Pool], Reading]:
-    """Every pool of the archive (of ``game`` alone, its stored name, when given),
-    rated from its games up to ``as_of`` (``YYYY.MM.DD``) (and of ``events`` alone,
-    their ids, when given), by game and options; and what was read (the games left
-    out, by reason)."""
-    reading = read_games(archive, game, as_of, events)
-    pools = [
-        rate_pool(g, o, games, reading.starts) for (g, o), games in sorted(reading.pools.items())
-    ]
-    names = archive.player_names({r.player for p in pools for r in p.players})
-    for pool in pools:
-        for rated in pool.players:
-            rated.name = names.get(rated.player, "?")
-        pool.players.sort(key=lambda r: (-r.now.rating, r.now.rd, r.name.casefold(), r.player))
-    return pools, reading

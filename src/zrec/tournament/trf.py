@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from zrec.archive.tournament.event import (
+from zrec.tournament.event import (
     BYES,
     CODES,
     MAX_ROUNDS,
@@ -25,7 +25,7 @@ from zrec.archive.tournament.event import (
     Tournament,
     digits,
 )
-from zrec.archive.tournament.tiebreaks import Ranked
+from zrec.tournament.tiebreaks import Ranked
 
 __all__ = ["Trf", "TrfError", "read_trf", "write_trf"]
 

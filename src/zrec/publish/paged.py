@@ -26,7 +26,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 
-from zrec.archive.site.pages import (
+from zrec.publish.pages import (
     EventPlan,
     Link,
     game_href,
@@ -38,17 +38,17 @@ from zrec.archive.site.pages import (
     summary,
     table,
 )
-from zrec.archive.tournament import tables
-from zrec.archive.tournament.event import CODES, Entrant, Round
-from zrec.archive.tournament.pairing_tables import pairings_html, round_boards
-from zrec.archive.tournament.pairstore import Board
-from zrec.archive.tournament.progress import (
+from zrec.tournament import tables
+from zrec.tournament.boards import Board
+from zrec.tournament.event import CODES, Entrant, Round
+from zrec.tournament.pairing_tables import pairings_html, round_boards
+from zrec.tournament.progress import (
     board_result,
     progress_words,
     round_progress,
     standings_title,
 )
-from zrec.archive.tournament.tiebreaks import NAMES
+from zrec.tournament.tiebreaks import NAMES
 
 __all__ = ["COLUMNS", "PER_PAGE", "event_pages", "game_home", "page_count"]
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import groupby
 
-from zrec.archive.tournament.dutch_weights import Context, Standing, edge_weight
-from zrec.archive.tournament.matching import max_weight_matching
+from zrec.tournament.dutch_weights import Context, Standing, edge_weight
+from zrec.tournament.matching import max_weight_matching
 
 __all__ = ["Unpairable", "dutch_pairs"]
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from zrec.archive.tournament.csvtext import csv_text
-from zrec.archive.tournament.event import Entrant, Round, Tournament
-from zrec.archive.tournament.tiebreaks import Ranked
+from zrec.tournament.csvtext import csv_text
+from zrec.tournament.event import Entrant, Round, Tournament
+from zrec.tournament.tiebreaks import Ranked
 
 __all__ = [
     "crosstable_html",
@@ -91,7 +91,7 @@ def standings_text(
 
 def standings_csv(lines: Sequence[Ranked], codes: Sequence[str]) -> str:
     """The standings as CSV; a cell a spreadsheet would take for a formula is made
-    text (:mod:`zrec.archive.tournament.csvtext`)."""
+    text (:mod:`zrec.tournament.csvtext`)."""
     return csv_text([_header(codes), *(_cells(line, codes) for line in lines)])
 
 

@@ -2,9 +2,9 @@
 
 :func:`random_tournament` plays a whole event with ``random.Random(seed)``: players
 with random ratings (pairing numbers by rating, the highest first), each round paired
-by :func:`~zrec.archive.tournament.swiss.pair_round` and given random results.  The
+by :func:`~zrec.tournament.swiss.pair_round` and given random results.  The
 :data:`RATES` say how often each thing happens; the same arguments give the same
-tournament, byte for byte once written (:func:`~zrec.archive.tournament.trfwrite.trf_text`).
+tournament, byte for byte once written (:func:`~zrec.tournament.trfwrite.trf_text`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from zrec.archive.tournament.event import Entrant, Round
-from zrec.archive.tournament.swiss import pair_round
-from zrec.archive.tournament.trf import Trf
+from zrec.tournament.event import Entrant, Round
+from zrec.tournament.swiss import pair_round
+from zrec.tournament.trf import Trf
 
 __all__ = ["RATES", "Rates", "random_tournament"]
 
@@ -54,7 +54,7 @@ def _results(rng: random.Random, white: Entrant, black: Entrant, rates: Rates) -
 def random_tournament(players: int, rounds: int, seed: int, rates: Rates = RATES) -> Trf:
     """A Swiss event of ``players`` players and ``rounds`` rounds, every round paired by
     the engine (white for the top seed in round 1); raises
-    :class:`~zrec.archive.tournament.swiss.PairingError` if a round cannot be paired."""
+    :class:`~zrec.tournament.swiss.PairingError` if a round cannot be paired."""
     rng = random.Random(seed)
     ratings = sorted((rng.randint(LOWEST, HIGHEST) for _ in range(players)), reverse=True)
     entrants = [

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zrec.archive.ratings.compute import GLICKO2, Pool, Step, pool_title
+from zrec.tournament.ratings.compute import GLICKO2, Pool, Step, pool_title
 
 __all__ = ["history_json", "history_text", "pools_json", "pools_text"]
 

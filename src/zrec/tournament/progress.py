@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from zrec.archive.tournament.event import Round, Tournament
-from zrec.archive.tournament.pairstore import Board
+from zrec.tournament.boards import Board
+from zrec.tournament.event import Round, Tournament
 
 __all__ = [
     "BoardResult",

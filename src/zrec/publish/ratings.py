@@ -1,4 +1,4 @@
-"""The ratings of a published site (see :mod:`zrec.archive.site`), in the folder
+"""The ratings of a published site (see :mod:`zrec.publish`), in the folder
 ``ratings/``:
 
 - ``ratings/index.html``: each rated pool (a game and its rule options) the published
@@ -16,10 +16,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 
-from zrec.archive.ratings.compute import GLICKO2, Pool, Rated, Step, pool_title, rate
-from zrec.archive.site.paged import cut
-from zrec.archive.site.pages import Link, heading, nav, page, para, plural, table
+from zrec.archive.rated import rate
 from zrec.archive.store import Archive
+from zrec.publish.paged import cut
+from zrec.publish.pages import Link, heading, nav, page, para, plural, table
+from zrec.tournament.ratings.compute import GLICKO2, Pool, Rated, Step, pool_title
 
 __all__ = ["FOLDER", "rating_pages"]
 

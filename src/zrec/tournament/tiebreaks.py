@@ -4,7 +4,7 @@ The codes are FIDE's: ``DE`` direct encounter, ``BH`` Buchholz, ``BH-C1`` Buchho
 cut 1, ``BH-M1`` median Buchholz 1, ``SB`` Sonneborn-Berger, ``WIN`` number of wins,
 ``PS`` progressive score.  Unplayed rounds (byes, absences, forfeits) follow the
 regulations' article 16; docs/tournaments.md gives every rule with a worked example.
-Everything here is arithmetic on an :class:`~zrec.archive.tournament.event.Tournament`: exact
+Everything here is arithmetic on an :class:`~zrec.tournament.event.Tournament`: exact
 fractions, no database.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from zrec.archive.tournament.event import DRAW, WIN, Entrant, EventError, Round, Tournament
+from zrec.tournament.event import DRAW, WIN, Entrant, EventError, Round, Tournament
 
 __all__ = [
     "NAMES",

@@ -1,6 +1,6 @@
-"""A :class:`~zrec.archive.tournament.trf.Trf` written back out as a TRF-16 file.
+"""A :class:`~zrec.tournament.trf.Trf` written back out as a TRF-16 file.
 
-:func:`trf_text` is the inverse of :func:`~zrec.archive.tournament.trf.read_trf`:
+:func:`trf_text` is the inverse of :func:`~zrec.tournament.trf.read_trf`:
 the header lines (012 name, 022 site, 042/052 dates, 062 players, XXR rounds, XXC
 first colour, XXP forbidden groups) and one ``001`` line per player in the fixed
 columns (pairing number 5-8, name 15-47, rating 49-52, points 81-84, rank 86-89, and
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from zrec.archive.tournament.event import Entrant, Round
-from zrec.archive.tournament.trf import Trf
+from zrec.tournament.event import Entrant, Round
+from zrec.tournament.trf import Trf
 
 __all__ = ["player_line", "trf_text"]
 

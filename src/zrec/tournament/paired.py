@@ -1,22 +1,22 @@
-"""Stored games checked against their round's stored pairings
-(:mod:`zrec.archive.tournament.pairstore`).
+"""An event's games checked against their rounds' pairings (the boards of
+:mod:`zrec.tournament.boards`).
 
-- :func:`mismatches` lists, in words, each stored game of a paired round that is not
-  what the pairings say (other players, or colours the other way round);
-- :func:`archive_mismatches` does so for every event with stored pairings, each
-  with the stored game it is about (what ``zrec archive import`` warns of, naming the
-  file and the game that was read).
+- :func:`mismatches` lists, in words, each game of a paired round that is not what
+  the pairings say (other players, or colours the other way round);
+- :func:`game_mismatches` does so each with the stored game it is about
+  (:func:`zrec.archive.events.loading.archive_mismatches` runs it on every event of an
+  archive with stored pairings: what ``zrec archive import`` warns of, naming the file
+  and the game that was read).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from zrec.archive.store import Archive
-from zrec.archive.tournament.event import EventError, Tournament, load_event
-from zrec.archive.tournament.pairstore import Board, stored_boards
+from zrec.tournament.boards import Board
+from zrec.tournament.event import Tournament
 
-__all__ = ["archive_mismatches", "game_mismatches", "mismatches"]
+__all__ = ["game_mismatches", "mismatches"]
 
 
 def _who(event: Tournament, number: int) -> str:
@@ -81,20 +81,4 @@ def game_mismatches(event: Tournament, boards: Iterable[Board]) -> list[tuple[in
                 f"({' – '.join(_who(event, n) for n in game)}) is not in the round's "
                 f"pairings ({said})",
             ))
-    return found
-
-
-def archive_mismatches(archive: Archive) -> list[tuple[int, str]]:
-    """:func:`game_mismatches` of every event with stored pairings (an event that cannot
-    be scored as it stands is left to its standings to report)."""
-    found: list[tuple[int, str]] = []
-    for eid, name in archive.db.rows(
-        "SELECT id, name FROM events WHERE id IN (SELECT event FROM event_pairings) "
-        "ORDER BY name"
-    ):
-        try:
-            event = load_event(archive, str(name))
-        except EventError:
-            continue
-        found += game_mismatches(event, stored_boards(archive.db, int(eid)))
     return found
