@@ -28,7 +28,6 @@ from zrec.cli._app import (
 from zrec.cli._archive_open import DbOpt as DbOpt  # (the archive modules import them here)
 from zrec.cli._archive_open import opened as opened
 from zrec.cli._inputs import unique
-from zrec.notation.inputs import display_name, read_input
 
 if TYPE_CHECKING:
     from zrec.archive.store import Archive
@@ -179,6 +178,7 @@ def import_command(
     unreadable = 0
     with opened(db, create=True) as archive:
         from zrec.archive.events.loading import archive_mismatches
+        from zrec.notation.inputs import display_name
 
         # the stored games that contradicted their pairings already (said by their import)
         before = {gid for gid, _ in archive_mismatches(archive)}
@@ -253,7 +253,7 @@ def _import_one(
     jobs: int,
 ) -> FileResult:
     """Import one input, in ``jobs`` processes when it is zrec text."""
-    from zrec.notation.inputs import tell
+    from zrec.notation.inputs import read_input, tell
 
     is_json: bool | None = None  # (told here only for jobs)
     if jobs > 1:
