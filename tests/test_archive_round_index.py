@@ -27,7 +27,9 @@ GAMES = """[Game "mosona"]
 
 def _indexes(db: Database) -> set[str]:
     if db.dialect == "sqlite":
-        rows = db.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games'")
+        rows = db.rows(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games'"
+        )
     else:
         rows = db.rows("SELECT indexname FROM pg_indexes WHERE tablename = 'games'")
     return {str(name) for (name,) in rows if not str(name).startswith(("sqlite_", "games_pkey"))}
