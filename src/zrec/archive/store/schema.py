@@ -70,8 +70,9 @@ Version 11 keys the index of an event's games by the players too: ``games_event`
 (event, round) becomes ``games_round_seats`` (event, round, seats), which answers what
 the old one did and the import's question about each game it stores (the stored games
 of its event and round with the same players: ``Importer._same_round`` of
-:mod:`zrec.archive.store.ingest`) without reading every game of the round: in the games of archive_bench.py (200 events,
-9 rounds) a round holds 555 games at a million games.
+:mod:`zrec.archive.store.ingest`) without reading every game of the round: in the
+games of archive_bench.py (200 events, 9 rounds) a round holds 555 games at a million
+games.
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
