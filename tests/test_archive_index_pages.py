@@ -142,7 +142,9 @@ def test_entries_written_in_batches_make_the_rows_of_all_at_once(tmp_path: Path)
     db = Database(conn, "sqlite", "p.sqlite")
     rng = random.Random(7)
     # parts 0 and 1, in three batches; a key shared by many games, and one met twice
-    games = {gid: [rng.getrandbits(64) - (1 << 63) for _ in range(12)] for gid in range(3900, 4300)}
+    games = {
+        gid: [rng.getrandbits(64) - (1 << 63) for _ in range(12)] for gid in range(3900, 4300)
+    }
     for keys in games.values():
         keys[3] = keys[7] = -5
     expected: dict[int, list[int]] = {}
