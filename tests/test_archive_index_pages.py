@@ -158,7 +158,7 @@ def test_entries_written_in_batches_make_the_rows_of_all_at_once(tmp_path: Path)
         for gid in range(first, end):
             entries.add(gid, games[gid])
         entries.write(db)
-    rows = dict(db.rows("SELECT id, entries FROM positions"))
+    rows: dict[int, bytes] = dict(db.rows("SELECT id, entries FROM positions"))
     assert sorted(rows) == sorted(expected)
     assert all(rows[rid] == _blob(values) for rid, values in expected.items())
     assert len(POSITIONS.games(db, [-5])) == 400

@@ -12,6 +12,7 @@ import pytest
 from zrec.archive import Archive
 from zrec.archive.store.db import Database
 from zrec.archive.store.ingest import Importer
+from zrec.archive.store.outcome import Notice
 from zrec.archive.store.schema import VERSION
 from zrec.notation.reader import read_records
 
@@ -59,7 +60,7 @@ def test_an_archive_of_version_10_gets_the_index_of_rounds_by_players(
     # the import still tells a conflict (same event, round and players, other moves)
     other = tmp_path / "other.zrec"
     other.write_text(GAMES.format(round=1, moves="1. a4-b5 *"), encoding="utf-8")
-    notices = []
+    notices: list[Notice] = []
     with Archive.open(db_url) as archive:
         result = Importer(archive, notify=notices.append).import_records(
             read_records(other), str(other)

@@ -259,7 +259,7 @@ class Entries:
         """The games of this batch that hold ``key`` (by bisection in each part)."""
         bucket, entry = self.layout.split(key)
         first = bucket << _BUCKET | entry
-        found = []
+        found: list[int] = []
         for part in sorted(self.parts):
             if part not in self._sorted:
                 self.parts[part] = array("Q", sorted(self.parts[part]))
