@@ -247,3 +247,33 @@ def test_the_starts_follow_the_games(db_url: str) -> None:
             "the starts table lacks kolowis "
             "(Board=lined;Jumps=line;Middle=right;EndRule=majority;First=White;Pieces=24)"
         ]
+
+
+def test_a_transaction_ends_where_a_part_of_the_index_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each commit writes again every row of the index part it adds to: an import that
+    # commits within a part writes the part's rows again and again
+    monkeypatch.setattr(ingest, "TRANSACTION_SECONDS", 10_000.0)
+    written: list[list[int]] = []
+    write = posindex.Entries.write
+
+    def noted(self: posindex.Entries, db: Any) -> None:
+        if self.layout is posindex.POSITIONS and self.parts:
+            written.append(sorted(self.parts))
+        write(self, db)
+
+    monkeypatch.setattr(posindex.Entries, "write", noted)
+    # games with no moves, each its own (other players): 4,600 stored, ids 1 to 4600
+    text = "\n".join(
+        f'[Game "mosona"]\n[Event "Open"]\n[White "A{i}"]\n[Black "B"]\n'
+        f'[Result "1/2-1/2"]\n\n1/2-1/2\n'
+        for i in range(4600)
+    )
+    with Archive.open(str(tmp_path / "a.sqlite"), create=True) as archive:
+        result = Importer(archive).import_records(read_string(text, "r"), "r")
+        assert result.counts.added == 4600
+        # the chunk of 500 that reaches part 1 (ids 4096 on) ends the first transaction
+        assert written == [[0, 1], [1]]
+        assert archive.db.value("SELECT max(id) FROM games") == 4600
+        assert check(archive).ok
