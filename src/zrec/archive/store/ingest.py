@@ -17,14 +17,15 @@ Then, in this order:
 
 Games are committed in batches that end where a part of the position and opening
 indexes does (4,096 games: their rows are written once a part, not again at each
-commit) or after :data:`TRANSACTION_SECONDS` of the import's work (at most ``batch``
-games), each with the count of its file's games done, so that other writers wait for
-an import a few seconds at most, and a killed import keeps every committed batch,
-never half a game, and the next import of the same file goes on after the last
-committed game.  A file whose every game was imported before (same SHA-256) is not read
-again.  Records sent with no file (through the web: ``source=False``) are stored with no
-source.  The result lists the ids of the games the import stored, so that no caller has
-to guess them (``max(id)`` is wrong while another import runs).
+commit) or after :data:`TRANSACTION_SECONDS` of the import's work or
+:data:`TRANSACTION_WALL` of the clock (at most ``batch`` games), each with the count
+of its file's games done, so that other writers wait for an import a few seconds at
+most, and a killed import keeps every committed batch, never half a game, and the next
+import of the same file goes on after the last committed game.  A file whose every
+game was imported before (same SHA-256) is not read again.  Records sent with no file
+(through the web: ``source=False``) are stored with no source.  The result lists the
+ids of the games the import stored, so that no caller has to guess them (``max(id)``
+is wrong while another import runs).
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ CHUNK = 500
 #: login, a result entered on the web) wait for an import a few seconds, never the
 #: minutes a batch of 20,000 games held SQLite's write lock for
 TRANSACTION_SECONDS = 3.0
+#: and after this many seconds of the clock, whatever the CPU did: an import that waits
+#: (for a slow standard input, for its ``--jobs`` workers, for a loaded machine) holds
+#: SQLite's write lock no longer than this
+TRANSACTION_WALL = 6.0
 #: the objects made (and not yet freed) that set off a collection of the youngest
 #: while an import runs (Python's default: 700): at most a few MB of them
 GC_YOUNG = 50_000
@@ -207,7 +212,7 @@ class Importer:
         chunk = self._next(found, asked)  # (read, and validated, outside the lock)
         try:
             with self.db.transaction(lock=True):
-                started = time.process_time()
+                started, clock = time.process_time(), time.monotonic()
                 taken = 0
                 part: int | None = None  # the index part of the batch's first game
                 while True:
@@ -235,7 +240,11 @@ class Importer:
                         part = stored[0] >> PART_BITS if part is None else part
                         if stored[-1] >> PART_BITS != part:
                             break  # the part is full: its rows are written whole
-                    if taken >= self.batch or time.process_time() - started >= TRANSACTION_SECONDS:
+                    if (
+                        taken >= self.batch
+                        or time.process_time() - started >= TRANSACTION_SECONDS
+                        or time.monotonic() - clock >= TRANSACTION_WALL
+                    ):
                         break
                     asked = min(CHUNK, self.batch - taken)
                     chunk = list(islice(found, asked))
