@@ -385,7 +385,7 @@ def test_the_import_page_lists_the_games_it_stored_while_another_import_runs(
 
 
 def test_an_import_names_its_own_games_when_another_lands_in_the_middle(
-    tmp_path: Path
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A long import (A) commits in batches; a short one (B) is stored between two of
     them, so B's games have ids inside A's range: A's report names A's games, every one
@@ -394,6 +394,7 @@ def test_an_import_names_its_own_games_when_another_lands_in_the_middle(
     import threading
     import time
 
+    from zrec.archive.store import ingest
     from zrec.serve.games import import_document, page_import
 
     db = str(tmp_path / "c.sqlite")
@@ -404,6 +405,9 @@ def test_an_import_names_its_own_games_when_another_lands_in_the_middle(
                        "*\n\n" for n in range(1, count + 1)).encode()
 
     found: dict[str, list[int]] = {}
+    # a transaction a chunk of 500 games (the rule ends one after a second of work, and
+    # these games without moves take less): B gets in between two of A's
+    monkeypatch.setattr(ingest, "TRANSACTION_SECONDS", 0.0)
 
     def long_import() -> None:
         with Archive.open(db, wait=60) as archive:

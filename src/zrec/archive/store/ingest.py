@@ -19,7 +19,7 @@ Games are committed in batches that end where a part of the position and opening
 indexes does (4,096 games: their rows are written once a part, not again at each
 commit) or after :data:`TRANSACTION_SECONDS` of the import's work or
 :data:`TRANSACTION_WALL` of the clock (at most ``batch`` games), each with the count
-of its file's games done, so that other writers wait for an import a few seconds at
+of its file's games done, so that other writers wait for an import a second or so at
 most, and a killed import keeps every committed batch, never half a game, and the next
 import of the same file goes on after the last committed game.  A file whose every
 game was imported before (same SHA-256) is not read again.  Records sent with no file
@@ -70,13 +70,13 @@ CHUNK = 500
 #: import's work (its process's CPU time), or whose games reach the next part of the
 #: position and opening indexes (each commit writes again every row of the part it
 #: adds to: 13% of an import that committed every 500 games), so that other writers (a
-#: login, a result entered on the web) wait for an import a few seconds, never the
+#: login, a result entered on the web) wait for an import a second or so, never the
 #: minutes a batch of 20,000 games held SQLite's write lock for
-TRANSACTION_SECONDS = 3.0
+TRANSACTION_SECONDS = 1.0
 #: and after this many seconds of the clock, whatever the CPU did: an import that waits
 #: (for a slow standard input, for its ``--jobs`` workers, for a loaded machine) holds
 #: SQLite's write lock no longer than this
-TRANSACTION_WALL = 6.0
+TRANSACTION_WALL = 1.5
 #: the objects made (and not yet freed) that set off a collection of the youngest
 #: while an import runs (Python's default: 700): at most a few MB of them
 GC_YOUNG = 50_000
