@@ -2,7 +2,7 @@
 
 A tournament is made by ``zrec pair --random-tournament`` (``--players``, ``--rounds``,
 ``--seed``); every round of it is paired again (as ``zrec pair --check`` does) with
-:mod:`zrec.archive.tournament.matching` and with networkx's ``max_weight_matching``
+:mod:`zrec.tournament.matching` and with networkx's ``max_weight_matching``
 (the peer: the same blossom method on a graph's dictionaries), alternately, round by
 round, ``--repeat`` times.  Both must give the same pairings; the script says so, and
 prints the median seconds per round of each and their ratio.  With ``--bbp PATH``
@@ -27,11 +27,11 @@ from pathlib import Path
 
 import networkx as nx
 
-from zrec.archive.tournament import dutch
-from zrec.archive.tournament.matching import max_weight_matching
-from zrec.archive.tournament.swiss import Pairing, before_round, pair_round
-from zrec.archive.tournament.trf import Trf, read_trf
-from zrec.archive.tournament.trfwrite import trf_text
+from zrec.tournament import dutch
+from zrec.tournament.matching import max_weight_matching
+from zrec.tournament.swiss import Pairing, before_round, pair_round
+from zrec.tournament.trf import Trf, read_trf
+from zrec.tournament.trfwrite import trf_text
 
 
 def networkx_matching(weights: Sequence[Sequence[int]]) -> list[int]:

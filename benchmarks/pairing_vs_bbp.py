@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
 
-from zrec.archive.tournament.pairtools import check, entrants_for, pairs_text, played
-from zrec.archive.tournament.swiss import Pairing, PairingError, first_colour_of
-from zrec.archive.tournament.trf import Trf, TrfError, read_trf
-from zrec.archive.tournament.trfwrite import trf_text
+from zrec.tournament.pairtools import check, entrants_for, pairs_text, played
+from zrec.tournament.swiss import Pairing, PairingError, first_colour_of
+from zrec.tournament.trf import Trf, TrfError, read_trf
+from zrec.tournament.trfwrite import trf_text
 
 SOURCE = "https://github.com/BieremaBoyzProgramming/bbpPairings"
 
@@ -151,7 +151,7 @@ def bbp_pairs(bbp: str, trf: Trf, number: int) -> Pairing | str:
 
 
 def our_tournament(bbp: str, seed: int, runs: Path) -> Outcome:
-    from zrec.archive.tournament.randomswiss import random_tournament
+    from zrec.tournament.randomswiss import random_tournament
 
     players, rounds, _ = shape(seed)
     outcome = Outcome("zrec", seed, players, rounds)

@@ -1,5 +1,5 @@
-"""The ratings at size: :func:`zrec.archive.ratings.compute.rate_pool` on made-up games
-(no archive), and, with ``--db``, :func:`zrec.archive.ratings.compute.rate` over an
+"""The ratings at size: :func:`zrec.tournament.ratings.compute.rate_pool` on made-up games
+(no archive), and, with ``--db``, :func:`zrec.tournament.ratings.compute.rate` over an
 archive (reading its games too).
 
 * ``glicko2``: ``--games`` two-seat games (default 100,000) among ``--players``
@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 
-from zrec.archive.ratings.compute import rate, rate_pool
-from zrec.archive.ratings.games import RatedGame
+from zrec.archive.rated import rate
+from zrec.tournament.ratings.compute import rate_pool
+from zrec.tournament.ratings.games import RatedGame
 
 SCORES = [(Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)),
           (Fraction(1, 2), Fraction(1, 2))]

@@ -25,9 +25,10 @@ LAYERS = [
     ("notation", {"zrec.notation", "zrec"}),
     ("rules", {"zrec.rules"}),
     ("play", {"zrec.play"}),
-    ("check, render, research", {"zrec.check", "zrec.render", "zrec.research"}),
+    ("check, render, research, tournament",
+     {"zrec.check", "zrec.render", "zrec.research", "zrec.tournament"}),
     ("archive", {"zrec.archive"}),
-    ("serve", {"zrec.serve"}),
+    ("serve, publish", {"zrec.serve", "zrec.publish"}),
     ("cli", {"zrec.cli", "zrec.__main__"}),
 ]
 

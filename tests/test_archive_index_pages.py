@@ -125,3 +125,40 @@ def test_the_index_counts_by_bisection(tmp_path: Path) -> None:
         both = list(keys[:2])
         assert POSITIONS.count(archive.db, both) == len(POSITIONS.games(archive.db, both))
         assert OPENINGS.count(archive.db, [0]) == 0
+
+
+def test_entries_written_in_batches_make_the_rows_of_all_at_once(tmp_path: Path) -> None:
+    """Entries merged into a part's stored rows batch by batch (the import's way: the
+    part's rows and new entries sorted together) make the same rows, byte for byte, as
+    every entry packed at once, each bucket's sorted by hash and place."""
+    import random
+    import sqlite3
+
+    from zrec.archive.store.db import Database
+    from zrec.archive.store.packed import _blob
+
+    conn = sqlite3.connect(str(tmp_path / "p.sqlite"), isolation_level=None)
+    conn.execute("CREATE TABLE positions (id INTEGER PRIMARY KEY, entries BLOB NOT NULL)")
+    db = Database(conn, "sqlite", "p.sqlite")
+    rng = random.Random(7)
+    # parts 0 and 1, in three batches; a key shared by many games, and one met twice
+    games = {
+        gid: [rng.getrandbits(64) - (1 << 63) for _ in range(12)] for gid in range(3900, 4300)
+    }
+    for keys in games.values():
+        keys[3] = keys[7] = -5
+    expected: dict[int, list[int]] = {}
+    for gid, keys in games.items():
+        for key in set(keys):
+            bucket, entry = POSITIONS.split(key)
+            rid = (gid >> 12) << POSITIONS.bits | bucket
+            expected.setdefault(rid, []).append(entry | gid & 0xFFF)
+    for first, end in ((3900, 4000), (4000, 4200), (4200, 4300)):
+        entries = Entries(POSITIONS)
+        for gid in range(first, end):
+            entries.add(gid, games[gid])
+        entries.write(db)
+    rows: dict[int, bytes] = dict(db.rows("SELECT id, entries FROM positions"))
+    assert sorted(rows) == sorted(expected)
+    assert all(rows[rid] == _blob(values) for rid, values in expected.items())
+    assert len(POSITIONS.games(db, [-5])) == 400

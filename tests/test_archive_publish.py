@@ -29,10 +29,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from zrec.archive import Archive
-from zrec.archive.site import MARKER, SiteError, publish
 from zrec.cli import app
 from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_game
+from zrec.publish import MARKER, SiteError, publish
 from zrec.resources import PAGE_SCRIPT, data_text
 from zrec.rules import find_game
 
@@ -404,7 +404,7 @@ def test_a_failure_leaves_the_old_site(
         out.write("<!DOCTYPE html>\n<html><body></body></html>\n")
         return 1
 
-    monkeypatch.setattr("zrec.archive.site.write_page", broken)
+    monkeypatch.setattr("zrec.publish.write_page", broken)
     with Archive.open(db) as archive, pytest.raises(RuntimeError, match="caught fire"):
         publish(archive, [EVENT], site)
     assert tree(site) == before

@@ -6,7 +6,9 @@ Every test that uses an archive runs on SQLite and on PostgreSQL (``db_url``).""
 
 from __future__ import annotations
 
+import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -247,3 +249,71 @@ def test_the_starts_follow_the_games(db_url: str) -> None:
             "the starts table lacks kolowis "
             "(Board=lined;Jumps=line;Middle=right;EndRule=majority;First=White;Pieces=24)"
         ]
+
+
+def test_a_transaction_ends_where_a_part_of_the_index_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each commit writes again every row of the index part it adds to: an import that
+    # commits within a part writes the part's rows again and again
+    monkeypatch.setattr(ingest, "TRANSACTION_SECONDS", 10_000.0)
+    written: list[list[int]] = []
+    write = posindex.Entries.write
+
+    def noted(self: posindex.Entries, db: Any) -> None:
+        if self.layout is posindex.POSITIONS and self.parts:
+            written.append(sorted(self.parts))
+        write(self, db)
+
+    monkeypatch.setattr(posindex.Entries, "write", noted)
+    # games with no moves, each its own (other players): 4,600 stored, ids 1 to 4600
+    text = "\n".join(
+        f'[Game "mosona"]\n[Event "Open"]\n[White "A{i}"]\n[Black "B"]\n'
+        f'[Result "1/2-1/2"]\n\n1/2-1/2\n'
+        for i in range(4600)
+    )
+    with Archive.open(str(tmp_path / "a.sqlite"), create=True) as archive:
+        result = Importer(archive).import_records(read_string(text, "r"), "r")
+        assert result.counts.added == 4600
+        # the chunk of 500 that reaches part 1 (ids 4096 on) ends the first transaction
+        assert written == [[0, 1], [1]]
+        assert archive.db.value("SELECT max(id) FROM games") == 4600
+        assert check(archive).ok
+
+
+def test_a_transaction_ends_after_its_seconds_of_the_clock_while_the_input_waits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an import reading a slow input uses no CPU while it waits, but holds the write lock:
+    # the clock ends its transaction too
+    monkeypatch.setattr(ingest, "TRANSACTION_SECONDS", 10_000.0)
+    monkeypatch.setattr(ingest, "TRANSACTION_WALL", 0.2, raising=False)
+    commits: list[int] = []
+    write = posindex.Entries.write
+
+    def noted(self: posindex.Entries, db: Any) -> None:
+        if self.layout is posindex.POSITIONS:
+            commits.append(len(commits))
+        write(self, db)
+
+    monkeypatch.setattr(posindex.Entries, "write", noted)
+    text = "\n".join(
+        f'[Game "mosona"]\n[Event "Open"]\n[White "A{i}"]\n[Black "B"]\n'
+        f'[Result "1/2-1/2"]\n\n1/2-1/2\n'
+        for i in range(1500)
+    )
+
+    def slow(records: Iterator[Any]) -> Iterator[Any]:
+        for n, record in enumerate(records):
+            if n and n % 500 == 0:
+                time.sleep(0.3)  # the input keeps the import waiting
+            yield record
+
+    with Archive.open(str(tmp_path / "a.sqlite"), create=True) as archive:
+        result = Importer(archive).import_records(slow(read_string(text, "r")), "r")
+        assert result.counts.added == 1500
+        # the clock ended a transaction at each wait, after its chunk of 500 (one
+        # transaction held the lock through both waits before); a loaded machine may
+        # end one more
+        assert len(commits) >= 3, commits
+        assert check(archive).ok

@@ -1,5 +1,5 @@
 """The last admin and the sessions of ``zrec serve`` in the archive: ``zrec archive
-users remove`` keeps the only admin; a session (:mod:`zrec.archive.logins`) ends when
+users remove`` keeps the only admin; a session (:mod:`zrec.serve.sessions`) ends when
 logged out, expired, or its user given a new password or removed; an archive of
 version 7 gains the table ``sessions``.  On a real SQLite file and on PostgreSQL
 (``db_url``), through the commands as a user types them."""
@@ -14,9 +14,9 @@ import pytest
 
 from test_archive_users import OTHER, PASSWORD, cheap, db, listed, ok, refused, users
 from zrec.archive import Archive
-from zrec.archive.accounts import authenticate
-from zrec.archive.logins import LIFETIME, end_session, session_user, start_session
 from zrec.archive.store.schema import VERSION
+from zrec.serve.accounts import authenticate
+from zrec.serve.sessions import LIFETIME, end_session, session_user, start_session
 
 __all__ = ["cheap", "db"]  # (the fixtures this module's tests use)
 

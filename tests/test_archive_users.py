@@ -1,5 +1,5 @@
 """Accounts: ``zrec archive users`` (add, list, remove, password, token and --revoke),
-the library the server calls (:mod:`zrec.archive.accounts`: authenticate,
+the library the server calls (:mod:`zrec.serve.accounts`: authenticate,
 user_for_token), the password hashes, and the migration that adds the tables.
 
 Every test that uses an archive runs on a real SQLite file and on PostgreSQL
@@ -26,8 +26,11 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from old_rows import rows_back_to_v3
-from zrec.archive import Archive, accounts
-from zrec.archive.accounts import (
+from zrec.archive import Archive
+from zrec.archive.store.schema import MIGRATIONS, VERSION
+from zrec.cli import app
+from zrec.serve import accounts
+from zrec.serve.accounts import (
     User,
     authenticate,
     expired_token,
@@ -37,8 +40,6 @@ from zrec.archive.accounts import (
     user_for_token,
     verify_password,
 )
-from zrec.archive.store.schema import MIGRATIONS, VERSION
-from zrec.cli import app
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 PASSWORD = "correct horse battery"
@@ -364,12 +365,15 @@ def test_users_list_loads_the_accounts_and_no_reader_or_rules(tmp_path: Path) ->
     subprocess.run([sys.executable, "-m", "zrec", "archive", "import", "-q", "--db", db,
                     str(SAMPLES / "tournament.zrec")], check=True)
     modules = modules_of(tmp_path, "archive", "users", "list", "--db", db)
-    assert imported(modules, "zrec.archive.accounts", "zrec.cli.archive_users") == [
-        "zrec.archive.accounts", "zrec.cli.archive_users",
+    assert imported(modules, "zrec.serve.accounts", "zrec.cli.archive_users") == [
+        "zrec.serve.accounts", "zrec.cli.archive_users",
     ]
+    # the accounts are the server's, and nothing else of it, nor the web, is loaded
+    assert sorted(m for m in modules if m.startswith("zrec.serve")) == [
+        "zrec.serve", "zrec.serve.accounts"]
     unused = ("lark", "rich", "zrec.notation", "zrec.rules", "zrec.play", "zrec.check",
               "zrec.cli.archive_find", "zrec.cli.archive_event")
-    assert imported(modules, *NEVER, *unused) == []
+    assert imported(modules, *(n for n in NEVER if n != "zrec.serve"), *unused) == []
 
 
 @pytest.mark.usefixtures("cheap")

@@ -352,15 +352,10 @@ def test_the_import_page_lists_the_games_it_stored_while_another_import_runs(
 ) -> None:
     import threading
 
-    from zrec.serve.writing import page_import
+    from zrec.serve.games import page_import
 
     db = str(tmp_path / "c.sqlite")
     Archive.open(db, create=True).close()
-    app = create_app(db)
-
-    class Asked:  # (what page_import reads of a request: the app's settings)
-        def __init__(self) -> None:
-            self.app = app
 
     bodies = ["".join(
         f'[Game "mosona"]\n[Event "{side}"]\n[Round "{n}"]\n[Result "*"]\n\n'
@@ -369,7 +364,8 @@ def test_the_import_page_lists_the_games_it_stored_while_another_import_runs(
     reports: dict[int, dict[str, object]] = {}
 
     def run(i: int) -> None:
-        reports[i] = page_import(Asked(), bodies[i].encode(), "-", False)  # type: ignore[arg-type]
+        with Archive.open(db, wait=30) as archive:  # (each import its own connection)
+            reports[i] = page_import(archive, bodies[i].encode(), "-", False)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in (0, 1)]
     for t in threads:
@@ -386,3 +382,51 @@ def test_the_import_page_lists_the_games_it_stored_while_another_import_runs(
         ids = reports[i]["ids"]
         assert isinstance(ids, list) and len(ids) == 40
         assert {events[gid] for gid in ids} == {side}
+
+
+def test_an_import_names_its_own_games_when_another_lands_in_the_middle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long import (A) commits in batches; a short one (B) is stored between two of
+    them, so B's games have ids inside A's range: A's report names A's games, every one
+    and no other, and B's names B's (the highest ids after an import, ``max(id)``,
+    would hand A B's games)."""
+    import threading
+    import time
+
+    from zrec.archive.store import ingest
+    from zrec.serve.games import import_document, page_import
+
+    db = str(tmp_path / "c.sqlite")
+    Archive.open(db, create=True).close()
+
+    def body(side: str, count: int) -> bytes:
+        return "".join(f'[Game "mosona"]\n[Event "{side}"]\n[Round "{n}"]\n[Result "*"]\n\n'
+                       "*\n\n" for n in range(1, count + 1)).encode()
+
+    found: dict[str, list[int]] = {}
+    # a transaction a chunk of 500 games (the rule ends one after a second of work, and
+    # these games without moves take less): B gets in between two of A's
+    monkeypatch.setattr(ingest, "TRANSACTION_SECONDS", 0.0)
+
+    def long_import() -> None:
+        with Archive.open(db, wait=60) as archive:
+            found["A"] = import_document(archive, body("A", 4000))[2]
+
+    thread = threading.Thread(target=long_import)
+    thread.start()
+    with Archive.open(db, read_only=True) as reader:  # (A's first batch committed)
+        deadline = time.monotonic() + 120
+        while not reader.db.value("SELECT count(*) FROM games") and time.monotonic() < deadline:
+            time.sleep(0.01)
+    with Archive.open(db, wait=60) as archive:
+        found["B"] = page_import(archive, body("B", 3), "-", False)["ids"]
+    thread.join()
+    with Archive.open(db, read_only=True) as archive:
+        events = {int(gid): str(name) for gid, name in archive.db.rows(
+            "SELECT g.id, e.name FROM games g JOIN events e ON e.id = g.event")}
+    a, b = found["A"], found["B"]
+    assert min(a) < min(b) < max(b) < max(a)  # (B landed between two batches of A)
+    assert len(a) == 4000 and {events[gid] for gid in a} == {"A"}
+    assert len(b) == 3 and {events[gid] for gid in b} == {"B"}
+    assert sorted(a + b) == sorted(events)

@@ -51,7 +51,7 @@ def test_standings_csv_cells_are_inert(tmp_path: Path) -> None:
 
 
 def test_tab_and_carriage_return_cells_are_inert() -> None:
-    from zrec.archive.tournament.csvtext import csv_text
+    from zrec.tournament.csvtext import csv_text
 
     rows = [["\tTab", "\rReturn", "=1", "a=1", "2.5", ""], ['say "hi", Al', "x\ny"]]
     text = csv_text(rows)

@@ -41,7 +41,7 @@ def test_the_architecture_examples_run() -> None:
     """docs/architecture.md: its Python blocks run in order, in one namespace."""
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)\n```", text, re.S)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     namespace: dict[str, object] = {"__name__": "architecture_example"}
     for block in blocks:
         exec(compile(block, "docs/architecture.md", "exec"), namespace)

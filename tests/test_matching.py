@@ -7,7 +7,7 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zrec.archive.tournament.matching import max_weight_matching
+from zrec.tournament.matching import max_weight_matching
 
 
 @st.composite

@@ -82,7 +82,7 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
         "from zrec.render.replay_page import replay_page\n"
         "page = replay_page([game])\n"
         "print('zrec-data' in page, 'function go(id)' in page)\n"
-        "import zrec.serve.pages as pages, zrec.serve.templating as t\n"
+        "import zrec.serve.assets as pages, zrec.serve.templating as t\n"
         "print(pages.__file__.startswith(sys.argv[1]), 'base.html' in t.environment()"
         ".list_templates(), sorted(pages._static()))\n"
     )

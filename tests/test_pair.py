@@ -2,7 +2,7 @@
 tournament generator, on zrec's own cases (tests/data/pairing/README.md: their
 pairings were checked against bbpPairings before they were committed) and on the
 samples of docs/tournaments.md.  The pairings themselves are the Dutch engine's
-(zrec.archive.tournament.swiss); these tests hold the tools around it to exact output."""
+(zrec.tournament.swiss); these tests hold the tools around it to exact output."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from zrec.archive.tournament.event import Round
-from zrec.archive.tournament.pairtools import (
+from zrec.cli import app
+from zrec.tournament.event import Round
+from zrec.tournament.pairtools import (
     check,
     next_round,
     pair_file,
     paired_rounds,
     played,
 )
-from zrec.archive.tournament.trf import Trf, TrfError, read_trf
-from zrec.archive.tournament.trfwrite import trf_text
-from zrec.cli import app
+from zrec.tournament.trf import Trf, TrfError, read_trf
+from zrec.tournament.trfwrite import trf_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "data" / "pairing"
@@ -297,3 +297,26 @@ def test_points_that_are_neither_form_are_refused(tmp_path: Path) -> None:
     assert read_trf(paired.replace("POINTS5", "1.5")).players[4].points() == 2.5
     with pytest.raises(TrfError, match=r"has 1\.0 points, but the rounds give 2\.5 \(1\.5 "):
         read_trf(paired.replace("POINTS5", "1.0"))
+
+
+def test_the_errors_of_a_trf_file_and_a_pairing_are_the_tournament_layers() -> None:
+    """A bad TRF file and an unpairable round are errors of the tournament layer:
+    ZrecErrors (the CLI prints them as it prints every error of zrec), not an
+    archive's, since no archive is involved."""
+    from zrec.archive import ArchiveError
+    from zrec.errors import ZrecError
+    from zrec.tournament.event import Entrant, EventError
+    from zrec.tournament.swiss import PairingError, pair_round
+
+    with pytest.raises(TrfError) as bad:
+        read_trf("012 nothing\n", "x.trf")
+    assert str(bad.value) == "x.trf has no player line (001)"
+    ada = Entrant(1, 0, "Ada", {1: Round(1, "1", (2,), "w")})
+    bob = Entrant(2, 0, "Bob", {1: Round(1, "0", (1,), "b")})
+    with pytest.raises(PairingError) as unpairable:  # they met in round 1
+        pair_round([ada, bob], 2, 3)
+    assert str(unpairable.value).startswith("round 2 cannot be paired")
+    for error in (bad.value, unpairable.value):
+        assert isinstance(error, EventError) and isinstance(error, ZrecError)
+        assert not isinstance(error, ArchiveError)
+        assert type(error).__module__.startswith("zrec.tournament.")

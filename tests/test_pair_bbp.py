@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from zrec.archive.tournament.pairtools import check, pairs_text
-from zrec.archive.tournament.swiss import first_colour_of
-from zrec.archive.tournament.trf import read_trf
+from zrec.tournament.pairtools import check, pairs_text
+from zrec.tournament.swiss import first_colour_of
+from zrec.tournament.trf import read_trf
 
 BBP = Path(os.environ.get("ZREC_BBP", "/tmp/bbp/bbpPairings.exe"))
 pytestmark = pytest.mark.skipif(

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from zrec.check.validate import validate_game
+from zrec.moves import WrittenTurns
+from zrec.notation.grammar import parse_turn_text
 from zrec.notation.model import Game, Line
 from zrec.notation.plainmoves import PlainMoves
 from zrec.notation.reader import read_records, read_string
@@ -151,3 +153,76 @@ def test_an_import_indexes_a_plain_line_as_the_walker_does() -> None:
             whole = replace(record, game=_held_whole(record.game))
             assert fast == python == _facts(whole)
     assert plain > 100, plain
+
+
+DICE_GAME = """[Game "awethi"]
+[Shepherd1 "A"]
+[Wolves "B"]
+[Herd1 "bccwcw"]
+
+1. 4: H 2131e: a1-a2-a3, a1-a2, a1-b1-c2, a1-b1 2. 2: H 1222e: c2-d2,
+a3-b3-c3, b1-b2-b3, a2-a3-a4 *
+"""
+
+
+def test_a_line_with_dice_is_held_as_its_words_and_checked_without_a_turn() -> None:
+    """The reader keeps a line with dice as its words; the kernel reads them, so checking
+    it makes no turn; a turn asked for is the grammar's."""
+    (record,) = read_string(DICE_GAME)
+    assert record.game is not None
+    moves = record.game.line.moves
+    assert isinstance(moves, PlainMoves)
+    turns = moves.turns
+    assert isinstance(turns, WrittenTurns)
+    assert turns.words == [
+        "4:", "H", "2131e:", "a1-a2-a3", "a1-a2", "a1-b1-c2", "a1-b1",
+        "2:", "H", "1222e:", "c2-d2", "a3-b3-c3", "b1-b2-b3", "a2-a3-a4",
+    ]
+    assert turns.bounds == [0, 2, 7, 9, 14]
+    assert moves.numbers == [1, None, 2, None] and len(turns) == 4
+    report = validate_game(record.game, "x.zrec")
+    assert report.valid and report.plies == 4 and not report.diagnostics
+    if kernel.load("zrec.rules.awethi") is not None:
+        assert turns._made is None  # the kernel read every word
+    assert turns[3] == parse_turn_text("1222e: c2-d2, a3-b3-c3, b1-b2-b3, a2-a3-a4")
+    assert turns[-1] is turns[3] and turns[1:3] == [turns[1], turns[2]]
+    with pytest.raises(IndexError):
+        turns[4]
+    assert list(turns) == [parse_turn_text(t.text()) for t in turns]
+    assert pickle.loads(pickle.dumps(record.game)) == record.game
+    assert _held_whole(record.game) == record.game
+    (plain,) = read_string(GAME)
+    assert type(plain.game.line.moves.turns) is list  # type: ignore[union-attr]
+
+
+# turns the kernel does not take: the engine's own words, with the kernel and without
+DICE_SPOILT = {
+    "2131e: a1-a2-a3, a1, a1-b1-c2, a1-b1": "x.zrec:6:9: error[forced-move] game 1, ply 2: "
+    "move 1 (Shepherd1): 2131e: a1-a2-a3, a1, a1-b1-c2, a1-b1 is illegal: path 2, a1: "
+    "the shepherd on a1 can move 1 (e.g. a1-a2), so it must; legal moves: a1-a2, a1-b1",
+    "2131e: a1-a2-a3, P@a2, a1-b1-c2, a1-b1": "x.zrec:6:9: error[form] game 1, ply 2: "
+    "move 1 (Shepherd1): 2131e: a1-a2-a3, P@a2, a1-b1-c2, a1-b1 is illegal: path 2, P@a2: "
+    "a shepherd's turn writes a path for each shepherd (its square alone to stay, e.g. c3; "
+    "c3>a1 to go back to the shelter); there is no legal move",
+    "2131e: a1-a2-a3, a1-a2, a1-b1-c2, a1-b1-z9": "x.zrec:6:9: error[path-blocked] game 1, "
+    "ply 2: move 1 (Shepherd1): 2131e: a1-a2-a3, a1-a2, a1-b1-c2, a1-b1-z9 is illegal: "
+    "path 4, a1-b1-z9: z9 is not a square of the board (a1-y25); legal moves: a1-b1",
+    "2131e: a1-a2-a3, a1-a2, a1-b1-c2, a1-b1, a1": "x.zrec:6:9: error[path-count] game 1, "
+    "ply 2: move 1 (Shepherd1): 2131e: a1-a2-a3, a1-a2, a1-b1-c2, a1-b1, a1 is illegal: "
+    "Shepherd1 has 4 shepherds: write 4 paths, one for each, not 5; there is no legal move",
+}
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("turn", sorted(DICE_SPOILT))
+def test_a_dice_turn_the_kernel_does_not_take_is_the_engines_to_refuse(
+    compiled: bool, turn: str
+) -> None:
+    text = DICE_GAME.replace("2131e: a1-a2-a3, a1-a2, a1-b1-c2, a1-b1", turn)
+    (record,) = read_string(text)
+    assert record.game is not None
+    assert isinstance(record.game.line.moves.turns, WrittenTurns)  # type: ignore[attr-defined]
+    with kernel.python_engines() if not compiled else _nothing():
+        fast = _diagnostics(record.game)
+        walked = _diagnostics(_held_whole(record.game))
+    assert fast == walked == [DICE_SPOILT[turn], "plies=2"]

@@ -11,9 +11,9 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from zrec.archive.ratings import glicko2, plackett
-from zrec.archive.ratings.compute import GLICKO2, PLACKETT_LUCE, rate_pool
-from zrec.archive.ratings.games import RatedGame, periods
+from zrec.tournament.ratings import glicko2, plackett
+from zrec.tournament.ratings.compute import GLICKO2, PLACKETT_LUCE, rate_pool
+from zrec.tournament.ratings.games import RatedGame, periods
 
 runner = CliRunner()
 F = Fraction

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from zrec.archive.ratings import glicko2
 from zrec.cli import app
 from zrec.notation.writer import write_game
 from zrec.play.selfplay import random_games
 from zrec.rules import find_game
 from zrec.rules.values import parse_result
+from zrec.tournament.ratings import glicko2
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"

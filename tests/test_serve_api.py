@@ -503,7 +503,7 @@ def test_a_worker_keeps_its_connections(client: TestClient, db: str) -> None:
     """A worker reuses its read-only connections (one here, the requests coming one
     after another), on SQLite as on PostgreSQL; a connection that was closed is
     dropped, not used; a game added meanwhile is seen at the next request."""
-    from zrec.serve.access import _IDLE
+    from zrec.serve.opening import _IDLE
 
     for _ in range(5):
         assert client.get("/api/games", params={"limit": "1"}).status_code == 200

@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from zrec.archive import Archive
-from zrec.archive.accounts import add_user, new_token, remove_user, revoke_tokens
 from zrec.cli import app as cli_app
 from zrec.serve import create_app
+from zrec.serve.accounts import add_user, new_token, remove_user, revoke_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUB = ROOT / "samples" / "club"

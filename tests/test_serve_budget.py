@@ -30,7 +30,7 @@ from fastapi import FastAPI
 
 from serving import free_port
 from zrec.serve import board_player, create_app
-from zrec.serve.board_api import MAX_MOVES
+from zrec.serve.board_records import MAX_MOVES
 from zrec.serve.work import RETRY_AFTER, Pool
 
 ROOT = Path(__file__).resolve().parents[1]

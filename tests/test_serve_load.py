@@ -52,7 +52,7 @@ def test_serving_while_an_import_writes(tmp_path: Path) -> None:
 def test_a_kept_connection_sees_an_import_made_meanwhile(tmp_path: Path) -> None:
     """The worker's SQLite connection is kept between requests, and a game another
     process imports meanwhile is in the next answer (the same connection's)."""
-    from zrec.serve.access import _IDLE
+    from zrec.serve.opening import _IDLE
 
     db = str(tmp_path / "kept.sqlite")
     zrec = [sys.executable, "-m", "zrec", "archive", "import", "-q", "--db", db]
@@ -84,7 +84,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> TestClient:
 
 
 def test_a_game_page_is_made_once_per_worker(client: TestClient) -> None:
-    from zrec.serve.pages import PAGES
+    from zrec.serve.replays import PAGES
 
     PAGES.clear()
     first = client.get("/games/9")
@@ -98,7 +98,7 @@ def test_a_game_page_is_made_once_per_worker(client: TestClient) -> None:
 
 
 def test_a_page_asked_for_at_once_is_made_once(client: TestClient) -> None:
-    from zrec.serve.pages import PAGES
+    from zrec.serve.replays import PAGES
 
     PAGES.clear()
     with ThreadPoolExecutor(8) as pool:
@@ -109,7 +109,7 @@ def test_a_page_asked_for_at_once_is_made_once(client: TestClient) -> None:
 
 
 def test_the_pages_kept_are_the_last_ones() -> None:
-    from zrec.serve.pages import _Pages
+    from zrec.serve.replays import _Pages
 
     pages = _Pages(size=2)
     texts = [record_of_plies(plies) for plies in (10, 12, 14)]
@@ -120,8 +120,8 @@ def test_the_pages_kept_are_the_last_ones() -> None:
 
 
 def test_a_page_too_large_to_keep_is_made_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    import zrec.serve.pages as pages_module
-    from zrec.serve.pages import _Pages
+    import zrec.serve.replays as pages_module
+    from zrec.serve.replays import _Pages
 
     pages = _Pages(size=4)
     short, long = record_of_plies(4), record_of_plies(40)

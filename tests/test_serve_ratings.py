@@ -126,7 +126,7 @@ def test_a_list_as_of_a_day_is_rated_once_per_archive_state(
         calls.append(args[1:])
         return real(*args)
 
-    from zrec.archive.ratings.compute import rate as real
+    from zrec.archive.rated import rate as real
 
     monkeypatch.setattr(ratings, "rate", counted)
     day = {"as_of": "2026.12.30"}

@@ -22,8 +22,9 @@ import httpx
 import pytest
 
 from serving import free_port
-from zrec.archive import Archive, accounts
-from zrec.archive.accounts import add_user
+from zrec.archive import Archive
+from zrec.serve import accounts
+from zrec.serve.accounts import add_user
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUB = ROOT / "samples" / "club"
@@ -252,7 +253,7 @@ def test_attempts_are_counted_one_at_a_time_on_both_databases(db_url: str) -> No
     """``begin_login`` from 40 threads at once, each with a connection of its own: 5
     may check their password, 35 are told to wait; a known device is held only by its
     own failures, and a success forgets only its own client's."""
-    from zrec.archive.logins import NAME_LIMIT, begin_login, retry_after, succeeded
+    from zrec.serve.login import NAME_LIMIT, begin_login, retry_after, succeeded
 
     with Archive.open(db_url, create=True) as archive:
         archive.count()
@@ -284,14 +285,15 @@ def test_attempts_are_counted_one_at_a_time_on_both_databases(db_url: str) -> No
 
 
 def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None:
-    """While ``zrec archive import`` (a process of its own) stores 5,000 games into the
+    """While ``zrec archive import`` (a process of its own) stores 10,000 games into the
     served archive, a login every half second gets SQLite's write lock within seconds
     and a game's page answers as usual
-    (each waits for the import's transaction under way, a second at most on a busy
-    machine): the import commits every third of a second or so, not once a file."""
+    (each waits for the import's transaction under way, a second or so at most): the
+    import commits every second or so (ingest.TRANSACTION_SECONDS, TRANSACTION_WALL),
+    not once a file."""
     games = folder / "random.zrec"
     subprocess.run([sys.executable, "-m", "zrec", "random", "--game", "mosona", "--count",
-                    "5000", "--seed", "7", "-o", str(games)], check=True, timeout=300)
+                    "10000", "--seed", "7", "-o", str(games)], check=True, timeout=300)
     with server(folder) as url:
         httpx.get(url + "/login")  # (the archive's session key is made before)
         importing = subprocess.Popen(
@@ -313,7 +315,7 @@ def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None
         finally:
             out = importing.communicate(timeout=300)[0].decode()
     assert importing.returncode == 0, out
-    assert "5000 games read" in out
+    assert "10000 games read" in out
     during = [t for t in took if t[2]]  # (answered while the import still ran)
     assert len(during) >= 3, took
     assert all(status == 303 and seconds < 4.0 for seconds, status, _ in during), took
@@ -329,7 +331,7 @@ def test_a_write_that_waits_too_long_is_answered_archive_busy(folder: Path) -> N
     from fastapi.testclient import TestClient
 
     from zrec.serve import create_app
-    from zrec.serve.access import Settings
+    from zrec.serve.opening import Settings
 
     app = create_app(str(folder / "a.sqlite"))
     app.state.settings = Settings(str(folder / "a.sqlite"), wait=1.0)

@@ -136,3 +136,19 @@ def test_version(tmp_path: Path) -> None:
     # it names the rules kernel in use: it loads the kernels, not the engines
     unused = ("typer", "lark", "sqlite3", "zrec.notation", "zrec.play", *OTHER_GAMES)
     assert imported(modules, *NEVER, *unused, "zrec.rules.serpent.rules") == []
+
+
+def test_pair_of_a_trf_file_opens_no_archive(tmp_path: Path) -> None:
+    """``zrec pair FILE.trf`` works on the file alone: the tournament layer pairs it, and
+    no module of the archive (nor SQLite) is imported, for a round paired, a file
+    checked or a random event written."""
+    trf = ROOT / "samples" / "tournaments" / "swiss-r3.trf"
+    for args in (["pair", str(trf)], ["pair", "--check", str(trf)],
+                 ["pair", "--random-tournament", "--players", "6", "--rounds", "2"]):
+        modules = modules_of(tmp_path, *args)
+        assert imported(modules, "zrec.tournament.swiss", "zrec.tournament.trf") == [
+            "zrec.tournament.swiss",
+            "zrec.tournament.trf",
+        ], args
+        unused = ("zrec.archive", "sqlite3", "psycopg", "zrec.publish", "zrec.serve")
+        assert imported(modules, *unused) == [], args

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from zrec.archive.tournament.event import Entrant, Round
-from zrec.archive.tournament.swiss import (
+from zrec.tournament.event import Entrant, Round
+from zrec.tournament.swiss import (
     Pairing,
     PairingError,
     before_round,
     first_colour_of,
     pair_round,
 )
-from zrec.archive.tournament.trf import read_trf
+from zrec.tournament.trf import read_trf
 
 
 def field(n: int) -> list[Entrant]:

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from zrec.archive.tournament.trf import read_trf
-from zrec.archive.tournament.trfwrite import trf_text
 from zrec.cli import app
+from zrec.tournament.trf import read_trf
+from zrec.tournament.trfwrite import trf_text
 
 CLUB = Path(__file__).resolve().parents[1] / "samples" / "club"
 EVENT = "Spring Swiss 2026"

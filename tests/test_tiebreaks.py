@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from zrec.archive.tournament.event import Entrant, Round, Tournament
-from zrec.archive.tournament.tiebreaks import (
+from zrec.tournament.event import Entrant, Round, Tournament
+from zrec.tournament.tiebreaks import (
     TiebreakError,
     _direct,
     _Sheet,

@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from zrec.archive.store.schema import VERSION
-from zrec.archive.tournament.berger import berger_rounds
 from zrec.cli import app
+from zrec.tournament.berger import berger_rounds
 
 runner = CliRunner()
 EVENT = "Spring Swiss"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from test_tournament_pairing import invoke, refused, roster, run
-from zrec.archive.tournament.seating import seat_round, table_sizes
+from zrec.tournament.seating import seat_round, table_sizes
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 NINE = [f"Player {c}" for c in "ABCDEFGHI"]  # pairing numbers 1 … 9

@@ -1,4 +1,4 @@
-"""The TRF-16 writer of a read TRF (zrec.archive.tournament.trfwrite): the exact
+"""The TRF-16 writer of a read TRF (zrec.tournament.trfwrite): the exact
 columns of the lines it writes, and any file model it writes reads back the same."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zrec.archive.tournament.event import Entrant, Round
-from zrec.archive.tournament.trf import Trf, read_trf
-from zrec.archive.tournament.trfwrite import trf_text
+from zrec.tournament.event import Entrant, Round
+from zrec.tournament.trf import Trf, read_trf
+from zrec.tournament.trfwrite import trf_text
 
 #: the codes of the two sides of a game: played, not rated, forfeits, not finished
 GAMES = ["10", "01", "==", "WL", "LW", "DD", "+-", "-+", "--", "  "]

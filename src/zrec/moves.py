@@ -2,13 +2,17 @@
 
 The grammar turns move text into these values; a rules module turns them into moves
 of its game.  Neither side needs to know the other: the notation never asks what a
-move means, and a rules module never sees text it has to tokenize.
+move means, and a rules module never sees text it has to tokenize.  (The one
+exception is a speed matter: :class:`WrittenTurns` holds a line's turns as the words
+they were written with, each word exactly one value's own ``text()``, and makes a
+:class:`Turn` only when one is asked for; a compiled rules kernel may read the words.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, overload
 
 ActionKind = Literal["path", "drop", "pass", "herd"]
 
@@ -97,3 +101,82 @@ class Turn:
 
     def __str__(self) -> str:
         return self.text()
+
+
+class WrittenTurns(Sequence[Turn]):
+    """Turns held as the words they were written with, each :class:`Turn` made only
+    when asked for (then kept).
+
+    ``words`` are the words of all the turns in order; turn ``i`` is
+    ``words[bounds[i]:bounds[i + 1]]`` (``bounds`` holds one more item than there are
+    turns, the last ``len(words)``): its dice's :meth:`Dice.text` first when it has
+    dice, then each action's :meth:`Action.text` (actions with no point jumped over).
+    ``make(words, bounds, start, stop)`` makes the turns ``start`` to ``stop - 1`` (the
+    reader's).  Making a turn with dice costs more than keeping its words, and a
+    compiled rules kernel may read the words directly (the one with dice does): the
+    reader holds a line with dice like this (tests/test_fastpath.py: the turns equal
+    those the grammar makes).  Equal to the list of its turns."""
+
+    __slots__ = ("_made", "_whole", "bounds", "make", "words")
+
+    def __init__(
+        self,
+        words: list[str],
+        bounds: list[int],
+        make: Callable[[list[str], list[int], int, int], list[Turn]],
+    ) -> None:
+        self.words = words
+        self.bounds = bounds
+        self.make = make
+        self._made: list[Turn | None] | None = None  # the turns made so far
+        self._whole = False  # all of them
+
+    def _turn(self, i: int) -> Turn:
+        made = self._made
+        if made is None:
+            made = self._made = [None] * (len(self.bounds) - 1)
+        turn = made[i]
+        if turn is None:
+            turn = made[i] = self.make(self.words, self.bounds, i, i + 1)[0]
+        return turn
+
+    def _all(self) -> list[Turn]:
+        if not self._whole:
+            self._made = self.make(self.words, self.bounds, 0, len(self.bounds) - 1)  # type: ignore[assignment]
+            self._whole = True
+        return self._made  # type: ignore[return-value]
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def __iter__(self) -> Iterator[Turn]:
+        return iter(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Turn]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | list[Turn]:
+        places = range(len(self.bounds) - 1)[index]  # IndexError as a list raises it
+        if isinstance(places, int):
+            return self._turn(places)
+        if self._whole:
+            return self._all()[index]
+        if places.step == 1:
+            return self.make(self.words, self.bounds, places.start, places.stop)
+        return [self._turn(i) for i in places]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # (as a list's)
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return list, (self._all(),)

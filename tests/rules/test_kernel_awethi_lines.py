@@ -9,9 +9,11 @@ another kind, dice of the wrong kind or out of range, an option letter, a stay o
 jump back where a path was due or allowed, a path too short, through a piece or off
 the board, a wolf's x missing or extra, a pass, a number or its dots wrong) give the
 same answer: how far the line is played, the position after it (field by field), its
-plies, and with ``keys`` the keys and removals.  So does every Awéthi record of the
-samples under every option.  And the kernel plays a plain random game's whole line
-itself, handing no turn back.
+plies, and with ``keys`` the keys and removals; the same lines held as their words
+(:class:`~zrec.moves.WrittenTurns`, as the reader holds a line with dice: the kernel's
+``Board.words``) give it too.  So does every Awéthi record of the samples under every
+option.  And the kernel plays a plain random game's whole line itself, from its turns
+or from its words, handing no turn back.
 
 Without the kernel built these tests skip, saying why; with ``CI=true`` they fail.
 """
@@ -27,7 +29,8 @@ from pathlib import Path
 import pytest
 
 from kernels import compiled
-from zrec.moves import HERD, PASS, Action, Dice, Turn
+from zrec.moves import HERD, PASS, Action, Dice, Turn, WrittenTurns
+from zrec.notation.fastpath import CommonPath
 from zrec.notation.reader import read_records
 from zrec.play.replay import prepare
 from zrec.rules import kernel
@@ -78,13 +81,38 @@ def _pair(
 Line = tuple[list[Turn], list[int | None], list[int]]
 
 
+def _words(turns: list[Turn]) -> WrittenTurns | None:
+    """The turns held as their words, as the reader holds a line with dice (the kernel
+    reads them with ``Board.words``); ``None`` where a turn is not one the reader would
+    hold so (no dice, a point jumped over, a herd action with squares)."""
+    words: list[str] = []
+    bounds: list[int] = []
+    for turn in turns:
+        bounds.append(len(words))
+        if turn.dice is not None:
+            words.append(turn.dice.text())
+        words.extend(action.text() for action in turn.actions)
+    bounds.append(len(words))
+    held = WrittenTurns(words, bounds, CommonPath().written)
+    try:
+        return held if held == turns and not any(t.dice is None for t in turns) else None
+    except ValueError:  # a word that is not a plain action
+        return None
+
+
 def _same(compiled: AwethiEngine, python: AwethiEngine, pos: AwethiPosition, line: Line) -> Run:
-    """Both ways (and with keys) the answers equal; the kernel's answer."""
+    """Both ways (and with keys) the answers equal, the line held as its turns or as
+    their words; the kernel's answer."""
     mine = play_line(compiled, pos, *line)
     theirs = reference_line(python, pos, *line)
     assert mine == theirs, line
     assert type(mine.position) is AwethiPosition
     assert tuple(mine.position) == tuple(theirs.position)
+    held = _words(line[0])
+    if held is not None:
+        worded = play_line(compiled, pos, held, line[1], line[2])
+        assert worded == theirs, line
+        assert tuple(worded.position) == tuple(theirs.position)
     assert compiled.key(mine.position) == python.key(theirs.position)
     keyed = play_line(compiled, pos, *line, keys=True)
     assert keyed == reference_line(python, pos, *line, keys=True)
@@ -226,6 +254,15 @@ def test_a_plain_line_is_played_by_the_kernel_alone() -> None:
             played, pos = compiled._board.line(python.start(), turns, numbers, dots, 0)
             assert played == len(turns)
             assert pos == reference_line(python, python.start(), turns, numbers, dots).position
+            held = _words(turns)
+            assert held is not None
+            board = compiled._board
+            assert board.words(python.start(), held.words, held.bounds, numbers, dots, 0) == (
+                played, pos)
+            fresh = WrittenTurns(held.words, held.bounds, CommonPath().written)
+            assert play_line(compiled, python.start(), fresh, numbers, dots) == (
+                played, pos, played, None, None)
+            assert fresh._made is None  # no turn was made: the kernel read every word
 
 
 def test_the_kernel_hands_back_where_the_reference_stops() -> None:

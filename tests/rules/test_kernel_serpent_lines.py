@@ -100,7 +100,7 @@ def _spoilt(moves: PlainMoves, rng: random.Random) -> Iterator[PlainMoves]:
     n = len(moves)
     if not n:
         return
-    turns, numbers, dots = moves.turns, moves.numbers, moves.dots
+    turns, numbers, dots = list(moves.turns), moves.numbers, moves.dots
     for _ in range(2):
         i = rng.randrange(n)
         j = rng.randrange(n)

@@ -1,11 +1,11 @@
-"""The game archive: games kept in SQLite (or PostgreSQL), searched, exported, published.
+"""The game archive: games kept in SQLite (or PostgreSQL), searched, exported.
 
 - :mod:`zrec.archive.store`: an open archive (:class:`Archive`), its database and
   tables, importing, searching and looking after it;
 - :mod:`zrec.archive.people`: the players' names, likely duplicates and merges;
-- :mod:`zrec.archive.tournament`: events as tournaments: standings, tie-breaks,
-  crosstables, TRF files;
-- :mod:`zrec.archive.site`: the published website of events.
+- :mod:`zrec.archive.events`: events as tournaments (:mod:`zrec.tournament`) read
+  and stored: loaded, their pairings, rosters and byes;
+- :mod:`zrec.archive.rated`: the players rated from the archive's games.
 
 Everything here works through the play layer; nothing names a game.
 """

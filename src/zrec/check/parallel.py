@@ -25,18 +25,19 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import astuple, replace
+from dataclasses import astuple
 from typing import TYPE_CHECKING, BinaryIO
 
 from zrec.check.diagnostics import ShownProblem, Totals, shown_of
+from zrec.check.inputs import read_with
 from zrec.check.validate import validate_record
 from zrec.notation.chunks import cut
-from zrec.notation.reader import Record, read_records
+from zrec.notation.reader import read_records
 
 if TYPE_CHECKING:  # multiprocessing is imported when workers start (start-up)
     from multiprocessing.pool import AsyncResult, Pool
 
-__all__ = ["PieceResult", "Validators", "all_cores", "check_piece", "read_with", "start_worker"]
+__all__ = ["PieceResult", "Validators", "all_cores", "check_piece", "start_worker"]
 
 #: games in the first piece sent to a worker
 FIRST_PIECE_GAMES = 200
@@ -169,17 +170,6 @@ def _stop(pool: Pool) -> None:
     stopping = threading.Thread(target=pool.terminate, name="zrec-stop-workers", daemon=True)
     stopping.start()
     stopping.join(STOP_SECONDS)
-
-
-def read_with(record: Record, reading: dict[str, str]) -> Record:
-    """The record read with these rule options (``-O``), its own tags overridden; a
-    game whose options do not include them is checked as written (its report says
-    what is wrong with the option, as for a bad tag)."""
-    if not reading or record.game is None:
-        return record
-    from zrec.play.overrides import with_tags
-
-    return replace(record, game=with_tags(record.game, reading))
 
 
 def _piece(piece: PieceResult) -> tuple[Totals, list[ShownProblem]]:

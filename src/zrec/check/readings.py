@@ -250,9 +250,5 @@ def file_readings(records: Iterable[Record | JsonRecord], file: str) -> Iterator
         if record.game is not None:
             yield game_readings(record.game, record.number, record.line, file)
             continue
-        if isinstance(record, Record):
-            assert record.problem is not None
-            problem = record.problem.format()
-        else:
-            problem = record.problem or "cannot be read"
-        yield GameReadings(record.number, record.line, problem=problem)
+        assert record.problem is not None
+        yield GameReadings(record.number, record.line, problem=record.problem.format())

@@ -226,12 +226,16 @@ def validate_game(
     return report
 
 
-def validate_record(record: Record, file: str, observe: Observe | None = None) -> GameReport:
-    """Check one record as read from a file (a syntax problem is an error too, and each
-    note of the reader, such as ``typography``, a warning)."""
+def validate_record(
+    record: Record | JsonRecord, file: str, observe: Observe | None = None
+) -> GameReport:
+    """Check one record as read from a file, zrec text or JSON (a syntax problem is an
+    error too, and each note of the reader, such as ``typography``, a warning)."""
 
     def diagnostic(problem: SyntaxProblem, severity: Severity) -> Diagnostic:
-        excerpt = "\n".join(problem.format().splitlines()[1:])
+        # the source line and the caret (a JSON problem has none: its message may be
+        # of several lines, a move's own syntax error)
+        shown = problem.format().splitlines()[1:] if problem.source_line else []
         return Diagnostic(
             problem.code,
             severity,
@@ -240,7 +244,7 @@ def validate_record(record: Record, file: str, observe: Observe | None = None) -
             problem.line,
             problem.column,
             problem.message,
-            excerpt=excerpt,
+            excerpt="\n".join(shown),
         )
 
     notes = [diagnostic(note, "warning") for note in record.notes]
@@ -258,21 +262,12 @@ def validate_record(record: Record, file: str, observe: Observe | None = None) -
 def report_of(
     record: Record | JsonRecord, file: str, observe: Observe | None = None
 ) -> GameReport:
-    """Check one record read from text or from JSON (a JSON game that cannot be read is
-    a ``syntax`` error at its place)."""
-    if isinstance(record, Record):
-        return validate_record(record, file, observe)
-    if record.game is not None:
-        return validate_game(record.game, file, record.number, record.line, observe)
-    report = GameReport(file, record.number, record.line)
-    problem = record.problem or "cannot be read"
-    report.diagnostics.append(
-        Diagnostic("syntax", "error", file, record.number, record.line, record.column, problem)
-    )
-    return report
+    """Check one record read from text or from JSON (:func:`validate_record`: a game
+    that cannot be read is an error at its place)."""
+    return validate_record(record, file, observe)
 
 
-def validate_records(records: Iterable[Record], file: str) -> Iterator[GameReport]:
+def validate_records(records: Iterable[Record | JsonRecord], file: str) -> Iterator[GameReport]:
     """Check every record of a file, one at a time."""
     for record in records:
         yield validate_record(record, file)

@@ -3,7 +3,9 @@
 Helpers here turn library errors into messages and exit codes:
 0 all good, 1 a record is invalid, 2 bad usage or a file that cannot be read.  The
 arguments and options that several commands take are defined here once, with the
-check of a ``--format`` value and the progress bar of the long commands.
+check of a ``--format`` value and the progress bar of the long commands.  It imports
+nothing of the notation at start-up: commands that read no record (``zrec archive
+users``) load none of it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import typer
 from zrec import __version__
 from zrec.cli._coerce import install
 from zrec.cli._help import plain_labels
-from zrec.cli._inputs import display_name
 
 if TYPE_CHECKING:
     from zrec.notation.model import Game
@@ -252,6 +253,8 @@ NO_GAME = "no game in the file"
 
 def say_no_game(file: str) -> None:
     """``zrec: FILE: no game in the file``, on standard error."""
+    from zrec.notation.inputs import display_name  # (not at start-up)
+
     typer.echo(f"zrec: {display_name(file)}: {NO_GAME}", err=True)
 
 
@@ -291,6 +294,8 @@ def nth_record(records: Iterator[Record], number: int, file: str) -> Record:
     if not count:
         say_no_game(file)
         raise typer.Exit(EXIT_INVALID)
+    from zrec.notation.inputs import display_name
+
     fail(
         f"{display_name(file)}: there is no game {number} in the file (it has {count})",
         EXIT_USAGE,

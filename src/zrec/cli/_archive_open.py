@@ -42,6 +42,7 @@ def opened(
     damaged to open adds)."""
     from zrec.archive import Archive, ArchiveError
     from zrec.fileio import NoSpaceError
+    from zrec.tournament.event import EventError
 
     try:
         archive = Archive.open(db, create, read_only=not write)
@@ -49,7 +50,7 @@ def opened(
         refuse(exc, DAMAGE_HINT if hint is None else hint)
     try:
         yield archive
-    except (ArchiveError, NoSpaceError) as exc:
+    except (ArchiveError, EventError, NoSpaceError) as exc:
         refuse(exc)
     finally:
         archive.close()

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 import typer
 
 from zrec.cli._app import Found, fail, open_input, progress_bar, write_to
-from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
+from zrec.notation.inputs import display_name, read_input
 
 if TYPE_CHECKING:
     from zrec.notation.model import Game
@@ -56,15 +56,13 @@ def _archive_count(db: str) -> int:
 
 
 def _file_games(files: Sequence[str], found: Found, left_out: list[str]) -> Iterator[Game]:
-    from zrec.notation.reader import Record
-
     for file in files:
         name = display_name(file)
         with open_input(file) as stream:
-            for record in found.of(records_of(stream, file, name), file):
+            for record in found.of(read_input(stream, file, name), file):
                 if record.game is not None:
                     yield record.game
-                elif isinstance(record, Record) and record.problem is not None:
+                elif record.problem is not None:
                     left_out.append(f"{name}: {record.problem.format()}")
                 else:
                     left_out.append(f"{name}, game {record.number}: cannot be read")

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import BinaryIO
 
 from zrec.check.diagnostics import ShownProblem, Totals, shown_of
-from zrec.check.parallel import Validators, read_with
-from zrec.check.validate import report_of
-from zrec.cli._inputs import display_name, is_json_name, records_of, sniff
-from zrec.notation.reader import Record
-from zrec.play.overrides import with_tags
+from zrec.check.inputs import validate_input
+from zrec.check.parallel import Validators
+from zrec.notation.inputs import display_name, tell
 
 __all__ = ["checked"]
 
@@ -24,20 +21,16 @@ def checked(
     before it: the problems' game numbers count from there.  Each game is counted in
     ``totals`` before its problems are given."""
     name = display_name(file)
-    if validators.jobs > 1 and not is_json_name(file):
-        looks_json, stream = sniff(stream)
-        if not looks_json:
+    is_json: bool | None = None  # (told here only for the workers)
+    if validators.jobs > 1:
+        is_json, stream = tell(stream, file)
+        if not is_json:
             games = 0
             for part, shown in validators.pieces(stream, name):
                 totals.merge(part)
                 yield shown, games
                 games += part.games
             return
-    for record in records_of(stream, file, name):
-        if isinstance(record, Record):
-            record = read_with(record, validators.reading)
-        elif validators.reading and record.game is not None:
-            record = replace(record, game=with_tags(record.game, validators.reading))
-        report = report_of(record, name)
-        totals.add(report)
-        yield shown_of(report, validators.as_json, validators.errors_only), 0
+    for game in validate_input(stream, file, name, validators.reading, is_json):
+        totals.add(game.report)
+        yield shown_of(game.report, validators.as_json, validators.errors_only), 0

@@ -27,7 +27,7 @@ from zrec.cli._app import (
 )
 from zrec.cli._archive_open import DbOpt as DbOpt  # (the archive modules import them here)
 from zrec.cli._archive_open import opened as opened
-from zrec.cli._inputs import display_name, records_of, unique
+from zrec.cli._inputs import unique
 
 if TYPE_CHECKING:
     from zrec.archive.store import Archive
@@ -177,7 +177,8 @@ def import_command(
     results = []
     unreadable = 0
     with opened(db, create=True) as archive:
-        from zrec.archive.tournament.paired import archive_mismatches
+        from zrec.archive.events.loading import archive_mismatches
+        from zrec.notation.inputs import display_name
 
         # the stored games that contradicted their pairings already (said by their import)
         before = {gid for gid, _ in archive_mismatches(archive)}
@@ -252,18 +253,20 @@ def _import_one(
     jobs: int,
 ) -> FileResult:
     """Import one input, in ``jobs`` processes when it is zrec text."""
-    from zrec.cli._inputs import is_json_name, sniff
+    from zrec.notation.inputs import read_input, tell
 
-    if jobs > 1 and not is_json_name(file):
-        looks_json, stream = sniff(stream)
-        if not looks_json:
+    is_json: bool | None = None  # (told here only for jobs)
+    if jobs > 1:
+        is_json, stream = tell(stream, file)
+        if not is_json:
             from zrec.archive.store.jobs import parallel_facts
 
             def facts(done: int) -> Iterator[Facts]:
                 return parallel_facts(stream, name, done, jobs)
 
             return importer.import_records((), name, sha, size, facts)
-    return importer.import_records(records_of(stream, file, name), name, sha, size)
+    records = read_input(stream, file, name, is_json)
+    return importer.import_records(records, name, sha, size)
 
 
 @archive_app.command()

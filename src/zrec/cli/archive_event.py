@@ -19,8 +19,8 @@ from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
     from zrec.archive import Archive
-    from zrec.archive.tournament.event import Tournament
-    from zrec.archive.tournament.tiebreaks import Ranked
+    from zrec.tournament.event import Tournament
+    from zrec.tournament.tiebreaks import Ranked
 
 EventArg = Annotated[str, typer.Argument(help="The event (its Event tag).", metavar="EVENT")]
 RoundOpt = Annotated[
@@ -62,10 +62,10 @@ FormOpt = Annotated[
 def _ranked(
     archive: Archive, name: str, last: int | None, tiebreaks: str | None, rules: str = "2026"
 ) -> tuple[Tournament, list[Ranked], list[str], bool]:
-    from zrec.archive.tournament import paired
-    from zrec.archive.tournament.event import load_event
-    from zrec.archive.tournament.pairstore import stored_boards
-    from zrec.archive.tournament.tiebreaks import (
+    from zrec.archive.events.loading import load_event
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament import paired
+    from zrec.tournament.tiebreaks import (
         default_tiebreaks,
         parse_tiebreaks,
         rank,
@@ -90,8 +90,8 @@ def _ranked(
 def _after(archive: Archive, event: Tournament) -> str:
     """``after round 5``, and the rounds it counts that are not complete: ``after round 5
     (1 of 4 games in; 3 pending)``."""
-    from zrec.archive.tournament.pairstore import stored_boards
-    from zrec.archive.tournament.progress import round_progress, standings_title
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.progress import round_progress, standings_title
 
     title = standings_title(event.rounds, round_progress(event, stored_boards(archive.db,
                                                                                 event.id)))
@@ -123,8 +123,8 @@ def standings(
     output: OutputOpt = None,
 ) -> None:
     """The standings of an event: rank, player, points, games and tie-breaks."""
-    from zrec.archive.tournament import tables
-    from zrec.archive.tournament.trf import write_trf
+    from zrec.tournament import tables
+    from zrec.tournament.trf import write_trf
 
     output_format = check_format(output_format, ("text", "csv", "json", "html", "trf"))
     with opened(db, write=False) as archive:  # (its errors are messages, exit 2)
@@ -158,7 +158,7 @@ def crosstable(
     output: OutputOpt = None,
 ) -> None:
     """The crosstable of an event, in rank order."""
-    from zrec.archive.tournament import tables
+    from zrec.tournament import tables
     output_format = check_format(output_format, ("text", "html"))
     with opened(db, write=False) as archive:
         event, lines, _, robin = _ranked(archive, event_name, last, tiebreaks, regulations)
@@ -185,9 +185,9 @@ def roster(
 
     It holds the players, their pairing numbers, and the rounds no stored game holds
     (byes, absences, forfeits, results without a record)."""
-    from zrec.archive.tournament.roster import import_roster
-    from zrec.archive.tournament.trf import read_trf
+    from zrec.archive.events.roster import import_roster
     from zrec.cli._app import open_input
+    from zrec.tournament.trf import TrfError, read_trf
 
     with open_input(file) as stream:
         data = stream.read()
@@ -195,11 +195,9 @@ def roster(
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("latin-1")  # older pairing programs write Latin-1
-    from zrec.archive import ArchiveError
-
     try:
         trf = read_trf(text, "standard input" if file == "-" else file)
-    except ArchiveError as exc:
+    except TrfError as exc:
         fail(str(exc))
     with opened(db, create=True) as archive:
         counts = import_roster(archive, trf, event_name)
@@ -238,7 +236,7 @@ def bye(
     db: DbOpt = DEFAULT_DB,
 ) -> None:
     """Record a bye: a round a player has no opponent in (or take one back)."""
-    from zrec.archive.tournament.byes import BYE_KINDS, add_bye, remove_bye
+    from zrec.archive.events.byes import BYE_KINDS, add_bye, remove_bye
 
     if remove:
         if kind is not None:

@@ -3,7 +3,7 @@
 ``pair`` pairs a Swiss round by the FIDE Dutch system, ``schedule --round-robin`` writes
 a round-robin table (the Berger tables), ``seat`` seats the tables of a game of more
 seats by score groups; each stores the pairings and prints them.  docs/tournaments.md
-is the guide (:mod:`zrec.archive.tournament.drawing` does the work).
+is the guide (:mod:`zrec.archive.events.drawing` does the work).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from zrec.cli._app import check_format, fail
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
-    from zrec.archive.tournament.drawing import Drawn
+    from zrec.archive.events.drawing import Drawn
 
 EventArg = Annotated[str, typer.Argument(help="The event (its Event tag).", metavar="EVENT")]
 RoundOpt = Annotated[
@@ -51,7 +51,7 @@ ExtendOpt = Annotated[
 def _show(drawn: Drawn, output_format: str) -> None:
     """Print the rounds drawn: text, or JSON (one round: its array; several: an object
     of arrays by round)."""
-    from zrec.archive.tournament.pairing_tables import (
+    from zrec.tournament.pairing_tables import (
         pairings_json,
         pairings_text,
         round_boards,
@@ -87,7 +87,7 @@ def pair(
     ] = None,
 ) -> None:
     """Pair a Swiss round by the FIDE Dutch system, store the pairings and print them."""
-    from zrec.archive.tournament.drawing import pair_event
+    from zrec.archive.events.drawing import pair_event
 
     output_format = check_format(output_format, ("text", "json"))
     if first not in (None, "white", "black"):
@@ -113,7 +113,7 @@ def schedule(
     replace: ReplaceOpt = False,
 ) -> None:
     """Write every round of a round robin as the event's pairings, and print them."""
-    from zrec.archive.tournament.drawing import schedule_event
+    from zrec.archive.events.drawing import schedule_event
 
     if not round_robin:
         fail("schedule writes a round robin: give --round-robin")
@@ -142,7 +142,7 @@ def seat(
     extend: ExtendOpt = False,
 ) -> None:
     """Seat a round's tables by score groups, the seats rotated; store and print them."""
-    from zrec.archive.tournament.drawing import seat_event
+    from zrec.archive.events.drawing import seat_event
 
     output_format = check_format(output_format, ("text", "json"))
     with opened(db) as archive:

@@ -1,6 +1,6 @@
 """``zrec archive publish``: a static website of events, to read offline or put online.
 
-The site (see :mod:`zrec.archive.site` and docs/publish.md) holds an index of the
+The site (see :mod:`zrec.publish` and docs/publish.md) holds an index of the
 events, and per event its standings, crosstable, rounds and a replay page per game.
 """
 
@@ -14,7 +14,7 @@ from zrec.cli._app import QuietOpt, progress_bar, shows_progress
 from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
-    from zrec.archive.site import Progress
+    from zrec.publish import Progress
 
 
 def _progress(quiet: bool) -> tuple[Progress | None, list[Any]]:
@@ -68,8 +68,8 @@ def publish(
     The site is built beside DIR and put in place at the end: a failure leaves the old
     site as it was.  A folder that is not a site zrec made is never replaced.
     """
-    from zrec.archive.site import publish as run
     from zrec.cli._app import fail
+    from zrec.publish import publish as run
 
     if every and event_names:
         fail("give events or --all, not both")

@@ -42,11 +42,11 @@ def ratings(
 ) -> None:
     """Rate the players: Glicko-2 for games of two seats, Plackett-Luce (openskill) for
     games of more; one list per game and rule options, rating periods in date order."""
-    from zrec.archive.ratings import shown
-    from zrec.archive.ratings.compute import rate
+    from zrec.archive.rated import rate
     from zrec.archive.store.dates import DateError, date_range
     from zrec.rules import find_game
     from zrec.rules.base import UnknownGameError
+    from zrec.tournament.ratings import shown
 
     output_format = check_format(output_format, ("text", "json"))
     name = None

@@ -1,7 +1,7 @@
 """``zrec archive users``: the accounts of an archive that ``zrec serve`` shares.
 
 ``add``, ``list``, ``remove``, ``password`` and ``token`` (a new API token, or
-``--revoke``); the work is done by :mod:`zrec.archive.accounts`.  A password is asked
+``--revoke``); the work is done by :mod:`zrec.serve.accounts`.  A password is asked
 twice, unseen, on a terminal, or read as one line from standard input when that is not
 a terminal (a script's pipe).  No password, hash or stored token is ever printed.
 """
@@ -19,7 +19,7 @@ from zrec.cli.archive import DEFAULT_DB, DbOpt, archive_app, opened
 
 if TYPE_CHECKING:
     from zrec.archive import Archive
-    from zrec.archive.accounts import User
+    from zrec.serve.accounts import User
 
 users_app = typer.Typer(
     name="users",
@@ -36,7 +36,7 @@ NameArg = Annotated[str, typer.Argument(metavar="NAME", help="The user's name (a
 
 def _refuse(exc: Exception) -> NoReturn:
     """An account's error (a bad name, a short password): exit 2 with its message."""
-    from zrec.archive.accounts import AccountError
+    from zrec.serve.accounts import AccountError
 
     if isinstance(exc, AccountError):
         fail(str(exc), EXIT_USAGE)
@@ -47,7 +47,7 @@ def _read_password(name: str) -> str:
     """A new password for ``name``: asked twice, unseen, on a terminal; else one line of
     standard input (its line ending dropped).  Exit 2 for a short one, two that differ,
     or none."""
-    from zrec.archive.accounts import AccountError, check_password
+    from zrec.serve.accounts import AccountError, check_password
 
     if sys.stdin.isatty():
         import getpass
@@ -75,7 +75,7 @@ def _read_password(name: str) -> str:
 
 
 def _known(archive: Archive, name: str) -> User:
-    from zrec.archive.accounts import find_user
+    from zrec.serve.accounts import find_user
 
     found = find_user(archive, name)
     if found is None:
@@ -102,7 +102,7 @@ def add_command(
     games and records results and byes; an admin also manages users and removes games.
     Example: zrec archive users add ada --role admin
     """
-    from zrec.archive.accounts import ROLES, AccountError, add_user, check_name, find_user
+    from zrec.serve.accounts import ROLES, AccountError, add_user, check_name, find_user
 
     if role not in ROLES:
         fail(f"--role is editor or admin, not {role!r}")
@@ -128,7 +128,7 @@ def list_command(
 ) -> None:
     """List the users: name, role, when it was added (UTC), its API tokens that have
     not expired and when the first of them expires (UTC), sorted by name."""
-    from zrec.archive.accounts import list_users
+    from zrec.serve.accounts import list_users
 
     output_format = check_format(output_format, ("text", "json"))
     with opened(db, write=False) as archive:
@@ -151,7 +151,7 @@ def list_command(
 def remove_command(name: NameArg, db: DbOpt = DEFAULT_DB) -> None:
     """Remove a user, its API tokens and its sessions on zrec serve (the games it
     imported stay). The only admin is not removed: add another admin first."""
-    from zrec.archive.accounts import remove_user
+    from zrec.serve.accounts import remove_user
 
     with opened(db) as archive:
         user = remove_user(archive, name)
@@ -164,7 +164,7 @@ def password_command(name: NameArg, db: DbOpt = DEFAULT_DB) -> None:
     """Give a user a new password (asked twice on a terminal, else one line of standard
     input). Its sessions on zrec serve end; its API tokens stay valid: zrec archive
     users token NAME --revoke ends them."""
-    from zrec.archive.accounts import set_password
+    from zrec.serve.accounts import set_password
 
     with opened(db) as archive:
         user = _known(archive, name)
@@ -195,7 +195,7 @@ def token_command(
     """
     import time
 
-    from zrec.archive.accounts import new_token, revoke_tokens, token_expiry, when
+    from zrec.serve.accounts import new_token, revoke_tokens, token_expiry, when
 
     now = time.time()
     with opened(db) as archive:

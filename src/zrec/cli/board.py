@@ -30,10 +30,10 @@ from zrec.cli._app import EXIT_USAGE, app, fail, file_text
 def _record_of(file: Path) -> str:
     """The one record of ``file``, as text; exits with a message for a file that
     cannot be read or does not hold one record."""
-    from zrec.serve.api import records_in
+    from zrec.notation.inputs import read_input
 
     body, text = file_text(file, "the board opens a .zrec record")
-    found = len(list(records_in(body, str(file), str(file))))
+    found = len(list(read_input(body, str(file), str(file))))
     if found != 1:
         said = "no record" if not found else f"{found} records"
         fail(f"{file}: holds {said}: the board opens a file of one record", EXIT_USAGE)

@@ -29,9 +29,9 @@ from zrec.cli._app import (
     say_no_game,
     write_to,
 )
-from zrec.cli._inputs import display_name, unique
+from zrec.cli._inputs import unique
 from zrec.cli._readings import ReadingOpt, check_option_values, read_under, reading_of
-from zrec.notation.model import Line
+from zrec.notation.inputs import display_name
 from zrec.notation.reader import Record, read_records
 
 if TYPE_CHECKING:
@@ -177,6 +177,7 @@ def _position(
 ) -> Shown:
     """The position ``show`` prints for one file; exits with a message when there is none."""
     from zrec.play import GameSetupError, ReplayError, path_to, prepare
+    from zrec.play.places import check_node
     from zrec.render.positions import PositionError, Shown, position_at
 
     where = f"{file}: " if several else ""
@@ -195,12 +196,9 @@ def _position(
             return position_at(record.game, ply)
         except PositionError as exc:
             fail(_located(record, file) or f"{where}{exc}", EXIT_INVALID)
-    total = _moves_written(record.game.line)
-    if node > total:
-        fail(
-            f"{where}the record has {total} moves, variations included; "
-            f"--node must be 0 to {total}"
-        )
+    check_node(record.game.line, node, lambda total: fail(
+        f"{where}the record has {total} moves, variations included; --node must be 0 to {total}"
+    ))
     try:
         replay = prepare(record.game)
         if node == 0:
@@ -222,11 +220,6 @@ def _located(record: Record, file: str) -> str | None:
     errors = [d for d in report.diagnostics if d.severity == "error"]
     at_a_move = [d for d in errors if d.ply is not None] or errors
     return at_a_move[0].format() if at_a_move else None
-
-
-def _moves_written(line: Line) -> int:
-    """How many moves a line holds, its variations' moves included."""
-    return sum(1 + sum(_moves_written(v) for v in node.variations) for node in line.moves)
 
 
 @app.command("random")

@@ -5,7 +5,7 @@ and JaVaFo's ``-p`` file (the number of pairs, then ``WHITE BLACK``, the bye as
 ``B 0``) or as JSON; ``--check`` re-pairs every round of a finished file and lists
 those the Dutch system pairs otherwise; ``--random-tournament`` writes a random event
 paired round by round by the engine, for tests.  The library side is
-:mod:`zrec.archive.tournament.pairtools` and :mod:`~zrec.archive.tournament.randomswiss`.
+:mod:`zrec.tournament.pairtools` and :mod:`~zrec.tournament.randomswiss`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from zrec.cli._app import (
 )
 
 if TYPE_CHECKING:
-    from zrec.archive.tournament.swiss import Pairing
-    from zrec.archive.tournament.trf import Trf
+    from zrec.tournament.swiss import Pairing
+    from zrec.tournament.trf import Trf
 
 FORMATS = ("pairs", "json")
 
@@ -37,7 +37,7 @@ FORMATS = ("pairs", "json")
 def read_file(file: Path, to_pair: bool = True) -> Trf:
     """The TRF file's event; exits 2 with the line at fault, or (``to_pair``) when the
     file does not declare its rounds."""
-    from zrec.archive.tournament.trf import TrfError, read_trf
+    from zrec.tournament.trf import TrfError, read_trf
 
     _, text = file_text(file)  # older TRF files are Latin-1
     try:
@@ -65,8 +65,8 @@ def json_format(pairing: Pairing) -> str:
 
 
 def _pair(file: Path, number: int | None, form: str, output: str | None) -> None:
-    from zrec.archive.tournament.pairtools import next_round, pair_file, refusal
-    from zrec.archive.tournament.swiss import PairingError
+    from zrec.tournament.pairtools import next_round, pair_file, refusal
+    from zrec.tournament.swiss import PairingError
 
     check_format(form, FORMATS)
     trf = read_file(file)
@@ -85,7 +85,7 @@ def _pair(file: Path, number: int | None, form: str, output: str | None) -> None
 
 
 def _check(file: Path) -> None:
-    from zrec.archive.tournament.pairtools import check, pairs_text
+    from zrec.tournament.pairtools import check, pairs_text
 
     checked, found = check(read_file(file, to_pair=False))
     if not checked:
@@ -106,9 +106,9 @@ def _check(file: Path) -> None:
 
 
 def _random(players: int, rounds: int, seed: int, output: str | None) -> None:
-    from zrec.archive.tournament.randomswiss import random_tournament
-    from zrec.archive.tournament.swiss import PairingError
-    from zrec.archive.tournament.trfwrite import trf_text
+    from zrec.tournament.randomswiss import random_tournament
+    from zrec.tournament.swiss import PairingError
+    from zrec.tournament.trfwrite import trf_text
 
     try:
         trf = random_tournament(players, rounds, seed)

@@ -26,7 +26,8 @@ from zrec.cli._app import (
     report_broken,
     write_to,
 )
-from zrec.cli._inputs import Format, Source, is_json_name, sniff, unique
+from zrec.cli._inputs import Format, Source, unique
+from zrec.notation.inputs import is_json_name, sniff
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
 from zrec.notation.writer import games_text

@@ -30,8 +30,9 @@ from zrec.cli._app import (
     report_broken,
     write_to,
 )
-from zrec.cli._inputs import display_name, unique
+from zrec.cli._inputs import unique
 from zrec.cli._readings import ReadingOpt, read_under, reading_of
+from zrec.notation.inputs import display_name
 from zrec.notation.model import Game
 from zrec.notation.reader import Record, read_records
 

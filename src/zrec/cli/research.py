@@ -29,8 +29,8 @@ from zrec.cli._app import (
     open_input,
     write_to,
 )
-from zrec.cli._inputs import display_name, records_of
 from zrec.errors import ZrecError
+from zrec.notation.inputs import display_name, read_input
 
 if TYPE_CHECKING:
     from zrec.check.readings import GameReadings, Group
@@ -198,7 +198,7 @@ def readings_command(
     found = Found()
     try:
         with open_input(file) as stream:
-            games = list(file_readings(found.of(records_of(stream, file, name), file), name))
+            games = list(file_readings(found.of(read_input(stream, file, name), file), name))
     except ZrecError as exc:
         fail(f"{name}: {exc}")
     with write_to(output) as out:

@@ -8,7 +8,10 @@ Lark: :func:`plain_tag` matches a line that is one tag pair,
 :meth:`CommonPath.plain_line` splits a line of moves at its spaces and looks each word
 up, and :meth:`CommonPath.direct_game` builds the game straight from its tokens.
 A turn with dice (``2413e: a1-b2, c3``) is common too: its dice roll is one word
-and each of its actions but the last ends with its comma.  Anything else (a comment,
+and each of its actions but the last ends with its comma; a line with dice is held
+as its words (:class:`~zrec.moves.WrittenTurns`, each turn made by
+:meth:`CommonPath.written` only when asked for: making them was most of the time of
+checking such a line with a rules kernel, which reads the words itself).  Anything else (a comment,
 a variation, a suffix, a jump over a point, odd spacing, a character outside ASCII)
 is left to the grammar: these functions then answer ``None``.
 
@@ -26,8 +29,9 @@ import re
 import sys
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import islice
 
-from zrec.moves import Action, Dice, Turn
+from zrec.moves import Action, Dice, Turn, WrittenTurns
 from zrec.notation.grammar import TokenT, possessive
 from zrec.notation.model import Game, Line, Span
 from zrec.notation.plainmoves import PlainMoves
@@ -132,6 +136,10 @@ def _number(text: str) -> tuple[int, int]:
     return int(text.rstrip(".")), 3 if text.endswith("...") else 1
 
 
+#: what a token of :meth:`CommonPath.direct_game`'s moves allows next: a move (or its
+#: number), an action (after dice or a comma), a comma or a move (after an action of a
+#: move with dice)
+_NEXT, _ACTION, _COMMA = 0, 1, 2
 #: the most words a reader's fast path keeps before it forgets them
 WORDS = 65_536
 
@@ -161,6 +169,8 @@ class CommonPath:
                     if len(kinds) >= WORDS:
                         kinds.clear()
                     kind = kinds[word] = word_kind(word)
+                    if kind == ACTION_COMMA:  # its action, as direct_game looks it up
+                        kinds[word[:-1]] = "ACTION"
                 if not kind:
                     return None
                 if kind == "RESULT":
@@ -191,55 +201,89 @@ class CommonPath:
             if pair is None:
                 return None
             tags.append(pair)
-        turns = self.turns
-        written: list[Turn] = []  # the line, as PlainMoves holds it
+        kinds = self.kinds
+        words: list[str] = []  # each move's words: a plain action, or dice and actions
+        bounds: list[int] = []  # where each move's words begin
         numbers: list[int | None] = []
         all_dots: list[int] = []
         lines: list[int] = []
         columns: list[int] = []
         number: int | None = None
         dots = 1
-        index, end = first, count - 1
-        while index < end:
-            kind, text, line, column = tokens[index]
-            index += 1
+        dice = False  # a move with dice read
+        after = _NEXT  # what the last token allows next
+        for kind, text, line, column in islice(tokens, first, count - 1):
             if kind == "ACTION":
-                turn = turns.get(text)
-                if turn is None:
-                    turn = self._turn(text)
-                    if turn is None:
-                        return None
-            elif kind == "MOVE_NUMBER" and number is None:
-                number, dots = _number(text)
-                continue
-            elif kind == "DICE":  # then actions joined by commas
-                actions: list[Action] = []
-                while index < end and tokens[index][0] == "ACTION":
-                    word = tokens[index][1]
-                    turn = turns.get(word) or self._turn(word)
-                    if turn is None:
-                        return None
-                    actions.append(turn.actions[0])
-                    index += 1
-                    if index == end or tokens[index][0] != "COMMA":
-                        break
-                    index += 1
-                else:  # no action after the dice or after a comma
+                if kinds.get(text) != "ACTION" and self.kind(text) != "ACTION":
+                    return None  # (a jump over a named point: the grammar reads it)
+                if after != _NEXT:  # an action of the move's dice
+                    if after == _ACTION:
+                        words.append(text)
+                        after = _COMMA
+                        continue
+                    after = _NEXT  # a move of one action after a move with dice
+            elif kind == "COMMA":
+                if after != _COMMA:
                     return None
-                turn = Turn(tuple(actions), _dice(text))
+                after = _ACTION
+                continue
+            elif kind == "DICE":
+                if after == _ACTION:  # no action after the dice or after a comma
+                    return None
+                after = _ACTION
+                dice = True
+            elif kind == "MOVE_NUMBER" and number is None and after != _ACTION:
+                number, dots = _number(text)
+                after = _NEXT
+                continue
             else:
                 return None
-            written.append(turn)
+            # a move begins: a plain action alone, or dice and actions joined by commas
+            bounds.append(len(words))
+            words.append(text)
             numbers.append(number)
             all_dots.append(dots)
             lines.append(line)
             columns.append(column)
             number, dots = None, 1
+        if after == _ACTION:  # no action after the dice or after a comma
+            return None
         if number is not None:  # a number with no move after it
             return None
         spans = tuple(Span(t[2], t[3]) for t in tokens[:first])
+        written: Sequence[Turn]
+        if dice:  # the turns made only if asked for: a rules kernel reads the words
+            bounds.append(len(words))
+            written = WrittenTurns(words, bounds, self.written)
+        else:  # a word a move, each turn learnt
+            get, learn = self.turns.get, self._turn
+            written = [get(word) or learn(word) for word in words]  # type: ignore[misc]
         moves = PlainMoves(written, numbers, all_dots, lines, columns)
         return Game(tuple(tags), Line(moves), tokens[-1][1], spans)
+
+    def written(self, words: list[str], bounds: list[int], start: int, stop: int) -> list[Turn]:
+        """The turns ``start`` to ``stop - 1`` of a line held as its words
+        (:class:`~zrec.moves.WrittenTurns`): each a plain action, or dice then plain
+        actions."""
+        get, plain = self.turns.get, self._plain
+        out: list[Turn] = []
+        for i in range(start, stop):
+            begin = bounds[i]
+            first = words[begin]
+            if first[-1] != ":":
+                out.append(get(first) or plain(first))
+                continue
+            actions = [
+                (get(word) or plain(word)).actions[0] for word in words[begin + 1 : bounds[i + 1]]
+            ]
+            out.append(Turn(tuple(actions), _dice(first)))
+        return out
+
+    def _plain(self, word: str) -> Turn:
+        turn = self._turn(word)
+        if turn is None:
+            raise ValueError(f"not a plain move: {word!r}")
+        return turn
 
     def kind(self, word: str) -> str:
         """The kind :func:`word_kind` gives ``word``, learnt for the next time."""

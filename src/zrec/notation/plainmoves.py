@@ -5,11 +5,14 @@ The reader's fast path (:meth:`CommonPath.direct_game
 <zrec.notation.fastpath.CommonPath.direct_game>`) reads most games of a file: tag
 pairs, plain moves with or without their numbers, the result.  Their main line is a
 :class:`PlainMoves`: the turns, the numbers written before them and where each move
-stands, in plain lists.  Checking such a game needs nothing more (the walker of
-:mod:`zrec.play.walk` hands the turns and numbers to the rules in one call); a
-:class:`~zrec.notation.model.MoveNode` is made for a move only when one is asked for
-(a step shown with a finding, the writer, a page), all of them once when the line is
-walked or sliced, equal to what the fast path built before (spans included).
+stands, in plain lists (the turns of a line with dice as their words, a
+:class:`~zrec.moves.WrittenTurns`: a turn with dice is made only when one is asked
+for, and a rules kernel may read the words instead).  Checking such a game needs
+nothing more (the walker of :mod:`zrec.play.walk` hands the turns and numbers to the
+rules in one call); a :class:`~zrec.notation.model.MoveNode` is made for a move only
+when one is asked for (a step shown with a finding, the writer, a page), all of them
+once when the line is walked or sliced, equal to what the fast path built before
+(spans included).
 
 Nothing here knows any game: the turns are the notation's own values
 (:mod:`zrec.moves`).
@@ -35,7 +38,7 @@ class PlainMoves(Sequence[MoveNode]):
 
     def __init__(
         self,
-        turns: list[Turn],
+        turns: Sequence[Turn],
         numbers: list[int | None],
         dots: list[int],
         lines: list[int],
@@ -93,7 +96,7 @@ class PlainMoves(Sequence[MoveNode]):
         return repr(self.nodes())
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return PlainMoves, (self.turns, self.numbers, self.dots, self.lines, self.columns)
+        return PlainMoves, (list(self.turns), self.numbers, self.dots, self.lines, self.columns)
 
 
 __all__ = ["PlainMoves"]

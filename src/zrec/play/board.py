@@ -15,19 +15,27 @@ rules for).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from zrec.errors import ZrecError
 from zrec.notation.model import Game
 from zrec.play.ending import judge_ending, termination_of
-from zrec.play.places import count_moves, main_end
+from zrec.play.places import check_node, main_end
 from zrec.play.replay import GameSetupError, Replay, prepare
 from zrec.play.walk import path_to
 
 __all__ = [
-    "Board", "BoardError", "Offer", "Prepared", "Roll", "board_at", "parse_roll", "position_at"
+    "Board",
+    "BoardError",
+    "BoardRecord",
+    "Offer",
+    "Roll",
+    "bad_node",
+    "board_at",
+    "parse_roll",
+    "position_at_node",
 ]
 
 
@@ -117,26 +125,30 @@ def replay_of(game: Game) -> Replay:
         raise BoardError("no-engine", exc.message) from None
 
 
-def position_at(replay: Replay, game: Game, at: int) -> Any:
+def bad_node(at: int) -> Callable[[int], BoardError]:
+    """The error (``bad-node``) of a node ``at`` that a record of ``total`` moves does
+    not have, for :func:`zrec.play.places.check_node`."""
+    return lambda total: BoardError(
+        "bad-node",
+        f"the record has {total} {'move' if total == 1 else 'moves'}, variations included: "
+        f"the node must be 0 to {total}, not {at}",
+    )
+
+
+def position_at_node(replay: Replay, game: Game, at: int) -> Any:
     """The position after node ``at`` (0: the start); raises :class:`BoardError`
     (``bad-node``) for a node the record does not have."""
-    total = count_moves(game.line)
-    if not 0 <= at <= total:
-        moves = "move" if total == 1 else "moves"
-        raise BoardError(
-            "bad-node",
-            f"the record has {total} {moves}, variations included: the node must be 0 to "
-            f"{total}, not {at}",
-        )
+    check_node(game.line, at, bad_node(at))
     if not at:
         return replay.start
     return path_to(replay, game.line, at)[-1].after
 
 
-class Prepared:
-    """A record ready for the board: its engine and start, and the positions found so
-    far at its nodes (kept while the same record is asked about again, as the board
-    does for every click of a move)."""
+class BoardRecord:
+    """A record open on the board: the game, its :class:`~zrec.play.replay.Replay`
+    (engine and start, as :func:`~zrec.play.replay.prepare` makes it), and the
+    positions found so far at its nodes (kept while the same record is asked about
+    again, as the board does for every click of a move)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -144,10 +156,10 @@ class Prepared:
         self._positions: dict[int, Any] = {}
 
     def position(self, at: int) -> Any:
-        """The position after node ``at`` (:func:`position_at`)."""
+        """The position after node ``at`` (:func:`position_at_node`)."""
         found = self._positions.get(at)
         if found is None:
-            found = self._positions[at] = position_at(self.replay, self.game, at)
+            found = self._positions[at] = position_at_node(self.replay, self.game, at)
         return found
 
 
@@ -189,7 +201,7 @@ def _ending(replay: Replay, game: Game, pos: Any, at_end: bool) -> tuple[str, st
 
 
 def board_at(
-    record: Game | Prepared,
+    record: Game | BoardRecord,
     at: int | None = None,
     roll: str | None = None,
     clicks: Sequence[str] = (),
@@ -197,7 +209,7 @@ def board_at(
     """The state of a record after node ``at`` (``None``: the end of the main line),
     given the ``roll`` typed for the next turn (digits) and the ``clicks`` made so far.
     Raises :class:`BoardError`."""
-    prepared = record if isinstance(record, Prepared) else Prepared(record)
+    prepared = record if isinstance(record, BoardRecord) else BoardRecord(record)
     game, replay = prepared.game, prepared.replay
     engine = replay.engine
     end = main_end(game.line)

@@ -37,8 +37,8 @@ from typing import Any
 from zrec.notation.grammar import parse_turn_text
 from zrec.notation.model import Comment, Game, Line, MoveNode
 from zrec.notation.writer import write_game
-from zrec.play.board import BoardError, Prepared
-from zrec.play.places import Place, line_at, node_of, places, with_line
+from zrec.play.board import BoardError, BoardRecord
+from zrec.play.places import Place, check_node, line_at, node_of, places, with_line
 from zrec.play.replay import Replay
 from zrec.play.walk import Step, Visitor, walk, written_number
 from zrec.rules.base import parse_result
@@ -51,11 +51,13 @@ SUFFIXES = ("!", "?", "!!", "??", "!?", "?!")
 
 def _place(game: Game, at: int) -> Place:
     """The place of node ``at`` (at least 1)."""
-    found = places(game.line)
-    if not 1 <= at <= len(found):
-        what = "has no moves" if not found else f"has moves 1 to {len(found)}"
-        raise BoardError("bad-node", f"the record {what}, variations included: no node {at}")
-    return found[at - 1]
+
+    def wrong(total: int) -> BoardError:
+        what = f"has moves 1 to {total}" if total else "has no moves"
+        return BoardError("bad-node", f"the record {what}, variations included: no node {at}")
+
+    check_node(game.line, at, wrong, first=1)
+    return places(game.line)[at - 1]
 
 
 def _node(root: Line, place: Place) -> MoveNode:
@@ -92,7 +94,7 @@ def _written(replay: Replay, steps: Sequence[Step], root: Line, place: Place) ->
     return replay.engine.spell(step.before, step.move).text()
 
 
-def play(prepared: Prepared, at: int, written: str) -> tuple[Game, Place]:
+def play(prepared: BoardRecord, at: int, written: str) -> tuple[Game, Place]:
     """The record with ``written`` played after node ``at``, and the move's place."""
     game, replay = prepared.game, prepared.replay
     engine = replay.engine
@@ -312,7 +314,7 @@ def _field(args: Mapping[str, Any], name: str, kind: type) -> Any:
     return value
 
 
-def _apply(prepared: Prepared, at: int, op: str, args: Mapping[str, Any]) -> tuple[
+def _apply(prepared: BoardRecord, at: int, op: str, args: Mapping[str, Any]) -> tuple[
     Game, int | Place | None
 ]:
     game, replay = prepared.game, prepared.replay
@@ -348,10 +350,10 @@ MAX_TAGS = 64
 OPS = ("play", "comment", "nag", "cut", "tags", "result", "promote")
 
 
-def edit(record: Game | Prepared, at: int, op: str, args: Mapping[str, Any]) -> tuple[str, int]:
+def edit(record: Game | BoardRecord, at: int, op: str, args: Mapping[str, Any]) -> tuple[str, int]:
     """The text of the record after the edit ``op`` at node ``at`` (with ``args``, as
     the module says), as ``zrec fmt`` writes it, and the node reached."""
-    prepared = record if isinstance(record, Prepared) else Prepared(record)
+    prepared = record if isinstance(record, BoardRecord) else BoardRecord(record)
     prepared.position(at)  # (a node the record has)
     new, reached = _apply(prepared, at, op, args)
     if op != "tags":  # (tags change no move; a new Game or Setup is for the validator)

@@ -14,7 +14,7 @@ and rebuild lines by their places.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from zrec.notation.model import Line, MoveNode
@@ -40,6 +40,18 @@ def places(line: Line) -> list[Place]:
 def count_moves(line: Line) -> int:
     """How many moves the line and its variations hold."""
     return sum(1 + sum(count_moves(v) for v in node.variations) for node in line.moves)
+
+
+def check_node(line: Line, at: int, problem: Callable[[int], BaseException],
+               first: int = 0) -> int:
+    """The moves of ``line``, variations included, once ``at`` is found to be one of its
+    nodes (``first`` to that count; 0 is the start); else raises ``problem(count)``,
+    worded by the caller (the one check of a node's range: the board, its edits, the
+    diagram of a node and ``zrec diagram --node`` each say it in their own words)."""
+    total = count_moves(line)
+    if not first <= at <= total:
+        raise problem(total)
+    return total
 
 
 def main_end(line: Line) -> int:

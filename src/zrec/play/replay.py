@@ -6,6 +6,10 @@ the declared setup inputs, makes the engine and reads the ``Setup``.  Each probl
 ``bad-option``, ``option-conflict``, ``bad-input``, ``bad-setup``, ``not-checked``) and
 the tag it concerns, so the validator reports it and the other outputs refuse the
 record in the same words.
+
+What :func:`prepare` makes is a :class:`Replay`: the game's rules, engine, start and
+setting, no moves.  The recording board keeps a record with its replay and the
+positions it reached as a :class:`~zrec.play.board.BoardRecord`.
 """
 
 from __future__ import annotations

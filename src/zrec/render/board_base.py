@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from zrec.errors import ZrecError
 from zrec.render.routes import Point, Segment
 
-__all__ = ["CELL", "GAP", "MAP_WIDTH", "SPAN", "Board", "BoardError", "split_name"]
+__all__ = ["CELL", "GAP", "MAP_WIDTH", "SPAN", "Board", "DrawingError", "split_name"]
 
 SPAN = 40.0  # lattice: from a middle point to the next outer point, and between rows
 CELL = 36.0  # cross board: the side of a square
@@ -23,7 +23,7 @@ MAP_WIDTH = 800.0  # a map: the width of its squares together (within limits of 
 GAP = 14.0  # room for a coordinate label
 
 
-class BoardError(ZrecError, ValueError):
+class DrawingError(ZrecError, ValueError):
     """An engine whose board zrec cannot draw."""
 
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from zrec.render import legend as _legend
-from zrec.render.board_base import CELL, GAP, MAP_WIDTH, SPAN, Board, BoardError, split_name
+from zrec.render.board_base import CELL, GAP, MAP_WIDTH, SPAN, Board, DrawingError, split_name
 from zrec.render.pieces import TERRAINS, terrain_marks
 from zrec.render.routes import Point, Segment, path_data, sweep_flag, trim_end
 from zrec.render.svg import MAP_CSS, POINTS_CSS, element, label, num
@@ -59,7 +59,7 @@ def board_for(
         return GridBoard(spec.cells, spec.regions, flip=flip, coordinates=coordinates)
     if spec.kind == "points":
         return PointBoard(spec.cells, flip=flip, coordinates=coordinates)
-    raise BoardError(f"zrec cannot draw a board of kind {spec.kind!r}")
+    raise DrawingError(f"zrec cannot draw a board of kind {spec.kind!r}")
 
 
 class LatticeBoard(Board):

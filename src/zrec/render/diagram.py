@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from zrec.errors import ZrecError
-from zrec.notation.model import Game, Line, MoveNode
+from zrec.notation.model import Game, MoveNode
 from zrec.play import GameSetupError, Replay, ReplayError, Step, path_to, positions, prepare
-from zrec.render.board_base import Board, BoardError
+from zrec.play.places import check_node
+from zrec.render.board_base import Board, DrawingError
 from zrec.render.boards import board_for, element, num
 from zrec.render.layers import LastMove, mark_move, position_layer, square_key
 from zrec.render.svg import DEFAULT_CSS, SVG_NS, finish, svg_root
@@ -48,8 +49,8 @@ __all__ = [
     "LastMove",
     "PlyRangeError",
     "all_diagrams",
-    "count_moves",
     "diagram",
+    "diagram_after",
     "diagram_for_node",
     "diagram_for_record",
     "mark_move",
@@ -172,7 +173,7 @@ def board_of(engine: Engine[Any, Any], flip: bool, coordinates: bool) -> Board:
     start = engine.view(engine.start())
     try:
         return board_for(start.board, flip=flip, coordinates=coordinates, legend=start)
-    except BoardError as exc:
+    except DrawingError as exc:
         raise DiagramError(str(exc)) from None
 
 
@@ -269,11 +270,6 @@ def ply_range(
     return list(frames[plies.index(low) : end])
 
 
-def count_moves(line: Line) -> int:
-    """The moves of a line, those of its variations included (at any depth)."""
-    return sum(1 + sum(count_moves(v) for v in node.variations) for node in line.moves)
-
-
 def diagram_for_node(game: Game, node: int, **options: Any) -> str:
     """The position after the ``node``-th move of the record in file order, variations
     included (0 is the start; the replay page numbers its moves so), with its last move
@@ -281,22 +277,28 @@ def diagram_for_node(game: Game, node: int, **options: Any) -> str:
     are those of :func:`diagram`.  Raises :class:`DiagramError`, and
     :class:`PlyRangeError` when the record has fewer moves."""
     replay = replay_record(game)
-    total = count_moves(game.line)
-    if not 0 <= node <= total:
-        moves = "move" if total == 1 else "moves"
-        raise PlyRangeError(
-            f"the record has {total} {moves}, variations included: the move must be 0 to {total}"
-        )
+    check_node(game.line, node, lambda total: PlyRangeError(
+        f"the record has {total} {'move' if total == 1 else 'moves'}, variations included: "
+        f"the move must be 0 to {total}"
+    ))
     steps: list[Step] = []
     if node:
         try:
             steps = path_to(replay, game.line, node)
         except ReplayError as exc:
             raise DiagramError(str(exc)) from None
-    frame = next(move_frames(replay, steps[-1:]), Frame(replay.start, None, "start position"))
+    return diagram_after(replay, steps[-1] if steps else None, **options)
+
+
+def diagram_after(replay: Replay, step: Step | None, **options: Any) -> str:
+    """The position after ``step`` of a record replayed (``None``: its start), drawn as
+    :func:`diagram_for_node` draws it, for a caller that has walked to the node already
+    (the recording board keeps the steps of the nodes it is asked about)."""
+    frame = next(move_frames(replay, [step] if step is not None else []),
+                 Frame(replay.start, None, "start position"))
     if options.get("caption") is None:
-        variation = bool(steps) and steps[-1].depth > 0
-        options["caption"] = _caption(replay.title, frame, bool(steps), variation)
+        variation = step is not None and step.depth > 0
+        options["caption"] = _caption(replay.title, frame, step is not None, variation)
     return diagram(replay.engine, frame.position, last_move=frame.last_move, **options)
 
 

@@ -7,7 +7,9 @@ as how a roll of dice is shared out).  The rules say which clicks enter each leg
 move and what may be clicked after a partial list; the board only shows the choices
 and sends the clicks back.  This module holds the values that cross the engine
 protocol for that (:class:`Choice`, :class:`Choices`) and :class:`ClickTable`, which
-games whose legal moves can all be listed use:
+games whose legal moves can all be listed use (:class:`zrec.rules.defaults.BaseEngine`
+makes one from the legal moves and their routes, and answers the clicks and choices
+from it):
 
 - a move's clicks are the squares of its route (:meth:`Engine.routes`), start first;
   a move with no route (a pass) has no clicks, and the board offers it as a button;
@@ -28,10 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-__all__ = ["CHOICE", "Choice", "Choices", "ClickTable", "Entry", "Listed"]
+__all__ = ["CHOICE", "Choice", "Choices", "ClickTable", "Entry"]
 
 M = TypeVar("M")
-P = TypeVar("P")
 
 #: The first character of a click that names a choice rather than a square.
 CHOICE = "="
@@ -149,16 +150,3 @@ def _clicks(entry: Entry[M], same_route: Sequence[Entry[M]]) -> tuple[tuple[str,
         clicks.append((landing, True))
     return tuple(clicks)
 
-
-class Listed(Generic[P, M]):
-    """Mixed into an engine whose every turn can be listed (:meth:`click_table` never
-    ``None``): a move's clicks and the choices after some clicks come from the table."""
-
-    def click_table(self, pos: P, roll: Sequence[int] | None = None) -> ClickTable[M]:
-        raise NotImplementedError  # the engine's
-
-    def clicks(self, pos: P, roll: Sequence[int] | None, move: M) -> tuple[str, ...]:
-        return self.click_table(pos, roll).clicks_of(move)
-
-    def choices(self, pos: P, roll: Sequence[int] | None, clicks: Sequence[str]) -> Choices[M]:
-        return self.click_table(pos, roll).choices(clicks)

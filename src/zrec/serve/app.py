@@ -14,8 +14,11 @@ from the same code.  The application adds, around every route:
 - errors as JSON under ``/api`` (``{"error": {"code": ..., "message": ...}}``, the
   codes in :mod:`zrec.serve.errors`) and as a page elsewhere; never a traceback.
 
-The routes are grouped by module (:mod:`zrec.serve.api`, :mod:`zrec.serve.pages`);
-who may do what is decided by the dependencies of :mod:`zrec.serve.access`.
+The routes are grouped by resource, each module a resource's pages and their JSON
+twins (:mod:`zrec.serve.games`, :mod:`~zrec.serve.events`, :mod:`~zrec.serve.players`,
+:mod:`~zrec.serve.ratings`, :mod:`~zrec.serve.explorer`, :mod:`~zrec.serve.board`, ...);
+the archive a request reads or writes is given by the dependencies of
+:mod:`zrec.serve.opening`, who may do what by those of :mod:`zrec.serve.access`.
 """
 
 from __future__ import annotations
@@ -28,10 +31,10 @@ from typing import Any
 from fastapi import FastAPI
 
 from zrec import __version__
-from zrec.serve.access import Settings
 from zrec.serve.errors import install_handlers
 from zrec.serve.headers import HEADERS
 from zrec.serve.local import LocalHosts, new_token
+from zrec.serve.opening import Settings
 
 __all__ = ["BODY_DEADLINE", "BODY_TIMEOUT", "DB_VARIABLE", "HEADERS", "MAX_BODY",
            "app_from_environment", "create_app"]
@@ -141,16 +144,16 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     address with the token makes its owner an editor, and only loopback hosts are
     answered."""
     from zrec.serve import (
-        api,
-        board_api,
-        board_page,
+        assets,
+        board,
         board_player,
+        checks,
+        events,
         explorer,
+        games,
         login,
-        pages,
+        players,
         ratings,
-        results,
-        writing,
     )
 
     app = FastAPI(
@@ -167,16 +170,9 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.state.owner_token = owner_token
     app.state.owner_session = None if owner_token is None else "owner:" + new_token()
     install_handlers(app)
-    app.include_router(api.router)
-    app.include_router(board_api.router)
-    app.include_router(board_page.router)
-    app.include_router(board_player.router)
-    app.include_router(writing.router)
-    app.include_router(results.router)
-    app.include_router(login.router)
-    app.include_router(pages.router)
-    app.include_router(explorer.router)
-    app.include_router(ratings.router)
+    for resource in (checks, games, events, players, ratings, board, board_player, explorer,
+                     login, assets):
+        app.include_router(resource.router)
     if owner_token is not None:
         app.add_middleware(LocalHosts)  # (inside Guard: its answer has the headers)
     app.add_middleware(Guard, max_body=max_body)

@@ -36,7 +36,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from zrec.play.board import BoardError, board_at, parse_roll
-from zrec.serve.board_api import _board_error, _Invalid, checked
+from zrec.serve.board_records import Invalid, board_error, checked
 from zrec.serve.errors import ApiError
 from zrec.serve.work import WORK_SECONDS, refused, run
 
@@ -166,7 +166,7 @@ class _Timed:
 
 def reply_body(body: bytes, seconds: float = SEARCH_SECONDS) -> dict[str, Any]:
     """What ``POST /api/reply`` answers for its body."""
-    from zrec.serve.board_api import parsed
+    from zrec.serve.board_records import parsed
 
     return reply_json(parsed(ReplyRequest, body), seconds)
 
@@ -181,7 +181,7 @@ def reply_json(request: ReplyRequest, seconds: float = SEARCH_SECONDS) -> dict[s
     try:
         board = board_at(prepared, request.at)
     except BoardError as exc:
-        raise _board_error(exc) from None
+        raise board_error(exc) from None
     if board.to_move is None:
         raise ApiError(400, "game-over", f"the game is over after node {board.at}: "
                        "no move is left to play")
@@ -198,7 +198,7 @@ def reply_json(request: ReplyRequest, seconds: float = SEARCH_SECONDS) -> dict[s
         try:
             roll = parse_roll(request.roll, None if chance is None else chance.faces, board.at)
         except BoardError as exc:
-            raise _board_error(exc) from None
+            raise board_error(exc) from None
     elif chance is not None:
         roll = tuple(chance.roll(rng))
     move = _search(choose, engine, pos, roll, rng, spec, seconds)
@@ -243,7 +243,7 @@ async def reply(request: Request) -> Response:
         answer = await run(request, reply_body, SEARCH_SECONDS, body=True,
                            seconds=SEARCH_SECONDS + WORK_SECONDS)
         return JSONResponse(answer)
-    except _Invalid as exc:
+    except Invalid as exc:
         return exc.answer
     finally:
         _searching.release()

@@ -17,7 +17,7 @@ code                      status  when
 ``game-over``, ``no-move``        play the game, a game over, no move found
 ``invalid-record``        422     a record sent to the board that does not validate
 ``record-too-long``       422     a record sent to the board with more moves than it
-                                  takes (:data:`zrec.serve.board_api.MAX_MOVES`)
+                                  takes (:data:`zrec.serve.board_records.MAX_MOVES`)
 ``search-too-long``       422     a player's search that ran past its time
 ``over-budget``           422     work that ran past its request's budget
                                   (:mod:`zrec.serve.work`)
@@ -63,7 +63,10 @@ from starlette.requests import ClientDisconnect
 from zrec.archive.store.db import ArchiveBusyError, ArchiveError, DamagedArchiveError
 from zrec.serve.problems import ApiError
 
-__all__ = ["ApiError", "install_handlers", "not_found", "words"]
+__all__ = ["ERROR", "ApiError", "install_handlers", "not_found", "words"]
+
+#: how an error answer is described in ``/openapi.json``
+ERROR = {"description": "An error: {\"error\": {\"code\": ..., \"message\": ...}}"}
 
 log = logging.getLogger("zrec.serve")
 

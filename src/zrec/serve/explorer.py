@@ -33,9 +33,9 @@ from fastapi.responses import HTMLResponse, Response
 
 from zrec.archive import Archive
 from zrec.archive.store.query import SearchError
-from zrec.serve.access import Reader
-from zrec.serve.errors import ApiError
-from zrec.serve.templating import render
+from zrec.serve.errors import ERROR, ApiError
+from zrec.serve.opening import Reader, settings_of
+from zrec.serve.templating import JsonText, render
 
 __all__ = ["explorer_query", "router", "tree_json"]
 
@@ -46,7 +46,6 @@ GAMES_PAGE = 20
 #: the longest moves (or position) the tree and the explorer take, in characters
 #: (``bad-request`` beyond); their work has the budget of :mod:`zrec.serve.work`
 MOVES_TEXT = 4000
-_ERROR = {"description": "An error: {\"error\": {\"code\": ..., \"message\": ...}}"}
 
 _Game = Annotated[str | None, Param(max_length=100, description="The game (its Game tag).")]
 _Options = Annotated[
@@ -102,18 +101,12 @@ def branches_of(
         raise _bad(str(exc)) from None
 
 
-class JsonText(Response):
-    """JSON already written (byte for byte what the command prints)."""
-
-    media_type = "application/json"
-
-
 @router.get(
     "/api/tree",
     tags=["api"],
     summary="The moves played next (as zrec archive tree --format json)",
     response_class=JsonText,
-    responses={400: _ERROR},
+    responses={400: ERROR},
 )
 async def api_tree(
     request: Request,
@@ -122,7 +115,6 @@ async def api_tree(
     position: _Position = None,
     options: _Options = [],  # noqa: B006
 ) -> Response:
-    from zrec.serve.access import settings_of
     from zrec.serve.work import run
 
     pairs = option_pairs(options)
@@ -277,7 +269,6 @@ async def explorer_page(
 ) -> Response:
     from starlette.concurrency import run_in_threadpool
 
-    from zrec.serve.access import settings_of
     from zrec.serve.work import run
 
     chosen = option_pairs(options, skip_empty=True)
@@ -406,7 +397,6 @@ async def explorer_board(
     options: _Options = [],  # noqa: B006
 ) -> Response:
     """The board of the position, as ``zrec diagram`` draws it."""
-    from zrec.serve.access import settings_of
     from zrec.serve.work import run
 
     svg = await run(request, board_svg, settings_of(request).db, game,

@@ -21,7 +21,7 @@ from zrec.archive.store.search import Query, SearchError, search_page
 from zrec.serve.errors import ApiError
 
 __all__ = ["MAX_LIMIT", "PAGE", "Filters", "Found", "costly", "find", "find_for", "ids_found",
-           "search_text"]
+           "page_links", "search_text"]
 
 #: games a page shows when no limit is given, and the most a page may show
 PAGE, MAX_LIMIT = 50, 1000
@@ -206,7 +206,7 @@ async def find_for(request: Request, archive: Archive, f: Filters) -> Found:
     expensive work, under its limits, the games of its page read here."""
     from starlette.concurrency import run_in_threadpool
 
-    from zrec.serve.access import settings_of
+    from zrec.serve.opening import settings_of
     from zrec.serve.work import run
 
     if not costly(f):
@@ -221,3 +221,19 @@ def search_text(found: Found) -> str:
 
     parts = [json.dumps(game.to_json(), ensure_ascii=False) for game in found.games]
     return "[" + "".join(("," if i else "") + "\n" + p for i, p in enumerate(parts)) + "\n]\n"
+
+
+def page_links(given: list[tuple[str, str]], offset: int, limit: int, total: int
+               ) -> dict[str, Any]:
+    """The links to the page before and the page after (``None``: none)."""
+    from urllib.parse import urlencode
+
+    def link(start: int) -> str:
+        return "/search?" + urlencode([*given, ("offset", str(start))])
+
+    return {
+        "first": offset + 1,
+        "last": min(offset + limit, total),
+        "before": link(max(0, offset - limit)) if offset > 0 else None,
+        "after": link(offset + limit) if offset + limit < total else None,
+    }

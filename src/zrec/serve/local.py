@@ -4,7 +4,7 @@
 and needs none: like a notebook server, it prints (and opens) an address holding a
 secret token (``/board?token=...``, :func:`new_token`).  That address, once, gives a
 signed session cookie (:mod:`zrec.serve.sessions`) that names the *owner*, who may
-record and save as an editor (:func:`owner_visitor`); the token leaves the address
+record and save as an editor (:func:`is_owner`); the token leaves the address
 (a redirect), and a wrong one is refused in words.  No other address takes the token.
 
 A page of another site can reach a server on 127.0.0.1 by DNS rebinding (its name
@@ -24,7 +24,7 @@ from fastapi import Request
 
 from zrec.serve.sessions import Session
 
-__all__ = ["OWNER", "LocalHosts", "new_token", "owner_session", "owner_visitor"]
+__all__ = ["OWNER", "LocalHosts", "is_owner", "new_token", "owner_session"]
 
 #: the name the owner is shown under (no account of the archive: the owner has none)
 OWNER = "you (zrec board)"
@@ -54,7 +54,7 @@ def owner_session(request: Request, token: str) -> Session | None:
     return Session.new(request.app.state.owner_session)
 
 
-def owner_visitor(request: Request, session: Session | None) -> bool:
+def is_owner(request: Request, session: Session | None) -> bool:
     """Whether ``session`` is the owner's (given by the token of this server)."""
     owner: str | None = request.app.state.owner_session
     return (owner is not None and session is not None and session.id is not None

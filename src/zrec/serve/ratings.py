@@ -20,10 +20,11 @@ from fastapi import Query as Param
 from fastapi.responses import HTMLResponse, Response
 
 from zrec.archive import Archive
-from zrec.archive.ratings.compute import GLICKO2, Pool, pool_title, rate
-from zrec.serve.access import Reader
+from zrec.archive.rated import rate
 from zrec.serve.errors import ApiError
+from zrec.serve.opening import Reader
 from zrec.serve.templating import render
+from zrec.tournament.ratings.compute import GLICKO2, Pool, pool_title
 
 __all__ = ["player_ratings", "router"]
 

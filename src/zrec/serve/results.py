@@ -1,20 +1,18 @@
-"""Recording a result on an event's page: a result-only record, imported.
+"""Recording a result on an event's page: the form, and the result-only record it makes.
 
 An editor gives a round, a player for each seat, a result, how the game ended (a
 ``Termination`` other than ``normal``: a record with no moves cannot have ended by the
 rules) and a date (today's when none is given: the form shows it, to be changed).
 When the event has stored pairings, the form offers the boards of the first round that
-has boards without a result: picking one fills the round (``5.2``: board 2 of round 5)
-and the players (a script does it on the page; without it the server fills the seats
-left blank from that board's pairing).  The server builds the record (the tags
-``Game`` and the rule options of the event's games, ``Event``, ``Date``, ``Round``,
-the seats, ``Result`` and ``Termination``, and no moves) with the notation's writer,
-and imports it as ``POST /import`` does (:func:`zrec.serve.writing.page_import`), so
-a duplicate or a conflict is reported as an import reports it.
-
-- ``POST /events/{name}/results`` (a form): then back to the event's page, which
-  says what became of the record;
-- ``POST /api/events/{name}/results`` (JSON in, the import's JSON out).
+has boards without a result (:func:`pending_boards`): picking one fills the round
+(``5.2``: board 2 of round 5) and the players (a script does it on the page; without
+it the server fills the seats left blank from that board's pairing).  The server
+builds the record (:func:`result_text`: the tags ``Game`` and the rule options of the
+event's games, ``Event``, ``Date``, ``Round``, the seats, ``Result`` and
+``Termination``, and no moves) with the notation's writer; the event's routes
+(:mod:`zrec.serve.events`) import it as ``POST /import`` does
+(:func:`zrec.serve.games.page_import`), so a duplicate or a conflict is reported as an
+import reports it, and say what became of it (:func:`outcome`, :func:`said`).
 
 The seats are the game's own (:attr:`GameRules.seats`).  A game with more seats than
 the event's games play, or whose records need setup tags (:attr:`GameRules.inputs`),
@@ -26,21 +24,15 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, Any
-
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import RedirectResponse, Response
+from typing import Any
 
 from zrec.archive import Archive
-from zrec.serve.access import Visitor, needs, open_writer
 from zrec.serve.errors import ApiError
-from zrec.serve.events import PendingBoard, pending_boards
-from zrec.serve.templating import url_part
+from zrec.tournament.event import Tournament
 
-__all__ = ["Recording", "recording", "router"]
+__all__ = ["PendingBoard", "Recording", "bad_result", "outcome", "pending_boards", "recording",
+           "result_text", "said"]
 
-router = APIRouter(include_in_schema=False)
-Recorder = Annotated[Visitor, Depends(needs("record"))]
 _ROUND = re.compile(r"[1-9][0-9]{0,2}(\.[1-9][0-9]{0,2})?")
 _DATE = re.compile(r"[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}")
 #: what the page says became of a recorded result, by the import's report
@@ -48,6 +40,36 @@ OUTCOMES = {"added": "the result is recorded as game #{}",
             "conflict": "it conflicts with game #{}: see both",
             "duplicate": "the result was not stored: the same game as #{}",
             "truncated": "the result was not stored: a truncated copy of game #{}"}
+
+
+@dataclass(frozen=True, slots=True)
+class PendingBoard:
+    """A stored board without a result yet: its round, its number and its players in
+    seat order (White, Black)."""
+
+    round: int
+    board: int
+    players: tuple[str, ...]
+
+    @property
+    def value(self) -> str:
+        """The ``Round`` tag of its game: ``5.2`` for board 2 of round 5."""
+        return f"{self.round}.{self.board}"
+
+
+def pending_boards(archive: Archive, event: Tournament) -> list[PendingBoard]:
+    """The boards of the first paired round that has boards without a result, in board
+    order (none when every paired board has its result)."""
+    from zrec.archive.events.pairstore import stored_boards
+    from zrec.tournament.progress import board_result
+
+    names = {e.player: e.name for e in event.entrants}
+    found = [
+        PendingBoard(b.round, b.board, tuple(names.get(p, "?") for p in b.players))
+        for b in sorted(stored_boards(archive.db, event.id), key=lambda b: (b.round, b.board))
+        if not b.bye and board_result(event, b) is None
+    ]
+    return [b for b in found if b.round == found[0].round] if found else []
 
 
 @dataclass(slots=True)
@@ -137,7 +159,7 @@ def recording(archive: Archive, event: Any) -> Recording | None:
     return found
 
 
-def _bad(message: str) -> ApiError:
+def bad_result(message: str) -> ApiError:
     return ApiError(400, "bad-result", message)
 
 
@@ -148,54 +170,33 @@ def result_text(found: Recording, event: str, given: dict[str, str]) -> str:
     from zrec.notation.writer import write_game
 
     if found.refused:
-        raise _bad(found.refused)
+        raise bad_result(found.refused)
     number = given.get("round", "").strip() or given.get("board", "").strip()
     if not _ROUND.fullmatch(number):
-        raise _bad(f"the round is a number from 1 to 999 (3, or 3.2 for board 2), "
+        raise bad_result(f"the round is a number from 1 to 999 (3, or 3.2 for board 2), "
                    f"not {number!r}")
     result = given.get("result", "").strip()
     if result not in found.results:
-        raise _bad(f"the result is one of {', '.join(found.results)}, not {result!r}")
+        raise bad_result(f"the result is one of {', '.join(found.results)}, not {result!r}")
     ended = " ".join(given.get("termination", "").split()).lower()
     if ended not in found.terminations:
-        raise _bad(f"how the game ended is one of {', '.join(found.terminations)}, "
+        raise bad_result(f"how the game ended is one of {', '.join(found.terminations)}, "
                    f"not {ended!r}")
     date = given.get("date", "").strip().replace("-", ".") or found.today or today()
     if not _DATE.fullmatch(date):
-        raise _bad(f"the date is written YYYY.MM.DD (or YYYY-MM-DD), not {date!r}")
+        raise bad_result(f"the date is written YYYY.MM.DD (or YYYY-MM-DD), not {date!r}")
     paired = next((b.players for b in found.boards if b.value == number), None)
     names = [(seat, " ".join(given.get(seat, "").split()) or (paired[i] if paired else ""))
              for i, seat in enumerate(found.seats)]
     missing = [seat for seat, name in names if not name]
     if missing:
-        raise _bad(f"name the player of each seat: {', '.join(missing)} has none")
+        raise bad_result(f"name the player of each seat: {', '.join(missing)} has none")
     if len({name.casefold() for _, name in names}) < len(names):
-        raise _bad("a player cannot play against themselves")
+        raise bad_result("a player cannot play against themselves")
     tags = [("Game", found.game), *found.options.items(), ("Event", event),
             ("Date", date), ("Round", number), *names, ("Result", result),
             ("Termination", ended)]
     return write_game(Game(tuple(tags), Line(()), result))
-
-
-def _record(request: Request, name: str, given: dict[str, str]) -> dict[str, Any]:
-    """The result recorded: the import's report (as the import page shows it)."""
-    from zrec.serve.events import loaded
-    from zrec.serve.writing import page_import
-
-    archive = open_writer(request)
-    try:
-        event = loaded(archive, name)
-        found = recording(archive, event)
-        if found is None:
-            raise _bad(f"{event.name!r} has no game yet to take the game and its rule "
-                       "options from: import its first record")
-        text = result_text(found, event.name, given)
-        event_name = event.name
-    finally:
-        archive.close()
-    report = page_import(request, text.encode("utf-8"), "-", False)
-    report["event"] = event_name
-    return report
 
 
 def outcome(report: dict[str, Any]) -> dict[str, int]:
@@ -208,7 +209,7 @@ def outcome(report: dict[str, Any]) -> dict[str, int]:
         if kind in told:
             return {kind: told[kind]}
     if not report["ids"]:
-        raise _bad("the result was not stored: " + "; ".join(report["lines"]))
+        raise bad_result("the result was not stored: " + "; ".join(report["lines"]))
     found = {"added": int(report["ids"][0])}
     return found | ({"conflict": told["conflict"]} if "conflict" in told else {})
 
@@ -220,34 +221,3 @@ def said(query: dict[str, str]) -> list[str]:
             if query.get(k, "").isdigit()]
 
 
-@router.post("/events/{name:path}/results")
-async def event_result(request: Request, who: Recorder, name: str) -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    form = await request.form()
-    given = {k: v for k, v in form.items() if isinstance(v, str)}
-    report = await run_in_threadpool(_record, request, name, given)
-    from urllib.parse import urlencode
-
-    told = urlencode(outcome(report))
-    return RedirectResponse(f"/events/{url_part(report['event'])}?{told}#recorded",
-                            status_code=303)
-
-
-@router.post("/api/events/{name:path}/results", tags=["api"])
-async def api_event_result(request: Request, who: Recorder, name: str) -> Response:
-    """The fields of the form as a JSON object; the answer is the import's report
-    (``{"added": ID, "reports": [...]}``, or ``duplicate``: the game it repeats)."""
-    import json
-
-    from starlette.concurrency import run_in_threadpool
-
-    try:
-        given = json.loads(await request.body())
-    except ValueError:
-        raise _bad("the body is a JSON object of the result's fields") from None
-    if not isinstance(given, dict) or not all(isinstance(v, str) for v in given.values()):
-        raise _bad("the body is a JSON object of the result's fields, each a string")
-    report = await run_in_threadpool(_record, request, name, given)
-    body = {**outcome(report), "reports": report["reports"]}
-    return Response(json.dumps(body, ensure_ascii=False) + "\n", media_type="application/json")

@@ -14,15 +14,27 @@ after :data:`LIFETIME` seconds (its expiry is signed too).  A visitor who is not
 logged in gets a session too (``i`` null) when a page holds a form, so that the login
 form has its CSRF token; it has no row in the archive.  The id of a logged-in user's
 session names a row of the archive's table ``sessions``
-(:func:`zrec.archive.logins.session_user`), which logging out deletes: a signed cookie
-whose row is gone is no session, on every worker.
+(:func:`session_user`), which logging out deletes (:func:`end_session`): a signed
+cookie whose row is gone is no session, on every worker.  A session's id is 32 random
+bytes of :mod:`secrets`, carried by the user's signed cookie; the table keeps only its
+SHA-256 (as it does of API tokens), the user and when the session ends.  Looking a
+session up by that hash compares no secret byte by byte, so its time tells an attacker
+nothing about an id.  A new password and a removed user delete all of the user's
+(:mod:`zrec.serve.accounts`); starting a session deletes the rows that have expired
+(through an index on ``expires``).
+
+The key that signs the cookies (:func:`session_key`) is 32 random bytes of
+:mod:`secrets`, made on first need and kept in the archive's table ``meta``
+(``session_key``), so that every worker process (and a restart) signs alike; two
+workers that make one at once keep the first stored.  ``ZREC_SECRET`` replaces it.  It
+is never printed.
 
 A login that succeeds also sets the cookie :data:`DEVICE_COOKIE`: signed in the same
 way, it says that this browser logged in as that name (the name's key, a random id and
 an expiry, :data:`DEVICE_LIFETIME`), and is kept after logging out.  It is the "device
 cookie" of the OWASP Authentication Cheat Sheet: the limits on failed logins hold a
 browser that has logged in as a name only by its own failures, so that strangers
-failing with that name do not lock it out (:mod:`zrec.archive.logins`).
+failing with that name do not lock it out (:mod:`zrec.serve.login`).
 """
 
 from __future__ import annotations
@@ -40,10 +52,12 @@ from dataclasses import dataclass
 from fastapi import Request
 from fastapi.responses import Response
 
-from zrec.archive.logins import LIFETIME
+from zrec.archive.store import Archive
+from zrec.serve.accounts import AccountError, User, name_key
 
 __all__ = ["COOKIE", "DEVICE_COOKIE", "DEVICE_LIFETIME", "LIFETIME", "SECRET_VARIABLE",
-           "Session", "device_of", "read", "same_secret", "write", "write_device"]
+           "Session", "device_of", "end_session", "read", "same_secret", "session_key",
+           "session_user", "start_session", "write", "write_device"]
 
 COOKIE = "zrec_session"
 #: the cookie of a browser that has logged in (which name, its id, until when)
@@ -52,6 +66,8 @@ DEVICE_COOKIE = "zrec_device"
 DEVICE_LIFETIME = 180 * 24 * 3600
 #: the variable that gives the signing key instead of the archive's
 SECRET_VARIABLE = "ZREC_SECRET"
+#: how long a session lasts, in seconds (14 days)
+LIFETIME = 14 * 24 * 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +82,7 @@ class Session:
     @staticmethod
     def new(session_id: str | None = None, expires: int | None = None) -> Session:
         """A new session (with a new CSRF token): a logged-in user's (``session_id``,
-        from :func:`zrec.archive.logins.start_session`) or an anonymous one."""
+        from :func:`start_session`) or an anonymous one."""
         ends = int(time.time()) + LIFETIME if expires is None else expires
         return Session(session_id, secrets.token_urlsafe(24), ends)
 
@@ -93,13 +109,10 @@ def key(request: Request) -> bytes:
         if given:
             found = given.encode("utf-8")
         else:
-            from zrec.archive import Archive
-            from zrec.archive.logins import session_key
-            archive = Archive.open(state.settings.db, wait=state.settings.wait)
-            try:
+            from zrec.serve.opening import writing
+
+            with writing(state.settings) as archive:  # (once a process, made if none)
                 found = session_key(archive)
-            finally:
-                archive.close()
         state.session_key = found
     return found
 
@@ -181,7 +194,7 @@ def write(request: Request, response: Response, session: Session | None) -> None
 
 def device_of(request: Request, name_key: str) -> str | None:
     """The id of this browser if it has logged in as the name whose key is
-    ``name_key`` (:func:`zrec.archive.accounts.name_key`) and that is still known;
+    ``name_key`` (:func:`zrec.serve.accounts.name_key`) and that is still known;
     ``None`` otherwise."""
     value = request.cookies.get(DEVICE_COOKIE)
     fields = _unpack(key(request), value) if value else None
@@ -203,3 +216,53 @@ def write_device(request: Request, response: Response, name_key: str) -> None:
         DEVICE_COOKIE, _pack(key(request), fields), max_age=DEVICE_LIFETIME, path="/login",
         httponly=True, samesite="strict", secure=secure(request),
     )
+
+
+_KEY_NAME = "session_key"
+
+def session_key(archive: Archive) -> bytes:
+    """The archive's key for signing session cookies (made and stored on first need)."""
+    found = archive.db.value("SELECT value FROM meta WHERE name = ?", (_KEY_NAME,))
+    if found is None:
+        with archive.db.transaction():
+            archive.db.execute(
+                "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                (_KEY_NAME, secrets.token_urlsafe(32)),
+            )
+        found = archive.db.value("SELECT value FROM meta WHERE name = ?", (_KEY_NAME,))
+    return str(found).encode("ascii")
+
+def _hash(session_id: str) -> str:
+    return hashlib.sha256(session_id.encode("utf-8")).hexdigest()
+
+def start_session(archive: Archive, name: str, now: float | None = None) -> tuple[str, int]:
+    """A new session of the user ``name``: its id (for the cookie, not stored) and when
+    it ends (seconds since 1970); the sessions that have ended are deleted."""
+    now = time.time() if now is None else now
+    session_id, expires = secrets.token_urlsafe(32), int(now) + LIFETIME
+    with archive.db.transaction():
+        archive.db.execute("DELETE FROM sessions WHERE expires <= ?", (now,))
+        uid = archive.db.value("SELECT id FROM users WHERE norm = ?", (name_key(name),))
+        if uid is None:
+            raise AccountError(f'there is no user "{name}" in {archive.db.target}')
+        archive.db.execute(
+            "INSERT INTO sessions (hash, user_id, created, expires) VALUES (?, ?, ?, ?)",
+            (_hash(session_id), int(uid), now, expires),
+        )
+    return session_id, expires
+
+def session_user(archive: Archive, session_id: str, now: float | None = None) -> User | None:
+    """The user of a session; ``None`` when there is no such session (ended, expired,
+    or its user removed or given a new password)."""
+    now = time.time() if now is None else now
+    row = archive.db.one(
+        "SELECT u.name, u.role, u.created FROM sessions s JOIN users u ON u.id = s.user_id "
+        "WHERE s.hash = ? AND s.expires > ?",
+        (_hash(session_id), now),
+    )
+    return None if row is None else User(str(row[0]), str(row[1]), str(row[2]))
+
+def end_session(archive: Archive, session_id: str) -> None:
+    """End a session (logging out); nothing for one that has ended already."""
+    with archive.db.transaction():
+        archive.db.execute("DELETE FROM sessions WHERE hash = ?", (_hash(session_id),))

@@ -1,5 +1,7 @@
-"""The pages' templates: Jinja2, every value escaped (autoescape), loaded from the
-package (``templates/``), so an installed wheel serves them.
+"""The text of answers: the pages' templates, and JSON already written.
+
+The templates are Jinja2, every value escaped (autoescape), loaded from the package
+(``templates/``), so an installed wheel serves them.
 
 :func:`render` gives a template as an answer; every page extends ``base.html``, which
 holds the bar of links (with a place, ``account``, for logging in) and links the
@@ -15,11 +17,17 @@ from urllib.parse import quote
 
 import jinja2
 from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from zrec import __version__
 
-__all__ = ["file_name", "render", "render_text", "url_part"]
+__all__ = ["JsonText", "file_name", "render", "render_text", "url_part"]
+
+
+class JsonText(Response):
+    """JSON already written (byte for byte what the command prints)."""
+
+    media_type = "application/json"
 
 
 def url_part(text: object) -> str:
@@ -51,15 +59,15 @@ def environment() -> jinja2.Environment:
 def render_text(request: Request, template: str, **context: Any) -> str:
     """The text of ``template`` made with ``context`` (and the request, and who asks)."""
     from zrec.archive.store.db import ArchiveError
-    from zrec.serve.access import Visitor, visitor
+    from zrec.serve.access import Caller, caller
     from zrec.serve.problems import ApiError
 
     try:
-        who = visitor(request)
+        who = caller(request)
     except (ApiError, ArchiveError):  # (an error page for a bad token, or no archive)
-        who = Visitor()
+        who = Caller()
     return environment().get_template(template).render(
-        request=request, visitor=who, **context
+        request=request, caller=who, **context
     )
 
 

@@ -15,10 +15,10 @@ from zrec.archive.people.names import normal_name
 from zrec.archive.store import Archive
 from zrec.archive.store.db import ArchiveError, Database
 
-__all__ = ["Merge", "PlayerError", "merge"]
+__all__ = ["Merge", "MergeError", "merge"]
 
 
-class PlayerError(ArchiveError):
+class MergeError(ArchiveError):
     """A merge that cannot be made: the message says why."""
 
 
@@ -52,10 +52,10 @@ def _lookup(db: Database, name: str) -> tuple[int, str, bool]:
         return int(row[0]), str(row[1]), True
     rows = db.rows("SELECT id, name FROM players WHERE norm = ? ORDER BY id", (norm,))
     if not rows:
-        raise PlayerError(f'there is no player "{name}" (zrec archive players lists them)')
+        raise MergeError(f'there is no player "{name}" (zrec archive players lists them)')
     if len(rows) > 1:
         names = ", ".join(f'"{r[1]}"' for r in rows)
-        raise PlayerError(f'"{name}" names {len(rows)} players: {names}')
+        raise MergeError(f'"{name}" names {len(rows)} players: {names}')
     return int(rows[0][0]), str(rows[0][1]), False
 
 
@@ -64,7 +64,7 @@ def merge(archive: Archive, old: str, canonical: str) -> Merge:
     transaction: its games, event entries and rounds go to the canonical player (an
     event both entered keeps the canonical player's entry, a round both have the
     canonical player's round), its normal form and aliases become the canonical
-    player's aliases, and its row is deleted.  Raises :class:`PlayerError` for a name
+    player's aliases, and its row is deleted.  Raises :class:`MergeError` for a name
     that is no player, an alias already, the same player, or a player who sat at a
     game (or was paired in a round) with the other."""
     db = archive.db
@@ -72,9 +72,9 @@ def merge(archive: Archive, old: str, canonical: str) -> Merge:
         pid, name, through = _lookup(db, old)
         target, target_name, _ = _lookup(db, canonical)
         if through:
-            raise PlayerError(f'"{old}" is already an alias of "{name}"')
+            raise MergeError(f'"{old}" is already an alias of "{name}"')
         if pid == target:
-            raise PlayerError(f'"{old}" and "{canonical}" are the same player ("{name}")')
+            raise MergeError(f'"{old}" and "{canonical}" are the same player ("{name}")')
         _refuse_opponents(db, pid, name, target, target_name)
         games = int(
             db.value("SELECT count(DISTINCT game) FROM game_players WHERE player = ?", (pid,))
@@ -111,7 +111,7 @@ def _refuse_opponents(db: Database, pid: int, name: str, target: int, target_nam
         (pid, target),
     )
     if game is not None:
-        raise PlayerError(
+        raise MergeError(
             f'"{name}" and "{target_name}" sat at one game (#{game}): they are two players'
         )
     row = db.one(
@@ -129,7 +129,7 @@ def _refuse_opponents(db: Database, pid: int, name: str, target: int, target_nam
             (pid, target),
         )
     if row is not None:
-        raise PlayerError(
+        raise MergeError(
             f'"{name}" and "{target_name}" were both paired in round {row[1]} of '
             f'"{row[0]}": they are two players'
         )

@@ -1,4 +1,5 @@
-"""The statements of the archive's versions for logging in (:mod:`zrec.archive.logins`).
+"""The statements of the archive's versions for logging in to ``zrec serve``
+(:mod:`zrec.serve.sessions`, :mod:`zrec.serve.login`).
 
 Version 7: ``login_failures`` keeps each failed login of ``zrec serve`` for a while:
 the name tried (its key, as ``users.norm``), the client's address, and when (seconds

@@ -44,6 +44,10 @@ _TAG = re.compile(r'\[([^\s"\[\]]+) "((?:[^"\\\n]|\\.)*)"\]\n')
 _UNESCAPE = re.compile(r"\\(.)")
 
 
+def _escaped(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
 def tags_of_text(text: str) -> tuple[tuple[str, str], ...]:
     """The tags a canonical text starts with, in order (as the writer writes them:
     ``[Name "value"]`` lines, ``\\`` and ``"`` escaped)."""
@@ -53,7 +57,8 @@ def tags_of_text(text: str) -> tuple[tuple[str, str], ...]:
         match = _TAG.match(text, at)
         if match is None:
             return tuple(out)
-        out.append((match.group(1), _UNESCAPE.sub(r"\1", match.group(2))))
+        value = match.group(2)
+        out.append((match.group(1), _UNESCAPE.sub(_escaped, value) if "\\" in value else value))
         at = match.end()
 
 

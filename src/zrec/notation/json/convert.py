@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
 from zrec.errors import ZrecError
+from zrec.notation.errors import SyntaxProblem
 from zrec.notation.json.long import long_game
 from zrec.notation.json.schema import SchemaError, check_game
 from zrec.notation.json.stream import LongObject, Values, read_document
@@ -61,25 +62,34 @@ def _game(value: Any, path: str) -> Game:
 
 @dataclass(frozen=True)
 class JsonRecord:
-    """One game of a JSON input, or the problem that stops it being read (like
-    :class:`zrec.notation.reader.Record` for text).
+    """One game of a JSON input, or the problem that stops it being read: a ``syntax``
+    :class:`~zrec.notation.errors.SyntaxProblem`, as in a
+    :class:`~zrec.notation.records.Record` (text), so that a caller reads both alike.
 
-    ``line`` and ``column`` are where the problem is when the JSON itself is malformed,
-    or the line of a JSON Lines game; otherwise 1 (JSON values carry no places).
-    ``in_lines`` tells that the game is a line of JSON Lines.
+    The problem's line and column are where the JSON itself is malformed, or the line of
+    a JSON Lines game; otherwise 1 (JSON values carry no places); it shows no source
+    line.  ``line`` is where the game starts as far as JSON tells it.  ``in_lines``
+    tells that the game is a line of JSON Lines.  ``notes``: always none (as a text
+    record's reader notes).
     """
 
     number: int
     line: int
     game: Game | None
-    problem: str | None = None
-    column: int = 1
+    problem: SyntaxProblem | None = None
     in_lines: bool = False
+    notes: tuple[SyntaxProblem, ...] = ()
 
     def message(self, name: str) -> str:
         """The problem, headed by the file name (and the line, for JSON Lines)."""
         where = f"line {self.line}: " if self.in_lines else ""
-        return f"{name}: {where}{self.problem}"
+        said = self.problem.message if self.problem is not None else "cannot be read"
+        return f"{name}: {where}{said}"
+
+
+def _problem(name: str, message: str, line: int = 1, column: int = 1) -> SyntaxProblem:
+    """A problem of a JSON input (the code ``syntax``, as in ``zrec validate``)."""
+    return SyntaxProblem("syntax", message, line, column, file=name)
 
 
 def read_json_records(
@@ -95,15 +105,15 @@ def read_json_records(
     if jsonl is None:
         jsonl = os.fspath(name).endswith(".jsonl")
     if jsonl:
-        yield from _json_lines(iter(stream))
+        yield from _json_lines(iter(stream), name)
         return
     document = read_document(stream)  # a value at a time when it is well-formed
     if isinstance(document, Values):
         for i, (line, value) in enumerate(document.items):
             if document.kind == "array":
-                yield _record(i + 1, 1, value, f"$[{i}]", False)
+                yield _record(name, i + 1, 1, value, f"$[{i}]", False)
             else:
-                yield _record(i + 1, line, value, "$", document.kind == "sequence")
+                yield _record(name, i + 1, line, value, "$", document.kind == "sequence")
         return
     data = document
     if not data.removeprefix(codecs.BOM_UTF8).strip():
@@ -112,21 +122,22 @@ def read_json_records(
         document = json.loads(data)
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data" and exc.doc.lstrip("\ufeff \t\r\n").startswith("{"):
-            yield from _json_sequence(exc.doc)
+            yield from _json_sequence(exc.doc, name)
             return
-        yield JsonRecord(1, exc.lineno, None, f"not valid JSON: {_why(exc)}", exc.colno)
+        problem = _problem(name, f"not valid JSON: {_why(exc)}", exc.lineno, exc.colno)
+        yield JsonRecord(1, exc.lineno, None, problem)
         return
     except (ValueError, RecursionError) as exc:
-        yield JsonRecord(1, 1, None, f"not valid JSON: {_why(exc)}")
+        yield JsonRecord(1, 1, None, _problem(name, f"not valid JSON: {_why(exc)}"))
         return
     if isinstance(document, list):
         for i, value in enumerate(document):
-            yield _record(i + 1, 1, value, f"$[{i}]", False)
+            yield _record(name, i + 1, 1, value, f"$[{i}]", False)
     else:
-        yield _record(1, 1, document, "$", False)
+        yield _record(name, 1, 1, document, "$", False)
 
 
-def _json_lines(lines: Iterator[bytes]) -> Iterator[JsonRecord]:
+def _json_lines(lines: Iterator[bytes], name: str) -> Iterator[JsonRecord]:
     count = 0
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
@@ -136,13 +147,13 @@ def _json_lines(lines: Iterator[bytes]) -> Iterator[JsonRecord]:
             value = json.loads(raw)
         except (ValueError, RecursionError) as exc:
             column = exc.colno if isinstance(exc, json.JSONDecodeError) else 1
-            problem = f"not valid JSON: {_why(exc)}"
-            yield JsonRecord(count, number, None, problem, column, True)
+            problem = _problem(name, f"not valid JSON: {_why(exc)}", number, column)
+            yield JsonRecord(count, number, None, problem, True)
             continue
-        yield _record(count, number, value, "$", True)
+        yield _record(name, count, number, value, "$", True)
 
 
-def _json_sequence(text: str) -> Iterator[JsonRecord]:
+def _json_sequence(text: str, name: str) -> Iterator[JsonRecord]:
     """Games written as JSON values one after another (JSON Lines, or objects spread
     over several lines each); a malformed value ends the reading."""
     decoder = json.JSONDecoder()
@@ -159,18 +170,21 @@ def _json_sequence(text: str) -> Iterator[JsonRecord]:
             value, end = decoder.raw_decode(text, pos)
         except (ValueError, RecursionError) as exc:
             where = (exc.lineno, exc.colno) if isinstance(exc, json.JSONDecodeError) else (line, 1)
-            yield JsonRecord(count, where[0], None, f"not valid JSON: {_why(exc)}", where[1])
+            problem = _problem(name, f"not valid JSON: {_why(exc)}", *where)
+            yield JsonRecord(count, where[0], None, problem)
             return
-        yield _record(count, line, value, "$", True)
+        yield _record(name, count, line, value, "$", True)
         line += text.count("\n", pos, end)
         pos = end
 
 
-def _record(number: int, line: int, value: Any, path: str, in_lines: bool) -> JsonRecord:
+def _record(
+    name: str, number: int, line: int, value: Any, path: str, in_lines: bool
+) -> JsonRecord:
     try:
         return JsonRecord(number, line, _game(value, path), in_lines=in_lines)
     except ConversionError as exc:
-        return JsonRecord(number, line, None, str(exc), in_lines=in_lines)
+        return JsonRecord(number, line, None, _problem(name, str(exc), line), in_lines=in_lines)
 
 
 def read_json_games(stream: BinaryIO, name: str, jsonl: bool | None = None) -> Iterator[Game]:

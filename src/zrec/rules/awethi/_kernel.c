@@ -38,6 +38,8 @@
  *   sample(pos, dice, rng)               -> the self-play move of the roll | None
  *   moves(pos, dice)                     -> the legal moves of the roll | None
  *   line(pos, turns, numbers, dots, i)   -> (j, the position before turns[j]) | None
+ *   words(pos, words, bounds, numbers, dots, i) -> the same, each turn read from its
+ *                                           words (zrec.moves.WrittenTurns)
  *
  * line plays a written line from turns[i] while each turn is written as it commonly
  * is and is legal (the engine would read it with nothing to say) and its number fits;
@@ -1181,16 +1183,29 @@ static PyObject *Board_play(Board *self, PyObject *const *args, Py_ssize_t nargs
 static PyObject *s_actions, *s_dice, *s_values, *s_option, *s_kind, *s_squares, *s_seps,
     *s_vias, *s_piece;
 
-/* a square's name (board.INDEX: a file a-y and a rank 1-25, no leading zero): its
- * number, or -1 for anything else */
-static int square_of(PyObject *name) {
-    if (!PyUnicode_Check(name)) return -1;
-    Py_ssize_t n;
-    const char *s = PyUnicode_AsUTF8AndSize(name, &n);
-    if (!s) {
-        PyErr_Clear();
-        return -1;
-    }
+/* A written turn as this file reads it, from a Turn (read_turn) or from the words it
+ * was written with (read_words; zrec.moves.WrittenTurns): the checks below see the
+ * same fields either way. */
+#define MAXSQ 16 /* the most squares of a path read here (more: not read) */
+enum { A_OTHER, A_PATH, A_HERD, A_PASS };
+typedef struct {
+    int kind;         /* A_PATH, A_HERD (H alone), A_PASS, A_OTHER (a drop, ...) */
+    int n;            /* a path's squares; 0 when one is not a square or too many */
+    int16_t sq[MAXSQ];
+    int nseps;        /* a path's separators: '-', 'x', '>' ('?': another) */
+    char seps[MAXSQ];
+} WAction;
+typedef struct {
+    int has_dice, ndice; /* ndice 5: more than 4 */
+    int dice[4];         /* -1: not a number 1-6 */
+    char option;         /* 0: none; 'e', 's'; '?': another */
+    int nactions;        /* 5: more than 4 */
+    WAction a[4];
+} Written;
+
+/* a square's name (board.INDEX: a file a-y and a rank 1-25, no leading zero) of n
+ * characters: its number, or -1 for anything else */
+static int square_at(const char *s, Py_ssize_t n) {
     if (n < 2 || n > 3 || s[0] < 'a' || s[0] > 'y' || s[1] < '1' || s[1] > '9') return -1;
     int rank = s[1] - '0';
     if (n == 3) {
@@ -1201,12 +1216,31 @@ static int square_of(PyObject *name) {
     return (rank - 1) * SIZE + (s[0] - 'a');
 }
 
+static int square_of(PyObject *name) {
+    if (!PyUnicode_Check(name)) return -1;
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &n);
+    if (!s) {
+        PyErr_Clear();
+        return -1;
+    }
+    return square_at(s, n);
+}
+
 /* whether x is the str text (ASCII), its characters compared in place */
 static int is_text(PyObject *x, const char *text) {
     if (!PyUnicode_Check(x)) return 0;
     size_t n = strlen(text);
     return (size_t)PyUnicode_GET_LENGTH(x) == n && PyUnicode_KIND(x) == PyUnicode_1BYTE_KIND &&
            memcmp(PyUnicode_DATA(x), text, n) == 0;
+}
+
+/* a separator's character: '-', 'x' or '>', '?' for anything else */
+static char sep_of(PyObject *x) {
+    if (is_text(x, "-")) return '-';
+    if (is_text(x, "x")) return 'x';
+    if (is_text(x, ">")) return '>';
+    return '?';
 }
 
 /* whether every item of a tuple is None (Action.vias) */
@@ -1217,53 +1251,181 @@ static int all_none(PyObject *t) {
     return 1;
 }
 
-/* The fields of a written action this file reads: -1 on an error, 1 when it is not
- * the plain form read here (the engine then reads the turn). */
-typedef struct {
-    PyObject *kind, *squares, *seps, *vias; /* new references */
-} Fields;
-
-static void fields_clear(Fields *f) {
-    Py_CLEAR(f->kind);
-    Py_CLEAR(f->squares);
-    Py_CLEAR(f->seps);
-    Py_CLEAR(f->vias);
+/* An Action into a: 0, 1 when it is not a plain action (a point jumped over, fields
+ * that are not tuples: the engine reads the turn), -1 on an error. */
+static int read_action(PyObject *action, WAction *a) {
+    PyObject *kind = PyObject_GetAttr(action, s_kind);
+    PyObject *squares = kind ? PyObject_GetAttr(action, s_squares) : NULL;
+    PyObject *seps = squares ? PyObject_GetAttr(action, s_seps) : NULL;
+    PyObject *vias = seps ? PyObject_GetAttr(action, s_vias) : NULL;
+    PyObject *piece = vias ? PyObject_GetAttr(action, s_piece) : NULL;
+    int r = -1;
+    if (!piece) goto done;
+    r = 1;
+    if (!PyTuple_Check(squares) || !PyTuple_Check(seps) || !all_none(vias)) goto done;
+    r = 0;
+    a->kind = A_OTHER;
+    a->n = a->nseps = 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(squares), nseps = PyTuple_GET_SIZE(seps);
+    if (is_text(kind, "herd")) {
+        if (n == 0 && nseps == 0 && PyTuple_GET_SIZE(vias) == 0 && piece == Py_None)
+            a->kind = A_HERD;
+    } else if (is_text(kind, "pass")) {
+        a->kind = A_PASS;
+    } else if (is_text(kind, "path")) {
+        a->kind = A_PATH;
+        if (nseps > MAXSQ) {
+            a->kind = A_OTHER;
+            goto done;
+        }
+        a->nseps = (int)nseps;
+        for (Py_ssize_t i = 0; i < nseps; i++) a->seps[i] = sep_of(PyTuple_GET_ITEM(seps, i));
+        if (n < 1 || n > MAXSQ) goto done;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int s = square_of(PyTuple_GET_ITEM(squares, i));
+            if (s < 0) goto done;
+            a->sq[i] = (int16_t)s;
+        }
+        a->n = (int)n;
+    }
+done:
+    Py_XDECREF(kind);
+    Py_XDECREF(squares);
+    Py_XDECREF(seps);
+    Py_XDECREF(vias);
+    Py_XDECREF(piece);
+    return r;
 }
 
-static int read_fields(PyObject *action, Fields *f) {
-    f->kind = PyObject_GetAttr(action, s_kind);
-    f->squares = f->kind ? PyObject_GetAttr(action, s_squares) : NULL;
-    f->seps = f->squares ? PyObject_GetAttr(action, s_seps) : NULL;
-    f->vias = f->seps ? PyObject_GetAttr(action, s_vias) : NULL;
-    if (!f->vias) {
-        fields_clear(f);
-        return -1;
+/* A Turn into t: 0, 1 when it is not in the plain form read here, -1 on an error. */
+static int read_turn(PyObject *turn, Written *t) {
+    PyObject *actions = PyObject_GetAttr(turn, s_actions);
+    if (!actions) return -1;
+    PyObject *dice = PyObject_GetAttr(turn, s_dice);
+    PyObject *values = NULL, *option = NULL;
+    int r = -1;
+    if (!dice) goto done;
+    r = 1;
+    if (!PyTuple_Check(actions)) goto done;
+    t->has_dice = dice != Py_None;
+    t->ndice = 0;
+    t->option = 0;
+    if (t->has_dice) {
+        r = -1;
+        if (!(values = PyObject_GetAttr(dice, s_values))) goto done;
+        if (!(option = PyObject_GetAttr(dice, s_option))) goto done;
+        r = 1;
+        if (!PyTuple_Check(values)) goto done;
+        Py_ssize_t nd = PyTuple_GET_SIZE(values);
+        t->ndice = nd > 4 ? 5 : (int)nd;
+        for (int i = 0; i < t->ndice && i < 4; i++) {
+            long v;
+            int q = read_int(PyTuple_GET_ITEM(values, i), 1, 6, &v);
+            if (q < 0) {
+                if (!PyErr_ExceptionMatches(PyExc_TypeError)) {
+                    r = -1;
+                    goto done;
+                }
+                PyErr_Clear();
+                q = 1;
+            }
+            t->dice[i] = q ? -1 : (int)v;
+        }
+        t->option = option == Py_None ? 0
+                    : is_text(option, "e") ? 'e'
+                    : is_text(option, "s") ? 's'
+                                           : '?';
     }
-    if (!PyTuple_Check(f->squares) || !PyTuple_Check(f->seps) || !all_none(f->vias)) {
-        fields_clear(f);
-        return 1;
+    Py_ssize_t na = PyTuple_GET_SIZE(actions);
+    t->nactions = na > 4 ? 5 : (int)na;
+    for (int i = 0; i < t->nactions && i < 4; i++) {
+        r = read_action(PyTuple_GET_ITEM(actions, i), &t->a[i]);
+        if (r) goto done;
+    }
+    r = 0;
+done:
+    Py_DECREF(actions);
+    Py_XDECREF(dice);
+    Py_XDECREF(values);
+    Py_XDECREF(option);
+    return r;
+}
+
+/* An action's word (Action.text of a plain action: a path of squares joined by -, x or
+ * >, H, --, a drop) into a. */
+static void word_action(const char *s, Py_ssize_t len, WAction *a) {
+    a->n = a->nseps = 0;
+    a->kind = A_OTHER;
+    if (len == 2 && s[0] == '-' && s[1] == '-') {
+        a->kind = A_PASS;
+        return;
+    }
+    if (len == 1 && s[0] == 'H') {
+        a->kind = A_HERD;
+        return;
+    }
+    int16_t sq[MAXSQ];
+    char seps[MAXSQ];
+    int n = 0, nseps = 0, good = 1;
+    Py_ssize_t i = 0;
+    for (;;) { /* a square: a letter, a digit 1-9, maybe a digit */
+        Py_ssize_t at = i;
+        if (i + 1 >= len || s[i] < 'a' || s[i] > 'z' || s[i + 1] < '1' || s[i + 1] > '9')
+            return;
+        i += 2;
+        if (i < len && s[i] >= '0' && s[i] <= '9') i++;
+        int square = square_at(s + at, i - at);
+        if (square < 0 || n == MAXSQ)
+            good = 0;
+        else
+            sq[n++] = (int16_t)square;
+        if (i == len) break;
+        if (s[i] != '-' && s[i] != 'x' && s[i] != '>') return;
+        if (nseps == MAXSQ) return;
+        seps[nseps++] = s[i++];
+    }
+    a->kind = A_PATH;
+    a->nseps = nseps;
+    memcpy(a->seps, seps, (size_t)nseps);
+    if (good) {
+        a->n = n;
+        memcpy(a->sq, sq, sizeof(int16_t) * (size_t)n);
+    }
+}
+
+/* The turn written as words[from:to] (zrec.moves.WrittenTurns: its dice as written,
+ * then its actions) into t: 0, 1 when they are not words read here. */
+static int read_words(PyObject *words, Py_ssize_t from, Py_ssize_t to, Written *t) {
+    if (from < 0 || to > PyList_GET_SIZE(words) || from >= to) return 1;
+    t->has_dice = t->ndice = 0;
+    t->option = 0;
+    Py_ssize_t len;
+    const char *s;
+    PyObject *first = PyList_GET_ITEM(words, from);
+    if (!PyUnicode_Check(first) || !PyUnicode_IS_ASCII(first)) return 1;
+    s = (const char *)PyUnicode_DATA(first);
+    len = PyUnicode_GET_LENGTH(first);
+    if (len > 1 && s[len - 1] == ':') { /* the dice: digits 1-6, maybe a letter */
+        Py_ssize_t end = len - 1;
+        if (s[end - 1] >= 'a' && s[end - 1] <= 'z') t->option = s[--end];
+        if (end < 1) return 1;
+        for (Py_ssize_t k = 0; k < end; k++) {
+            if (s[k] < '1' || s[k] > '6') return 1;
+            if (k < 4) t->dice[k] = s[k] - '0';
+        }
+        t->option = t->option == 0 || t->option == 'e' || t->option == 's' ? t->option : '?';
+        t->has_dice = 1;
+        t->ndice = end > 4 ? 5 : (int)end;
+        from++;
+    }
+    Py_ssize_t na = to - from;
+    t->nactions = na > 4 ? 5 : (int)na;
+    for (int i = 0; i < t->nactions && i < 4; i++) {
+        PyObject *word = PyList_GET_ITEM(words, from + i);
+        if (!PyUnicode_Check(word) || !PyUnicode_IS_ASCII(word)) return 1;
+        word_action((const char *)PyUnicode_DATA(word), PyUnicode_GET_LENGTH(word), &t->a[i]);
     }
     return 0;
-}
-
-/* the squares of a written path into sq (at most max): their count, 0 when a name is
- * not a square or there are too many */
-static int path_squares(PyObject *squares, int16_t *sq, int max) {
-    Py_ssize_t n = PyTuple_GET_SIZE(squares);
-    if (n < 1 || n > max) return 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int s = square_of(PyTuple_GET_ITEM(squares, i));
-        if (s < 0) return 0;
-        sq[i] = (int16_t)s;
-    }
-    return (int)n;
-}
-
-/* whether every separator of a tuple is the given one */
-static int all_seps(PyObject *seps, Py_ssize_t upto, const char *sep) {
-    for (Py_ssize_t i = 0; i < upto; i++)
-        if (!is_text(PyTuple_GET_ITEM(seps, i), sep)) return 0;
-    return 1;
 }
 
 /* the step cost between two squares next to each other (1 orthogonal, 2 diagonal), 0
@@ -1276,79 +1438,36 @@ static int step_cost(int a, int b) {
 
 /* The dice of a written turn due at stage into dice (Turn.dice checked as
  * turns.check_dice checks them, the kind written as turns.written_kind reads it):
- * answers 0 when they are those of the turn due, 1 when not, -1 on an error.
- * *option_s: option s. */
-static int turn_dice(PyObject *dice_obj, int stage, Py_ssize_t nactions, int *dice,
-                     int *option_s) {
+ * answers 0 when they are those of the turn due, 1 when not.  *option_s: option s. */
+static int turn_dice(const Written *t, int stage, int *dice, int *option_s) {
     static const int count[3] = {1, 4, 2};
-    if (dice_obj == Py_None) return 1;
-    PyObject *values = PyObject_GetAttr(dice_obj, s_values);
-    if (!values) return -1;
-    PyObject *option = PyObject_GetAttr(dice_obj, s_option);
-    if (!option) {
-        Py_DECREF(values);
-        return -1;
-    }
-    int r = 1;
-    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) != count[stage]) goto done;
+    if (!t->has_dice || t->ndice != count[stage]) return 1;
     if (stage == SHEPHERDS_TURN) {
-        if (is_text(option, "e"))
+        if (t->option == 'e')
             *option_s = 0;
-        else if (is_text(option, "s"))
+        else if (t->option == 's')
             *option_s = 1;
         else
-            goto done;
-    } else if (option != Py_None || nactions != 1) {
-        goto done;
+            return 1;
+    } else if (t->option != 0 || t->nactions != 1) {
+        return 1;
     }
     for (int i = 0; i < count[stage]; i++) {
-        long v;
-        int q = read_int(PyTuple_GET_ITEM(values, i), 1,
-                         stage == WOLF_TURN && i == 1 ? 6 : 4, &v);
-        if (q < 0) {
-            if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-                PyErr_Clear();
-                q = 1;
-            } else {
-                r = -1;
-                goto done;
-            }
-        }
-        if (q) goto done;
-        dice[i] = (int)v;
+        int v = t->dice[i];
+        if (v < 1 || v > (stage == WOLF_TURN && i == 1 ? 6 : 4)) return 1;
+        dice[i] = v;
     }
-    r = 0;
-done:
-    Py_DECREF(values);
-    Py_DECREF(option);
-    return r;
+    return 0;
 }
 
 /* A written herd turn: 0 and *die when it is its die and H alone (turns.read_herd), 1
- * when not, -1 on an error. */
-static int herd_written(PyObject *actions, PyObject *dice_obj, int *die) {
-    if (PyTuple_GET_SIZE(actions) != 1) return 1;
+ * when not. */
+static int herd_written(const Written *t, int *die) {
+    if (t->nactions != 1) return 1;
     int dice[4], unused = 0;
-    int r = turn_dice(dice_obj, HERD_TURN, 1, dice, &unused);
-    if (r) return r;
-    PyObject *action = PyTuple_GET_ITEM(actions, 0);
-    Fields f;
-    r = read_fields(action, &f);
-    if (r) return r;
-    PyObject *piece = PyObject_GetAttr(action, s_piece);
-    if (!piece) {
-        fields_clear(&f);
-        return -1;
-    }
-    r = is_text(f.kind, "herd") && PyTuple_GET_SIZE(f.squares) == 0 &&
-                PyTuple_GET_SIZE(f.seps) == 0 && PyTuple_GET_SIZE(f.vias) == 0 &&
-                piece == Py_None
-            ? 0
-            : 1;
-    Py_DECREF(piece);
-    fields_clear(&f);
+    if (turn_dice(t, HERD_TURN, dice, &unused)) return 1;
     *die = dice[0];
-    return r;
+    return t->a[0].kind == A_HERD ? 0 : 1;
 }
 
 /* whether a shepherd on start has a path of amount (ShepherdsBoard.walks) */
@@ -1358,51 +1477,27 @@ static int has_walk(const Board *b, const SBoard *sb, int start, int amount, Wal
     return w->n > 0;
 }
 
-static int read_paths(const Board *b, const Pos *p, const Fields *fs, const int *dice,
-                      int option_s, SBoard *sb, Walks *w);
-
 /* A written shepherds' turn read path by path as paths.play_shepherds reads it, on sb
  * (begun on p): 0 when every path is one it takes (a walk of the path's amount that
- * meets nothing; a stay or a jump back where the shepherd has no path), 1 when not,
- * -1 on an error. */
-static int shepherds_written(const Board *b, const Pos *p, PyObject *actions,
-                             PyObject *dice_obj, SBoard *sb, Walks *w) {
-    if (PyTuple_GET_SIZE(actions) != 4) return 1;
+ * meets nothing; a stay or a jump back where the shepherd has no path), 1 when not
+ * (a herd action among them makes it a herd turn: turns.written_kind). */
+static int shepherds_written(const Board *b, const Pos *p, const Written *t, SBoard *sb,
+                             Walks *w) {
+    if (t->nactions != 4) return 1;
     int dice[4], option_s = 0;
-    int r = turn_dice(dice_obj, SHEPHERDS_TURN, 4, dice, &option_s);
-    if (r) return r;
-    Fields fs[4];
-    for (int i = 0; i < 4; i++) { /* written_kind: a herd action makes it a herd turn */
-        r = read_fields(PyTuple_GET_ITEM(actions, i), &fs[i]);
-        if (!r && is_text(fs[i].kind, "herd")) {
-            fields_clear(&fs[i]);
-            r = 1;
-        }
-        if (r) {
-            for (int j = 0; j < i; j++) fields_clear(&fs[j]);
-            return r;
-        }
-    }
-    r = read_paths(b, p, fs, dice, option_s, sb, w);
-    for (int i = 0; i < 4; i++) fields_clear(&fs[i]);
-    return r;
-}
-
-/* the paths of a shepherds' turn (shepherds_written) */
-static int read_paths(const Board *b, const Pos *p, const Fields *fs, const int *dice,
-                      int option_s, SBoard *sb, Walks *w) {
+    if (turn_dice(t, SHEPHERDS_TURN, dice, &option_s)) return 1;
     int sum = dice[0] + dice[1] + dice[2] + dice[3];
     sboard_begin(b, p, sb);
     int16_t unmoved[4]; /* the squares of the shepherds not moved yet (-1: moved) */
     memcpy(unmoved, sb->own, sizeof unmoved);
     for (int i = 0; i < 4; i++) {
         int amount = option_s ? sum / 4 : dice[i];
-        const Fields *f = &fs[i];
-        int16_t sq[16];
-        int n = is_text(f->kind, "path") ? path_squares(f->squares, sq, 16) : 0;
-        Py_ssize_t nseps = PyTuple_GET_SIZE(f->seps);
-        int back = n == 2 && nseps == 1 && is_text(PyTuple_GET_ITEM(f->seps, 0), ">");
-        int walk = n > 1 && all_seps(f->seps, nseps, "-");
+        const WAction *f = &t->a[i];
+        int n = f->kind == A_PATH ? f->n : 0;
+        const int16_t *sq = f->sq;
+        int back = n == 2 && f->nseps == 1 && f->seps[0] == '>';
+        int walk = n > 1;
+        for (int k = 0; k < f->nseps; k++) walk = walk && f->seps[k] == '-';
         if (!n) return 1;
         int start = sq[0];
         int mover = 0;
@@ -1440,19 +1535,16 @@ static int read_paths(const Board *b, const Pos *p, const Fields *fs, const int 
 }
 
 /* A written wolf turn read as wolves.read_wolf reads it: 0 with its path (npath 0: the
- * pass) when it is a legal one written as it should be, 1 when not, -1 on an error. */
-static int wolf_written(const Board *b, const Pos *p, PyObject *actions, PyObject *dice_obj,
-                        WolfBoard *wb, int16_t *path, int *npath) {
-    if (PyTuple_GET_SIZE(actions) != 1) return 1;
+ * pass) when it is a legal one written as it should be, 1 when not. */
+static int wolf_written(const Board *b, const Pos *p, const Written *t, WolfBoard *wb,
+                        int16_t *path, int *npath) {
+    if (t->nactions != 1) return 1;
     int dice[4], unused = 0;
-    int r = turn_dice(dice_obj, WOLF_TURN, 1, dice, &unused);
-    if (r) return r;
-    Fields f;
-    if ((r = read_fields(PyTuple_GET_ITEM(actions, 0), &f))) return r;
+    if (turn_dice(t, WOLF_TURN, dice, &unused)) return 1;
+    const WAction *f = &t->a[0];
     int dir = dice[0], dist = dice[1];
     wolf_board(b, p, wb);
-    if (is_text(f.kind, "pass")) { /* the pass: only when no wolf can move */
-        fields_clear(&f);
+    if (f->kind == A_PASS) { /* the pass: only when no wolf can move */
         int16_t ends[CELLS];
         for (int k = 0; k < wb->nstarts; k++) {
             layers(b, wb, wb->starts[k], dist);
@@ -1461,13 +1553,14 @@ static int wolf_written(const Board *b, const Pos *p, PyObject *actions, PyObjec
         *npath = 0;
         return 0;
     }
-    int n = is_text(f.kind, "path") ? path_squares(f.squares, path, MAXDIST + 1) : 0;
-    Py_ssize_t nseps = PyTuple_GET_SIZE(f.seps);
-    int ok = n == dist + 1 && nseps == n - 1 && all_seps(f.seps, nseps - 1, "-");
-    int x = ok && is_text(PyTuple_GET_ITEM(f.seps, nseps - 1), "x");
-    ok = ok && (x || is_text(PyTuple_GET_ITEM(f.seps, nseps - 1), "-"));
-    fields_clear(&f);
+    int n = f->kind == A_PATH && f->n <= MAXDIST + 1 ? f->n : 0;
+    int nseps = f->nseps;
+    int ok = n == dist + 1 && nseps == n - 1;
+    for (int k = 0; ok && k < nseps - 1; k++) ok = f->seps[k] == '-';
+    int x = ok && f->seps[nseps - 1] == 'x';
+    ok = ok && (x || f->seps[nseps - 1] == '-');
     if (!ok) return 1;
+    memcpy(path, f->sq, sizeof(int16_t) * (size_t)n);
     int start = path[0], end = path[n - 1];
     if (!wb->wolf[start]) return 1;
     for (int k = 1; k < n; k++) {
@@ -1481,32 +1574,31 @@ static int wolf_written(const Board *b, const Pos *p, PyObject *actions, PyObjec
     return 0;
 }
 
-/* line(pos, turns, numbers, dots, i): the written turns from turns[i] played while
- * each is one read here (see the *_written functions above) and its written number
- * (numbers[j], None for none, with dots[j]) is its position's (engine.move_number):
- * (j, the position before turns[j]), j the first turn not played (len(turns): all);
- * None for a position this kernel cannot hold.  The engine reads turns[j] itself. */
-static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 5) return PyErr_Format(PyExc_TypeError, "line() takes 5 arguments");
-    PyObject *turns = args[1], *numbers = args[2], *dots = args[3];
-    if (!PyList_Check(turns) || !PyList_Check(numbers) || !PyList_Check(dots)) {
-        PyErr_SetString(PyExc_TypeError, "line(): turns, numbers and dots are lists");
+/* The written turns played from turn i of total while each is one read here (see the
+ * *_written functions above) and its written number (numbers[j], None for none, with
+ * dots[j]) is its position's (engine.move_number): (j, the position before turn j), j
+ * the first turn not played (total: all); None for a position this kernel cannot hold.
+ * Turn j is read from turns[j] (a list of Turns) or, with bounds, from
+ * turns[bounds[j]:bounds[j + 1]] (a list of words). */
+static PyObject *play_written(Board *self, PyObject *pos, PyObject *turns, PyObject *bounds,
+                              PyObject *numbers, PyObject *dots, Py_ssize_t i,
+                              Py_ssize_t total) {
+    if (!PyList_Check(numbers) || !PyList_Check(dots)) {
+        PyErr_SetString(PyExc_TypeError, "line(): numbers and dots are lists");
         return NULL;
     }
-    Py_ssize_t i = PyLong_AsSsize_t(args[4]);
-    if (i == -1 && PyErr_Occurred()) return NULL;
-    Py_ssize_t total = PyList_GET_SIZE(turns);
     if (PyList_GET_SIZE(numbers) < total || PyList_GET_SIZE(dots) < total || i < 0) {
         PyErr_SetString(PyExc_ValueError, "line(): a number and dots for every turn");
         return NULL;
     }
     Pos p;
-    int r = read_pos(self, args[0], &p);
+    int r = read_pos(self, pos, &p);
     if (r < 0) return NULL;
     if (r > 0) Py_RETURN_NONE;
     Work *work = new_work();
     if (!work) return NULL;
     int failed = 0;
+    Written t;
     for (; i < total; i++) {
         if (game_over(&p, self->n) || p.group >= (1LL << 62)) break;
         PyObject *written = PyList_GET_ITEM(numbers, i);
@@ -1520,43 +1612,70 @@ static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs
             }
             if (number != p.group || d != (p.stage == HERD_TURN ? 1 : 3)) break;
         }
-        PyObject *turn = PyList_GET_ITEM(turns, i);
-        PyObject *actions = PyObject_GetAttr(turn, s_actions);
-        if (!actions) {
-            failed = 1;
+        if (bounds) {
+            Py_ssize_t from = PyLong_AsSsize_t(PyList_GET_ITEM(bounds, i));
+            Py_ssize_t to = from == -1 && PyErr_Occurred()
+                                ? -1
+                                : PyLong_AsSsize_t(PyList_GET_ITEM(bounds, i + 1));
+            if (to == -1 && PyErr_Occurred()) {
+                failed = 1;
+                break;
+            }
+            r = read_words(turns, from, to, &t);
+        } else {
+            r = read_turn(PyList_GET_ITEM(turns, i), &t);
+        }
+        if (r) {
+            if (r < 0) failed = 1;
             break;
         }
-        PyObject *dice_obj = PyObject_GetAttr(turn, s_dice);
-        if (!dice_obj) {
-            Py_DECREF(actions);
-            failed = 1;
-            break;
-        }
-        if (!PyTuple_Check(actions)) {
-            r = 1;
-        } else if (p.stage == HERD_TURN) {
+        if (p.stage == HERD_TURN) {
             int die;
-            r = herd_written(actions, dice_obj, &die);
+            r = herd_written(&t, &die);
             if (!r) herd_turn(self, &p, die);
         } else if (p.stage == SHEPHERDS_TURN) {
-            r = shepherds_written(self, &p, actions, dice_obj, &work->built[0], &work->w);
+            r = shepherds_written(self, &p, &t, &work->built[0], &work->w);
             if (!r) end_shepherds(self, &p, &work->built[0]);
         } else {
             int16_t path[MAXDIST + 1];
             int npath = 0;
-            r = wolf_written(self, &p, actions, dice_obj, &work->wb, path, &npath);
+            r = wolf_written(self, &p, &t, &work->wb, path, &npath);
             if (!r) apply_wolf(self, &p, path, npath);
         }
-        Py_DECREF(actions);
-        Py_DECREF(dice_obj);
-        if (r < 0) failed = 1;
         if (r) break;
     }
     PyMem_Free(work);
     if (failed) return NULL;
-    PyObject *pos = pos_object(self, &p);
-    if (!pos) return NULL;
-    return Py_BuildValue("(nN)", i, pos);
+    PyObject *after = pos_object(self, &p);
+    if (!after) return NULL;
+    return Py_BuildValue("(nN)", i, after);
+}
+
+/* line(pos, turns, numbers, dots, i): play_written over a list of Turns. */
+static PyObject *Board_line(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) return PyErr_Format(PyExc_TypeError, "line() takes 5 arguments");
+    if (!PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "line(): turns, numbers and dots are lists");
+        return NULL;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(args[4]);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    return play_written(self, args[0], args[1], NULL, args[2], args[3], i,
+                        PyList_GET_SIZE(args[1]));
+}
+
+/* words(pos, words, bounds, numbers, dots, i): play_written over the words of the
+ * turns, turn j written as words[bounds[j]:bounds[j + 1]] (zrec.moves.WrittenTurns). */
+static PyObject *Board_words(Board *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) return PyErr_Format(PyExc_TypeError, "words() takes 6 arguments");
+    if (!PyList_Check(args[1]) || !PyList_Check(args[2]) || PyList_GET_SIZE(args[2]) < 1) {
+        PyErr_SetString(PyExc_TypeError, "words(): words and bounds are lists");
+        return NULL;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(args[5]);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    return play_written(self, args[0], args[1], args[2], args[3], args[4], i,
+                        PyList_GET_SIZE(args[2]) - 1);
 }
 
 /* -- the Board type ------------------------------------------------------------------ */
@@ -1626,6 +1745,8 @@ static PyMethodDef Board_methods[] = {
     {"line", (PyCFunction)(void (*)(void))Board_line, METH_FASTCALL,
      "line(pos, turns, numbers, dots, i): a written line played from turns[i] while "
      "each turn is plain (engine.play_line)"},
+    {"words", (PyCFunction)(void (*)(void))Board_words, METH_FASTCALL,
+     "words(pos, words, bounds, numbers, dots, i): line() over the words of the turns"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from zrec.moves import Turn
+from zrec.moves import Turn, WrittenTurns
 from zrec.rules import kernel
 from zrec.rules.awethi import end
 from zrec.rules.awethi import view as show
@@ -71,6 +71,7 @@ from zrec.rules.base import (
     View,
 )
 from zrec.rules.clicking import Choices, ClickTable, Entry
+from zrec.rules.defaults import BaseEngine
 from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_play
 
@@ -80,7 +81,7 @@ _CHANCES = (Chance((4,)), Chance((4, 4, 4, 4)), Chance((4, 6)))
 _HERD_READ: tuple[Resolved[AwethiMove], ...] = tuple(Resolved(HERD_MOVES[d]) for d in range(5))
 
 
-class AwethiEngine:
+class AwethiEngine(BaseEngine[AwethiPosition, AwethiMove]):
     """Awéthi with its map, seats, herds and options fixed: the rules engine."""
 
     title: str = TITLE
@@ -144,13 +145,6 @@ class AwethiEngine:
 
     def render(self, pos: AwethiPosition) -> str:
         return show.render(self.table, pos)
-
-    def material(self, pos: AwethiPosition) -> tuple[int, ...]:
-        counts = [0] * len(self.seats)
-        for piece in self.view(pos).pieces:
-            if piece.owner is not None:
-                counts[piece.owner] += piece.count
-        return tuple(counts)
 
     def standing(self, pos: AwethiPosition) -> str:
         return end.standing(self.table, pos)
@@ -305,16 +299,30 @@ class AwethiEngine:
         (:func:`zrec.rules.lines.play_line`), native with the kernel: the kernel plays
         the turns written as they commonly are and hands each other turn back, which is
         played here as :func:`~zrec.rules.lines.reference_line` plays it (every turn is
-        a ply).  The keys an import asks for are the reference's."""
+        a ply).  A line held as its words (:class:`~zrec.moves.WrittenTurns`, a line
+        with dice as the reader holds it) is read by the kernel from the words, and a
+        turn is made only where the kernel hands one back.  The keys an import asks for
+        are the reference's."""
         board = self._board
-        if board is None or keys or not (
-            type(turns) is list and type(numbers) is list and type(dots) is list
-        ):
+        if board is None or keys or not (type(numbers) is list and type(dots) is list):
+            return reference_line(self, pos, turns, numbers, dots, keys)
+        if type(turns) is WrittenTurns:  # the kernel reads the words, no Turn is made
+            words, bounds = turns.words, turns.bounds
+
+            def line(pos: AwethiPosition, i: int) -> Any:
+                return board.words(pos, words, bounds, numbers, dots, i)
+
+        elif type(turns) is list:
+
+            def line(pos: AwethiPosition, i: int) -> Any:
+                return board.line(pos, turns, numbers, dots, i)
+
+        else:
             return reference_line(self, pos, turns, numbers, dots, keys)
         total = len(turns)
         i = 0
         while True:
-            got = board.line(pos, turns, numbers, dots, i)
+            got = line(pos, i)
             if got is None:  # a position the kernel does not hold
                 rest = reference_line(self, pos, turns[i:], numbers[i:], dots[i:])
                 return Run(i + rest.played, rest.position, i + rest.turns)

@@ -2,8 +2,9 @@
 package for both, on the three-row lattice.
 
 - :mod:`.rules`: the two games (``MOSONA``, ``KOLOWIS``) and their rule options;
-- :mod:`.engine`: the rules engine with one choice of options fixed;
-- :mod:`.written`: positions and moves as values, and their written form;
+- :mod:`.engine`: the rules engine with one choice of options fixed (positions and
+  moves as values, and reading and writing moves, included);
+- :mod:`.draws`: the engine of the draw rules, which keeps a history;
 - :mod:`.lattice`: the board's geometry, bit masks and ``Setup`` text.
 
 This file only names the games, so that the registry (:mod:`zrec.rules`) can find one

@@ -3,7 +3,7 @@ that keeps the history they need.
 
 Only a reading with a draw rule on gets a :class:`DrawRulesEngine` (see
 :func:`zrec.rules.serpent.rules`); its positions are :class:`CountedPosition` values:
-a :class:`~zrec.rules.serpent.written.SerpentPosition` (the same fields, so that
+a :class:`~zrec.rules.serpent.engine.SerpentPosition` (the same fields, so that
 everything that reads a position reads this one) that also carries the plies played
 since the last capture and the keys of the positions since then.  A position cannot
 come back across a capture (a captured piece never returns), so the history starts
@@ -27,8 +27,7 @@ from zrec.moves import Turn
 from zrec.rules.base import Event, IllegalMoveError, Outcome, Resolved
 from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play, reference_search
-from zrec.rules.serpent.engine import SerpentEngine
-from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
+from zrec.rules.serpent.engine import SIDES, SerpentEngine, SerpentMove, SerpentPosition
 
 #: The plies in a row without a capture that draw the game under ``NoCapture "50"``.
 QUIET_PLIES = 50

@@ -5,10 +5,9 @@ pieces step along the lines of a three-row lattice or jump an adjacent enemy pie
 by default capturing is compulsory and a capturing piece jumps on while it can (the
 whole chain is one move); a side with no pieces loses, a side to move with no legal
 move ends the game by the end rule.  This module holds the two games and their rule
-options; the engine (move generation, events, the end, keys and the view)
-is in :mod:`.engine`, the board itself (points, lines, jumps and the bitmask tests) in
-:mod:`.lattice`, the position and move values and the reading and writing of moves in
-:mod:`.written`.
+options; the engine (the position and move values, move generation, events, the
+reading and writing of moves, the end, keys and the view) is in :mod:`.engine`, the
+board itself (points, lines, jumps and the bitmask tests) in :mod:`.lattice`.
 
 Rule options (record tags): ``Board`` lined|open, ``Jumps`` line|bent, ``Middle``
 right|left, ``EndRule`` majority|draw, ``First`` White|Black, ``Captures``
@@ -38,9 +37,8 @@ from zrec.rules.base import (
     readings_table,
 )
 from zrec.rules.serpent.draws import DrawRulesEngine
-from zrec.rules.serpent.engine import SerpentEngine
+from zrec.rules.serpent.engine import SIDES, SerpentEngine, SerpentMove, SerpentPosition
 from zrec.rules.serpent.ludii import LUDII_BOARDS
-from zrec.rules.serpent.written import SIDES, SerpentMove, SerpentPosition
 
 __all__ = [
     "KOLOWIS",

@@ -1,11 +1,11 @@
 """Awithlaknakwe (Stone Warriors): its rules package.
 
-- :mod:`.rules`: the engine and the game object (``STONE_WARRIORS``);
+- :mod:`.rules`: the engine (its moves made, read and written) and the game object
+  (``STONE_WARRIORS``);
 - :mod:`.board`: the cross board, its squares, neighbours and board text;
 - :mod:`.position`: positions and moves as values, and a position's key;
 - :mod:`.setup`: the start position and the ``Setup`` string;
 - :mod:`.tables`: how pieces move under a rule set, as lookup tables;
-- :mod:`.written`: reading and writing moves;
 - :mod:`.end`: capture events, the score and the end of the game;
 - :mod:`.view`: the pieces for drawing and the text board.
 

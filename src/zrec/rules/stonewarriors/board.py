@@ -5,8 +5,7 @@ grid ``b2``-``m13`` and an arm of 6 squares centred on each side), their neighbo
 tables, the bits of the squares in a position's bitmasks, and the board field of a
 ``Setup`` string.  Positions and moves are in :mod:`.position`, the Setup string in
 :mod:`.setup`, the end of the game in :mod:`.end`, the pictures in :mod:`.view`, how
-pieces move in :mod:`.tables` and :mod:`.rules`, how written moves are read in
-:mod:`.written`.
+pieces move and how written moves are read in :mod:`.tables` and :mod:`.rules`.
 
 Squares are numbered on a 14×14 grid, ``index = (rank - 1) * 14 + file`` with files
 ``a``-``n`` as 0-13.  A position holds its pieces as bitmasks over these indices

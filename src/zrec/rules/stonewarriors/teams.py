@@ -56,7 +56,6 @@ from zrec.moves import PASS, Action, Turn
 from zrec.rules import kernel
 from zrec.rules.base import (
     REMOVED,
-    Chance,
     Event,
     Finding,
     IllegalMoveError,
@@ -68,7 +67,8 @@ from zrec.rules.base import (
     View,
     choose,
 )
-from zrec.rules.clicking import ClickTable, Entry, Listed
+from zrec.rules.clicking import ClickTable, Entry
+from zrec.rules.defaults import BaseEngine
 from zrec.rules.lines import Run, reference_line
 from zrec.rules.loops import Played, reference_counts, reference_play
 from zrec.rules.stonewarriors.board import listing
@@ -314,7 +314,7 @@ def parse_setup(text: str) -> TeamPosition:
 # -- the engine ---------------------------------------------------------------------------
 
 
-class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
+class TeamStoneWarriors(BaseEngine[TeamPosition, TeamMove]):
     """Stone Warriors under Ludii's rules: the rules engine of ``[Ruleset "ludii"]``."""
 
     seats: tuple[str, ...] = SEATS
@@ -444,9 +444,6 @@ class TeamStoneWarriors(Listed[TeamPosition, TeamMove]):
 
     def move_number(self, pos: TeamPosition) -> MoveNumber:
         return numbered(pos.ply // 4 + 1, 1 if pos.to_move == 0 else 3, True, pos.to_move)
-
-    def chance(self, pos: TeamPosition) -> Chance | None:
-        return None
 
     def _capture(self, pos: TeamPosition, target: int, mover_bits: int) -> tuple[int, ...]:
         """What a piece of the seat to move landing on ``target`` captures, in Ludii's
