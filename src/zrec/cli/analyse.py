@@ -20,7 +20,8 @@ from zrec.cli._app import (
     progress_bar,
     write_to,
 )
-from zrec.cli._inputs import display_name, records_of, unique
+from zrec.cli._inputs import unique
+from zrec.notation.inputs import display_name, read_input
 
 if TYPE_CHECKING:
     from zrec.notation.json.convert import JsonRecord
@@ -133,7 +134,7 @@ def _games(files: list[str]) -> tuple[list[Game], list[str]]:
     for file in files:
         count = 0
         with open_input(file) as stream:
-            for record in records_of(stream, file, display_name(file)):
+            for record in read_input(stream, file, display_name(file)):
                 count += 1
                 if record.game is None:
                     broken.append(_problem(record, display_name(file)))
