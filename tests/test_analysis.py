@@ -117,6 +117,84 @@ def test_a_planted_blunder_gets_double_question_marks_and_nothing_else(
     )
 
 
+def planted_dice(seed: int, after: int = 6) -> tuple[Game, int]:
+    """A one-shepherd game of Awéthi in which, the first time a turn has a move that wins
+    the game at once and a move that does not, a move that does not is played (the
+    wolves let the last animal go: the game given away while a winning move exists);
+    then ``after`` more plies.  The other moves: the wolves eat where they can, else
+    play as the default judge (``mcts:200``, the analysis's generator of the ply) would;
+    the shepherds play a random move the judge finds no blunder (of three drawn, else
+    the judge's), so that a ``??`` elsewhere could only come from the analysis being
+    unlike itself.  The game and the blunder's ply."""
+    tags = {"Shepherd1": "A", "Wolves": "B", "Herd1": "bccwcw"}
+    replay = prepare_rules(find_game("awethi"), tags)
+    engine, pos = replay.engine, replay.start
+    judge = _Mcts(engine, pos, 200, 20)
+    rng = random.Random(seed)
+    turns: list[tuple[Any, Turn]] = []
+    blunder = 0
+
+    def judged(pos: Any, roll: Any, move: Any, ply: int) -> tuple[float, Any]:
+        me = engine.move_number(pos).seat
+        d = judge.decide(engine, pos, roll, move, engine.apply(pos, move)[0],
+                         move_rng(0, 1, ply))
+        return (0.0 if d.best is move else d.before[me] - d.after[me]), d.best
+
+    while engine.outcome(pos) is None and (not blunder or len(turns) < blunder + after):
+        ply = len(turns) + 1
+        chance = engine.chance(pos)
+        roll = chance.roll(rng) if chance is not None else None
+        me = engine.move_number(pos).seat
+        moves = list(engine.legal_moves(pos, roll))
+        wins = [m for m in moves if (o := engine.outcome(engine.apply(pos, m)[0])) is not None
+                and o.scores[me] == 1]
+        if len(moves) == 1:
+            move = moves[0]
+        elif wins and not blunder and len(wins) < len(moves):
+            move, blunder = next(m for m in moves if m not in wins), ply
+        elif wins:
+            move = wins[0]
+        else:
+            tries = ([m for m in moves if engine.material(engine.apply(pos, m)[0])[1]
+                      > engine.material(pos)[1]] if me == 1
+                     else [engine.sample_move(pos, roll, rng) for _ in range(3)])
+            move = judged(pos, roll, moves[0], ply)[1]
+            for tried in tries:
+                if judged(pos, roll, tried, ply)[0] < 0.30:
+                    move = tried
+                    break
+        turns.append((engine.move_number(pos), engine.spell(pos, move)))
+        pos = engine.apply(pos, move)[0]
+        assert len(turns) < 300
+    assert blunder, "no position to plant a blunder in"
+    outcome = engine.outcome(pos)
+    return record("awethi", tags, turns, outcome.result if outcome else "*"), blunder
+
+
+def test_a_planted_blunder_in_the_dice_game_gets_double_question_marks_there_only(
+    tmp_path: Path,
+) -> None:
+    """The wolves, who could eat the last animal and win, let it go (ply 99 of 105);
+    the default judge, ``mcts:200``, marks it ``??`` and no other move ``??``; the
+    analysed record validates and ``fmt`` leaves it as it is."""
+    game, blunder = planted_dice(4)
+    assert (blunder, len(game.line.moves)) == (99, 105)
+    source = tmp_path / "dice.zrec"
+    source.write_text(write_game(game), encoding="utf-8")
+    out = tmp_path / "analysed.zrec"
+    result = runner.invoke(app, ["analyse", str(source), "-q", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    checked = runner.invoke(app, ["validate", str(out)])
+    assert checked.exit_code == 0 and ", 0 invalid, 0 warnings" in checked.output
+    assert runner.invoke(app, ["fmt", "--check", str(out)]).exit_code == 0
+    [analysed] = [r.game for r in read_string(out.read_text(encoding="utf-8"), "a")]
+    assert analysed is not None and analysed.tag("Analysis") == "mcts:200, seed 0"
+    nodes = list(analysed.line.moves)
+    assert [i for i, n in enumerate(nodes, 1) if n.suffix == "??"] == [blunder]
+    assert nodes[blunder - 1].turn.text().startswith(game.line.moves[blunder - 1].turn.text())
+    assert nodes[blunder - 1].comments_after[-1].text.startswith("Blunder (loss ")
+
+
 def test_the_record_validates_is_canonical_and_shows_the_marks(tmp_path: Path) -> None:
     game, blunder = planted("mosona", {}, 1)
     source = tmp_path / "game.zrec"
