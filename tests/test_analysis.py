@@ -33,6 +33,7 @@ from zrec.research.analysis import (
     move_rng,
     win_probability,
 )
+from zrec.research.annotate import read_evaluation
 from zrec.research.luck import every_roll, roll_luck
 from zrec.rules import find_game
 from zrec.rules.base import Chance
@@ -208,6 +209,9 @@ def test_the_record_validates_is_canonical_and_shows_the_marks(tmp_path: Path) -
     assert analysed is not None
     assert analysed.tag("Analysis") == "alphabeta:4, seed 0"
     nodes = list(analysed.line.moves)
+    evaluation = read_evaluation(analysed, 2)  # the chart's values: White's, Black's
+    assert evaluation is not None and len(evaluation) == len(nodes) + 1
+    assert evaluation[0] == (0.5, 0.5) and evaluation[blunder][0] < evaluation[blunder - 1][0]
     assert [n.suffix for n in nodes] == [("??" if i == blunder else None)
                                          for i in range(1, len(nodes) + 1)]
     marked = nodes[blunder - 1]

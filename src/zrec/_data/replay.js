@@ -9,6 +9,7 @@
   var waiting = {};  // a game's file being loaded: what to do once it is there
   var views = [];
   var buttons = {};
+  var MARKS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };  // a move's class
   var EVERY = 64;  // the pieces are kept at every 64th node, and worked out between
 
   function byId(id) { return document.getElementById(id); }
@@ -56,7 +57,7 @@
       var depth = stack.length - 1;
       nodes.push({
         prev: top.prev, next: -1, c: item[2], vars: [],
-        move: item[0] + (extra.x || ""), num: typeof n === "string" ? n : "",
+        mark: extra.x || "", move: item[0] + (extra.x || ""), num: typeof n === "string" ? n : "",
         nags: extra.g || "", before: extra.b || [], after: extra.a || [],
         caption: "after " + (number ? number + " " : "") + item[0] + (depth ? " (variation)" : "")
       });
@@ -67,7 +68,8 @@
     }
     var game = {
       heading: raw.heading, tags: raw.tags, result: raw.result, wide: raw.wide,
-      board: raw.board, line: main, nodes: nodes, kept: {}, last: -1, lastState: null
+      board: raw.board, line: main, nodes: nodes, kept: {}, last: -1, lastState: null,
+      chart: raw.chart || null
     };
     game.kept[0] = apply([], nodes[0].c);
     return game;
@@ -147,6 +149,7 @@
     });
     if (state.flipped) { upright(layer); }
     byId("zrec-caption").textContent = node.caption;
+    cursor();
     var old = document.querySelector("button.move.current");
     if (old) { old.classList.remove("current"); }
     var now = buttons[state.node];
@@ -173,6 +176,43 @@
       }
       if (turn) { e.setAttribute("transform", turn); }
     });
+  }
+
+  // The evaluation chart of an analysed game (drawn by Python, parsed as SVG: no
+  // markup of the record in it): a click on a ply's column goes to its node; the
+  // cursor stands on the current move's column, or on the last move of the main line
+  // played before a variation's move.
+  function showChart(game) {
+    var box = byId("zrec-chart");
+    clear(box);
+    box.hidden = !game.chart;
+    if (!game.chart) { return; }
+    var doc = new DOMParser().parseFromString(game.chart, "image/svg+xml");
+    var svg = document.importNode(doc.documentElement, true);
+    svg.addEventListener("click", function (event) {
+      var column = event.target.closest("[data-node]");
+      if (column) { go(Number(column.getAttribute("data-node"))); }
+    });
+    box.appendChild(svg);
+  }
+
+  function cursor() {
+    var line = document.querySelector("#zrec-chart .eval-cursor");
+    if (!line) { return; }
+    var nodes = games[state.game].nodes;
+    var id = state.node;
+    var column = null;
+    while (id >= 0 && !column) {
+      column = document.querySelector('#zrec-chart [data-node="' + id + '"]');
+      id = nodes[id].prev;
+    }
+    if (!column) { return; }
+    var x = column.getAttribute("data-x");
+    line.setAttribute("x1", x);
+    line.setAttribute("x2", x);
+    var old = document.querySelector("#zrec-chart .eval-ply.current");
+    if (old) { old.classList.remove("current"); }
+    column.classList.add("current");
   }
 
   function reveal(button) {
@@ -208,7 +248,8 @@
       comments(box, node.before);
       var step = make("span", "step");
       if (node.num) { step.appendChild(make("span", "number", node.num)); }
-      var button = make("button", "move", node.move);
+      var button = make("button", "move" + (MARKS[node.mark] ? " " + MARKS[node.mark] : ""),
+                        node.move);
       button.type = "button";
       button.addEventListener("click", function () { go(id); });
       buttons[id] = button;
@@ -256,6 +297,7 @@
       var box = views[game.board][0].querySelector("svg").viewBox.baseVal;
       document.body.classList.toggle("tall", box.height > 1.15 * box.width);
       renderRecord();
+      showChart(game);
       draw();
       if (then) { then(); }
     });

@@ -22,6 +22,10 @@ Each game is one JSON object (:meth:`GameData.write`): ``heading``, ``label``,
 ``["", 0, change]``, then a move ``[text, number, change]`` with, where needed, a
 fourth member ``{"x": suffix, "g": NAGs, "b": comments before, "a": comments after}``;
 ``{"v": [comments]}`` opens a variation (of the move just given) and ``0`` closes it.
+Where the record carries its analysis (the ``Evaluation`` tag ``zrec analyse`` writes,
+:func:`zrec.research.annotate.read_evaluation`), or an analysis is given, the object
+ends with ``chart``: the evaluation chart's SVG (:mod:`zrec.render.eval_chart`), each
+ply of it naming its node.
 ``number`` is the move number written before the move (``"12."``, ``"12..."``), or,
 when none is written, the number of a turn as an integer (``12`` for ``12.``, ``-12``
 for ``12...``) or ``0`` for a move that is not a turn.  The script numbers the nodes in
@@ -114,6 +118,18 @@ class Tables:
         out.write("]}")
 
 
+#: a mark of the analysis by its NAG, where a move's suffix is its own
+_MARK_NAGS = {6: "?!", 2: "?", 4: "??"}
+
+
+def _mark(node: MoveNode) -> str | None:
+    """A move's mark of the analysis: its suffix, or the worst mark among its NAGs."""
+    if node.suffix in ("?!", "?", "??"):
+        return node.suffix
+    found = [_MARK_NAGS[n] for n in (4, 2, 6) if n in node.nags]
+    return found[0] if found else None
+
+
 def _shape(key: ShapeKey) -> list[Any]:
     tag, attrs, text = key
     return [tag, dict(attrs), *([text] if text else [])]
@@ -160,6 +176,12 @@ class GameData(Visitor):
         self.lines: list[_Frame] = []
         self.out: TextIO | None = None
         self.key = -1  # the number of the game's board in the page, once written
+        #: the main line's moves as walked: node number, mover, mark
+        self.main: list[tuple[int, int, str | None]] = []
+        self.count = 0
+        #: the values per seat at the start and after each move of the main line, where
+        #: they are known (else read from the record's ``Evaluation`` tag)
+        self.series: list[tuple[float, ...]] | None = None
 
     def _state(self, position: Any, last: LastMove | None) -> tuple[State, list[Any], list[Any]]:
         """The shapes of each square, the marks and the top of a position's layer.
@@ -242,6 +264,9 @@ class GameData(Visitor):
         if extras:
             item.append(extras)
         self._item(item)
+        self.count += 1
+        if depth == 0:
+            self.main.append((self.count, number.seat, _mark(node)))
         frame.before, frame.state, frame.node, frame.opened = frame.state, state, node, 0
         frame.spaced = bool(node.comments_after or node.variations or node.nags or not number.turn)
 
@@ -275,5 +300,22 @@ class GameData(Visitor):
         out.write(json_for_script(["", 0, self._change({}, state, [], [])]))
         self.lines = [_Frame(state, state)]
         walk(self.replay, self.game.line, self)
-        out.write("]}")
+        chart = self.chart()
+        out.write("]" + (',"chart":' + json_for_script(chart) if chart else "") + "}")
         self.out = None
+
+    def chart(self) -> str | None:
+        """The evaluation chart's SVG text, where the game's values are known and as
+        many as its main line's moves (once walked), else ``None``."""
+        from zrec.render.eval_chart import eval_chart
+        from zrec.research.annotate import read_evaluation
+
+        seats = tuple(self.engine.seats)
+        series = self.series or read_evaluation(self.game, len(seats))
+        if not series or len(series) != len(self.main) + 1 or not self.main:
+            return None
+        nodes, movers, marks = zip(*self.main, strict=True)
+        svg = eval_chart(series, seats, movers, marks, nodes)
+        for element in svg.iter():  # (the same bytes every time)
+            element.attrib = dict(sorted(element.attrib.items()))
+        return ET.tostring(svg, encoding="unicode")

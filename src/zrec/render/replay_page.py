@@ -194,6 +194,7 @@ def _skeleton(
             controls, "button", {"id": ident, "type": "button", "title": hint, "aria-label": hint}
         )
         button.text = text
+    ET.SubElement(panel, "div", {"id": "zrec-chart", "class": "eval-chart", "hidden": "hidden"})
     ET.SubElement(
         panel, "p", {"class": "hint"}
     ).text = "Keys: \u2190 \u2192 Home End. Click a move to see the position after it."

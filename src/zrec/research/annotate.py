@@ -11,7 +11,11 @@ validates and that ``zrec fmt`` leaves as it is:
   added as a variation;
 - a roll whose luck is at least :data:`LUCKY` either way is said in the move's comment;
 - the summary of each seat is a comment before the first move, and the tag
-  ``Analysis`` names the player, its budget and the seed.
+  ``Analysis`` names the player, its budget and the seed;
+- the tag ``Evaluation`` holds the values the evaluation chart draws
+  (:func:`evaluation_text`, read back by :func:`read_evaluation`): the position's value
+  at the start and after each move of the main line, two decimals; in a game of two
+  seats the first seat's value, else every seat's joined by ``/``.
 
 A move that now follows a comment or a variation of the analysis gets its number where
 the notation needs one there (:func:`zrec.play.walk.written_number`); the record's own
@@ -26,10 +30,21 @@ from zrec.notation.model import Comment, Game, Line, MoveNode
 from zrec.play.walk import written_number
 from zrec.research.analysis import MARKS, Analysis, Judged
 
-__all__ = ["LUCKY", "NAGS", "TAG", "annotated", "summary_text"]
+__all__ = [
+    "EVALUATION_TAG",
+    "LUCKY",
+    "NAGS",
+    "TAG",
+    "annotated",
+    "evaluation_text",
+    "read_evaluation",
+    "summary_text",
+]
 
 #: the tag naming the analysis's player and seed
 TAG = "Analysis"
+#: the tag of the values of the evaluation chart
+EVALUATION_TAG = "Evaluation"
 #: the NAG of each mark, where a move has a suffix of its own
 NAGS = {"?!": 6, "?": 2, "??": 4}
 #: a roll's luck said in the comments from this much either way
@@ -75,6 +90,44 @@ def summary_text(analysis: Analysis) -> str:
         f"Analysis by {analysis.player}, seed {analysis.seed} (loss of win probability: "
         f"{marks}). {' '.join(seats)}"
     )
+
+
+def evaluation_text(analysis: Analysis) -> str:
+    """The ``Evaluation`` tag's value: the value at the start (before the first move,
+    with the best move found) and after each move of the main line."""
+    if not analysis.moves:
+        return ""
+    series = [analysis.moves[0].before, *(j.after for j in analysis.moves)]
+    if len(analysis.seats) == 2:
+        return " ".join(f"{v[0]:.2f}" for v in series)
+    return " ".join("/".join(f"{x:.2f}" for x in v) for v in series)
+
+
+def read_evaluation(game: Game, seats: int) -> list[tuple[float, ...]] | None:
+    """The values of a game's ``Evaluation`` tag, each seat's at the start and after
+    each move of the main line (``seats``: how many the game has); ``None`` where the
+    tag is missing, malformed (a value not a number from 0 to 1) or not one value more
+    than the main line has moves (the record was changed after its analysis)."""
+    text = game.tag(EVALUATION_TAG)
+    if not text:
+        return None
+    series: list[tuple[float, ...]] = []
+    for entry in text.split():
+        parts = entry.split("/")
+        try:
+            values = tuple(float(x) for x in parts)
+        except ValueError:
+            return None
+        if not all(0.0 <= v <= 1.0 for v in values):
+            return None
+        if seats == 2 and len(values) == 1:
+            values = (values[0], round(1.0 - values[0], 2))
+        if len(values) != seats:
+            return None
+        series.append(values)
+    if len(series) != len(game.line.moves) + 1:
+        return None
+    return series
 
 
 def _variation(judged: Judged) -> Line:
@@ -123,6 +176,8 @@ def annotated(game: Game, analysis: Analysis) -> Game:
     else:
         line = Line((), (summary, *game.line.comments))
     tag = f"{analysis.player}, seed {analysis.seed}"
-    tags = [(k, v) for k, v in game.tags if k != TAG]
+    tags = [(k, v) for k, v in game.tags if k not in (TAG, EVALUATION_TAG)]
     tags.append((TAG, tag))
+    if analysis.moves:
+        tags.append((EVALUATION_TAG, evaluation_text(analysis)))
     return Game(tuple(tags), line, game.result)
