@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -42,11 +43,11 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
     return out, blunder
 
 
-def _data(page: str) -> dict[str, object]:
+def _data(page: str) -> dict[str, Any]:
     found = re.search(r'<script id="zrec-data" type="application/json">(.*?)</script>', page,
                       re.S)
     assert found is not None
-    data: dict[str, object] = json.loads(found.group(1))
+    data: dict[str, Any] = json.loads(found.group(1))
     return data
 
 
@@ -55,7 +56,7 @@ def test_the_page_of_an_analysed_game_carries_its_chart(analysed: tuple[Path, in
     [game] = [r.game for r in read_string(path.read_text(encoding="utf-8"), "a")]
     assert game is not None
     plies = len(game.line.moves)
-    [data] = _data(replay_page([game]))["games"]  # type: ignore[misc]
+    [data] = _data(replay_page([game]))["games"]
     chart = data["chart"]
     assert chart.startswith('<svg class="zrec-eval-chart"')
     columns = re.findall(r'<rect class="eval-ply" data-node="(\d+)" data-ply="(\d+)"', chart)
@@ -68,9 +69,9 @@ def test_the_page_of_an_analysed_game_carries_its_chart(analysed: tuple[Path, in
     assert chart.count("<circle ") == 1
     # no analysis, or an Evaluation tag that no longer fits the moves: no chart
     bare = replace(game, tags=tuple(t for t in game.tags if t[0] != "Evaluation"))
-    assert "chart" not in _data(replay_page([bare]))["games"][0]  # type: ignore[index]
+    assert "chart" not in _data(replay_page([bare]))["games"][0]
     cut = replace(game, line=replace(game.line, moves=game.line.moves[:-1]))
-    assert "chart" not in _data(replay_page([cut]))["games"][0]  # type: ignore[index]
+    assert "chart" not in _data(replay_page([cut]))["games"][0]
 
 
 def test_zrec_html_and_the_published_site_show_the_chart(

@@ -56,10 +56,10 @@ def eval_chart(
     svg.append(element("rect", "background", x=0, y=0, width=WIDTH, height=height))
     if not two:
         x = LEFT
-        for i, seat in enumerate(seats):
+        for i, name in enumerate(seats):
             svg.append(element("rect", x=x, y=4, width=12, height=10, fill=colour(i)))
-            add_text(svg, seat, x + 16, 13, "eval-legend")
-            x += 24 + 7 * len(seat)
+            add_text(svg, name, x + 16, 13, "eval-legend")
+            x += 24 + 7 * len(name)
     plot = Plot(svg, LEFT, TOP + legend_h, WIDTH - LEFT - RIGHT,
                 HEIGHT - TOP - BOTTOM, (1.0, 0.25), "win prob.")
     step = plot.w / max(plies, 1)
