@@ -57,7 +57,7 @@
       var depth = stack.length - 1;
       nodes.push({
         prev: top.prev, next: -1, c: item[2], vars: [],
-        mark: extra.x || "", move: item[0] + (extra.x || ""), num: typeof n === "string" ? n : "",
+        mark: extra.m || extra.x || "", move: item[0] + (extra.x || extra.m || ""), num: typeof n === "string" ? n : "",
         nags: extra.g || "", before: extra.b || [], after: extra.a || [],
         caption: "after " + (number ? number + " " : "") + item[0] + (depth ? " (variation)" : "")
       });

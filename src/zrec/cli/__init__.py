@@ -53,6 +53,7 @@ def application() -> typer.Typer:
     from zrec.cli import (  # noqa: F401
         analyse,
         archive,
+        archive_analyse,
         archive_event,
         archive_find,
         archive_pairing,
@@ -109,8 +110,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "serve": ("serve",),
     "schema": ("records",),
     "archive": (
-        "archive", "archive_event", "archive_find", "archive_pairing", "archive_players",
-        "archive_publish", "archive_ratings", "archive_tree", "archive_users",
+        "archive", "archive_analyse", "archive_event", "archive_find", "archive_pairing",
+        "archive_players", "archive_publish", "archive_ratings", "archive_tree", "archive_users",
     ),
 }
 
@@ -126,7 +127,7 @@ ARCHIVE_COMMANDS: dict[str, str] = {
     "export": "archive_find", "players": "archive_players", "alias": "archive_players",
     "publish": "archive_publish", "tree": "archive_tree", "users": "archive_users",
     "pair": "archive_pairing", "schedule": "archive_pairing", "seat": "archive_pairing",
-    "ratings": "archive_ratings",
+    "ratings": "archive_ratings", "analyse": "archive_analyse",
 }
 
 

@@ -162,6 +162,16 @@ def _finder(export: bool) -> Any:
         material: Annotated[
             Text, typer.Option("--material", help="Games that reach these pieces per seat: 12:9.")
         ] = None,
+        mark: Annotated[
+            Text,
+            typer.Option("--mark", metavar="?!|?|??",
+                         help="Games a stored computer analysis marks so (zrec archive analyse)."),
+        ] = None,
+        max_ply: Annotated[
+            Optional[int],  # noqa: UP045
+            typer.Option("--max-ply", min=1, help="With --mark: the marked move at this ply or "
+                         "before."),
+        ] = None,
         ids: Annotated[
             Optional[list[int]],  # noqa: UP045
             typer.Option("--id", help="Only this archive id (repeat for more)."),
@@ -207,6 +217,8 @@ def _finder(export: bool) -> Any:
             position=position,
             position_of=_position_of(position_after) if position_after else None,
             material=material,
+            mark=mark,
+            max_ply=max_ply,
             ids=ids,
             limit=limit,
             offset=offset,

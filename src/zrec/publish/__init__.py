@@ -47,6 +47,7 @@ from functools import partial
 from pathlib import Path
 from typing import TextIO
 
+from zrec.archive.analyses import page_evaluation
 from zrec.archive.events.loading import load_event
 from zrec.archive.events.pairstore import stored_boards
 from zrec.archive.store import Archive, ArchiveError, StoredGame
@@ -69,7 +70,7 @@ from zrec.publish.pages import (
     policy,
 )
 from zrec.publish.ratings import FOLDER, rating_pages
-from zrec.render.replay_page import assets, write_page
+from zrec.render.replay_page import Evaluation, assets, write_page
 from zrec.tournament.event import Entrant, EventError, Round, Tournament
 from zrec.tournament.tiebreaks import default_tiebreaks, rank, round_robin
 
@@ -282,6 +283,7 @@ def _game_page(
     stored: StoredGame,
     number: int | None,
     around: tuple[int | None, int | None],
+    evaluation: Evaluation | None,
     out: TextIO,
 ) -> None:
     """Write a game's page: its replay page, linking the site's shared stylesheet and
@@ -292,7 +294,7 @@ def _game_page(
     try:
         game = read_game(stored.text, f"game #{stored.id}")
         write_page([(game, 1, None)], out, nav=game_nav(links), linked="../", heading=title,
-                   sheets=["../" + STYLESHEET], policy=policy)
+                   sheets=["../" + STYLESHEET], policy=policy, evaluations=[evaluation])
     except ZrecError as exc:  # nothing was written: the page is written after the walk
         out.write(fallback_page(f"{title} (game #{stored.id})", links, str(exc), stored.text))
 
@@ -305,7 +307,8 @@ def _write_event(archive: Archive, plan: EventPlan, out: _Writer) -> None:
     rounds = {p.game: n for n, ps in plan.pairings.items() for p in ps if p.game is not None}
     around = neighbours(plan)
     for stored in archive.games(plan.games):
-        page = partial(_game_page, plan, stored, rounds.get(stored.id), around[stored.id])
+        page = partial(_game_page, plan, stored, rounds.get(stored.id), around[stored.id],
+                       page_evaluation(archive, stored))
         out.stream(f"{folder}/{game_href(stored.id)}", page)
         out.done.game_pages += 1
 

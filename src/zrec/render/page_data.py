@@ -20,7 +20,8 @@ Each game is one JSON object (:meth:`GameData.write`): ``heading``, ``label``,
 ``tags``, ``result``, ``wide``, ``board`` (which board of the page it is drawn on),
 ``comments`` (of the main line) and ``items``, written as the walker goes: the start
 ``["", 0, change]``, then a move ``[text, number, change]`` with, where needed, a
-fourth member ``{"x": suffix, "g": NAGs, "b": comments before, "a": comments after}``;
+fourth member ``{"x": suffix, "g": NAGs, "b": comments before, "a": comments after,
+"m": the mark of an analysis given with the game (not in its record)}``;
 ``{"v": [comments]}`` opens a variation (of the move just given) and ``0`` closes it.
 Where the record carries its analysis (the ``Evaluation`` tag ``zrec analyse`` writes,
 :func:`zrec.research.annotate.read_evaluation`), or an analysis is given, the object
@@ -182,6 +183,8 @@ class GameData(Visitor):
         #: the values per seat at the start and after each move of the main line, where
         #: they are known (else read from the record's ``Evaluation`` tag)
         self.series: list[tuple[float, ...]] | None = None
+        #: each main-line move's mark of that analysis (shown as ``m``)
+        self.marks: list[str | None] | None = None
 
     def _state(self, position: Any, last: LastMove | None) -> tuple[State, list[Any], list[Any]]:
         """The shapes of each square, the marks and the top of a position's layer.
@@ -254,7 +257,11 @@ class GameData(Visitor):
         mark = mark_move(self.engine, step.before, step.move, step.events)
         state, marks, top = self._state(step.after, mark)
         item: list[Any] = [node.turn.text(), shown, self._change(frame.state, state, marks, top)]
+        given = None
+        if depth == 0 and self.marks is not None and len(self.main) < len(self.marks):
+            given = self.marks[len(self.main)]
         extras = {
+            "m": given or "",
             "x": node.suffix or "",
             "g": " ".join(f"${n}" for n in node.nags),
             "b": [c.text for c in node.comments_before],
@@ -266,7 +273,7 @@ class GameData(Visitor):
         self._item(item)
         self.count += 1
         if depth == 0:
-            self.main.append((self.count, number.seat, _mark(node)))
+            self.main.append((self.count, number.seat, given or _mark(node)))
         frame.before, frame.state, frame.node, frame.opened = frame.state, state, node, 0
         frame.spaced = bool(node.comments_after or node.variations or node.nags or not number.turn)
 

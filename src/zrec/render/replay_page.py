@@ -43,7 +43,7 @@ from zrec.render.page_data import GameData, PageError, Tables, json_for_script
 from zrec.render.svg import DEFAULT_CSS
 from zrec.resources import PAGE_CSS, PAGE_SCRIPT, data_text
 
-__all__ = ["PageError", "assets", "replay_page", "write_folder", "write_page"]
+__all__ = ["Evaluation", "PageError", "assets", "replay_page", "write_folder", "write_page"]
 
 #: a game to show: the game, its number in its file, the file's name (or ``None``)
 PageGame = tuple[Game, int, "str | None"]
@@ -128,16 +128,25 @@ def _html(root: ET.Element) -> str:
     return ET.tostring(root, encoding="unicode", method="html")
 
 
+#: an analysis given with a game (not written in its record): each seat's value at the
+#: start and after each move of the main line, and each move's mark
+Evaluation = tuple[Sequence[tuple[float, ...]], Sequence["str | None"]]
+
+
 def _games(
     games: Iterable[PageGame], tables: Tables, boards: _Boards, out: TextIO,
-    heading: str | None = None,
+    heading: str | None = None, evaluations: Sequence[Evaluation | None] = (),
 ) -> Iterable[GameData]:
     """Walk each game, writing its data to ``out`` (a comma between two); yields each
-    once written (``heading``: the heading of every game, instead of its own)."""
+    once written (``heading``: the heading of every game, instead of its own;
+    ``evaluations``: the i-th game's analysis, its chart's values and marks)."""
     for i, (game, number, source) in enumerate(games):
         data = GameData(game, number, tables, source)
         if heading is not None:
             data.heading = heading
+        evaluation = evaluations[i] if i < len(evaluations) else None
+        if evaluation is not None:
+            data.series, data.marks = list(evaluation[0]), list(evaluation[1])
         board = boards.number(data)
         if i:
             out.write(",")
@@ -222,6 +231,7 @@ def write_page(
     heading: str | None = None,
     sheets: Sequence[str] = (),
     policy: Callable[[list[str]], str] | None = None,
+    evaluations: Sequence[Evaluation | None] = (),
 ) -> int:
     """Write the replay page of ``games`` to ``out`` as they are walked; the number of
     games shown.  ``nav``: a navigation bar, first in the body (a published site's);
@@ -229,12 +239,14 @@ def write_page(
     of inline; ``heading``: the page's title and heading, instead of the game's;
     ``sheets``: more stylesheets, linked after the page's own; ``policy``: the
     Content-Security-Policy of a ``<meta>`` in the head, given the texts of the
-    ``<style>`` elements of the page's boards.  Raises :class:`PageError` for no game,
+    ``<style>`` elements of the page's boards; ``evaluations``: the analysis of the
+    i-th game (a stored one, :mod:`zrec.archive.analyses`), drawn and marked as its
+    record's own would be.  Raises :class:`PageError` for no game,
     or a game that cannot be replayed (no engine, an illegal move in any line)."""
     tables, boards = Tables(), _Boards()
     count, title = 0, ""
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
-        for data in _games(games, tables, boards, spool, heading):
+        for data in _games(games, tables, boards, spool, heading, evaluations):
             title = title or data.heading
             count += 1
         if not count:

@@ -437,10 +437,11 @@ def _prepared(game: Game, player: str | None) -> tuple[Any, Any, list[Any], str,
     return engine, start, steps, spec, _judge(engine, start, spec)
 
 
-def check_game(game: Game, player: str | None) -> None:
+def check_game(game: Game, player: str | None) -> str:
     """Raise :class:`AnalysisError` where :func:`analyse_game` would, before any search:
-    a game that cannot be replayed, or a player that cannot play it."""
-    _prepared(game, player)
+    a game that cannot be replayed, or a player that cannot play it; else give the
+    player that will analyse it (``player``, or the game's :func:`default_player`)."""
+    return _prepared(game, player)[3]
 
 
 def analyse_game(

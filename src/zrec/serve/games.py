@@ -39,6 +39,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from zrec.archive import Archive, StoredGame
+from zrec.archive.analyses import page_evaluation
 from zrec.notation.inputs import read_input
 from zrec.serve.access import Caller, needs
 from zrec.serve.errors import ERROR, ApiError, not_found
@@ -117,7 +118,7 @@ def game_page(
         explore=explore_links(stored.text, stored.game, stored.options),
     )
     try:
-        page = PAGES.page(stored.text, gid)
+        page = PAGES.page(stored.text, gid, page_evaluation(archive, stored))
     except ZrecError as exc:  # a game kept invalid: its record and why
         return render(request, "game_unreadable.html", title=f"Game #{gid}", stored=stored,
                       sources=sources, problem=str(exc), parts=Markup(extra))

@@ -1,4 +1,5 @@
-"""The players: ``/players/{name}`` (results, events, rating history, games, a page at
+"""The players: ``/players/{name}`` (results, events, rating history, accuracy in the
+games a computer analysis is stored for (:mod:`zrec.archive.analyses`), games, a page at
 a time); every pool's ratings are ``/ratings`` (:mod:`zrec.serve.ratings`).
 """
 
@@ -51,12 +52,14 @@ def player_page(
         )
     ]
     given = [("player", name), *([("limit", str(limit))] if limit != PAGE else [])]
+    from zrec.archive.analyses import accuracy_of
     from zrec.serve.ratings import player_ratings
 
     return render(
         request, "player.html", title=", ".join(shown), name=name, names=shown,
         games=list(archive.games(ids)), total=total, score=score, events=events,
         pages=page_links(given, offset, limit, total), ratings=player_ratings(archive, pids),
+        accuracy=accuracy_of(archive, pids),
     )
 
 

@@ -11,6 +11,10 @@ import io
 import threading
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zrec.render.replay_page import Evaluation
 
 __all__ = ["PAGES"]
 
@@ -28,11 +32,11 @@ class _Pages:
 
     def __init__(self, size: int = 32) -> None:
         self.size, self.made, self.hits = size, 0, 0
-        self._kept: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, int, str], str] = OrderedDict()
         self._lock = threading.Lock()
-        self._making: dict[tuple[str, int], threading.Lock] = {}
+        self._making: dict[tuple[str, int, str], threading.Lock] = {}
 
-    def _kept_page(self, key: tuple[str, int]) -> str | None:
+    def _kept_page(self, key: tuple[str, int, str]) -> str | None:
         with self._lock:
             page = self._kept.get(key)
             if page is not None:
@@ -40,8 +44,10 @@ class _Pages:
                 self.hits += 1
             return page
 
-    def page(self, text: str, gid: int) -> str:
-        key = (text, gid)
+    def page(self, text: str, gid: int, evaluation: Evaluation | None = None) -> str:
+        """The page of game ``gid`` of this text (``evaluation``: its stored analysis's
+        values and marks, drawn where the record carries none)."""
+        key = (text, gid, repr(evaluation) if evaluation is not None else "")
         page = self._kept_page(key)
         if page is not None:
             return page
@@ -52,7 +58,7 @@ class _Pages:
             if page is not None:
                 return page
             try:
-                page = _made(text, gid)
+                page = _made(text, gid, evaluation)
             finally:
                 with self._lock:
                     self._making.pop(key, None)
@@ -70,12 +76,13 @@ class _Pages:
             self.made = self.hits = 0
 
 
-def _made(text: str, gid: int) -> str:
+def _made(text: str, gid: int, evaluation: Evaluation | None = None) -> str:
     from zrec.notation.reader import read_game
     from zrec.render.replay_page import write_page
 
     out = io.StringIO()
-    write_page([(read_game(text, f"game #{gid}"), 1, None)], out, nav=_bar(), linked="/static/")
+    write_page([(read_game(text, f"game #{gid}"), 1, None)], out, nav=_bar(), linked="/static/",
+               evaluations=[evaluation])
     return out.getvalue()
 
 

@@ -38,6 +38,10 @@ class Query:
     position: str | None = None
     position_of: tuple[Game, int] | None = None
     material: str | None = None
+    #: a mark of a stored computer analysis (``?!``, ``?``, ``??``), made at a ply of at
+    #: most ``max_ply`` (:mod:`zrec.archive.analyses`)
+    mark: str | None = None
+    max_ply: int | None = None
     ids: list[int] | None = None
     limit: int | None = None
     offset: int = 0

@@ -74,6 +74,12 @@ of its event and round with the same players: ``Importer._same_round`` of
 games of archive_bench.py (200 events, 9 rounds) a round holds 555 games at a million
 games.
 
+Version 12 adds the computer analysis of stored games (:mod:`zrec.archive.analyses`):
+``analyses``, one row a game, analysing player and budget (its seed, the plies it
+judged, the analysis as JSON); ``analysis_seats``, each seat's moves, accuracy and
+average loss in it; ``analysis_marks``, each marked move (ply, seat, ``?!``, ``?`` or
+``??``), for a search by mark.  Its statements only make tables.
+
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
@@ -290,11 +296,48 @@ CREATE INDEX IF NOT EXISTS games_round_seats ON games (event, round, seats);
 DROP INDEX IF EXISTS games_event
 """
 
+# version 12, computer analysis (zrec.archive.analyses)
+_V12_ANALYSES = """
+CREATE TABLE IF NOT EXISTS analyses (
+    game BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    player TEXT NOT NULL,
+    budget TEXT NOT NULL,
+    seed BIGINT NOT NULL,
+    plies INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game, player, budget)
+){without_rowid};
+CREATE TABLE IF NOT EXISTS analysis_seats (
+    game BIGINT NOT NULL,
+    player TEXT NOT NULL,
+    budget TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    accuracy DOUBLE PRECISION NOT NULL,
+    average_loss DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game, player, budget, seat),
+    FOREIGN KEY (game, player, budget) REFERENCES analyses (game, player, budget)
+        ON DELETE CASCADE
+){without_rowid};
+CREATE TABLE IF NOT EXISTS analysis_marks (
+    game BIGINT NOT NULL,
+    player TEXT NOT NULL,
+    budget TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    mark TEXT NOT NULL,
+    PRIMARY KEY (game, player, budget, ply),
+    FOREIGN KEY (game, player, budget) REFERENCES analyses (game, player, budget)
+        ON DELETE CASCADE
+){without_rowid};
+CREATE INDEX IF NOT EXISTS analysis_marks_mark ON analysis_marks (mark, ply, game)
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
     1: _V1, 2: _V2, 3: _V3, 4: V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
     6: _V6_LINES, 7: V7_LOGINS, 8: V8_SESSIONS, 9: _V9_PAIRINGS, 10: _V10_TOKEN_EXPIRY,
-    11: _V11_ROUND_SEATS,
+    11: _V11_ROUND_SEATS, 12: _V12_ANALYSES,
 }
 VERSION = max(MIGRATIONS)
 

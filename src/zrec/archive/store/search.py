@@ -1,5 +1,5 @@
 """Finding stored games: by tags, players, dates, rule options, opening moves, exact
-position and material.
+position, material and the marks of a stored computer analysis.
 
 Every condition of a :class:`Query` must hold.  Tags are matched exactly (a player's
 name through its normal form and the aliases); dates as ranges (:mod:`.dates`).  The
@@ -272,6 +272,7 @@ def _plan(archive: Archive, q: Query) -> Plan:
             raise SearchError(f"--material {q.material!r}: write the pieces per seat, as 12:9")
         # one row a game: its counts in game order, each between spaces
         plan.add("g.id IN (SELECT game FROM material WHERE counts LIKE ?)", f"% {counts} %")
+    _marked(plan, q)
     if q.moves is not None or q.position is not None or q.position_of is not None:
         from zrec.archive.store import wanted as asked
 
@@ -280,6 +281,26 @@ def _plan(archive: Archive, q: Query) -> Plan:
         if q.position is not None or q.position_of is not None:
             asked.position(archive, plan, q, name)
     return plan
+
+
+#: the marks a stored analysis gives (zrec.research.analysis.MARKS)
+MARKS = ("?!", "?", "??")
+
+
+def _marked(plan: Plan, q: Query) -> None:
+    """The games a stored analysis (any player, any budget) marks ``q.mark`` at a ply
+    of at most ``q.max_ply``."""
+    if q.mark is None:
+        if q.max_ply is not None:
+            raise SearchError("--max-ply goes with --mark: the ply of a marked move")
+        return
+    if q.mark not in MARKS:
+        raise SearchError(f"--mark takes ?!, ? or ??, not {q.mark!r}")
+    if q.max_ply is None:
+        plan.add("g.id IN (SELECT game FROM analysis_marks WHERE mark = ?)", q.mark)
+    else:
+        plan.add("g.id IN (SELECT game FROM analysis_marks WHERE mark = ? AND ply <= ?)",
+                 q.mark, q.max_ply)
 
 
 def _dates(plan: Plan, q: Query) -> None:
