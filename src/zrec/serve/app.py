@@ -146,6 +146,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     from zrec.serve import (
         assets,
         board,
+        board_analyse,
         board_player,
         checks,
         events,
@@ -170,8 +171,8 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.state.owner_token = owner_token
     app.state.owner_session = None if owner_token is None else "owner:" + new_token()
     install_handlers(app)
-    for resource in (checks, games, events, players, ratings, board, board_player, explorer,
-                     login, assets):
+    for resource in (checks, games, events, players, ratings, board, board_player,
+                     board_analyse, explorer, login, assets):
         app.include_router(resource.router)
     if owner_token is not None:
         app.add_middleware(LocalHosts)  # (inside Guard: its answer has the headers)

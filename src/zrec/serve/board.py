@@ -135,6 +135,10 @@ def board_page(
         chosen_options=dict(o.partition("=")[::2] for o in options),
         roster=ROSTER, suffixes=" ".join(SUFFIXES), opponents=opponents,
         opponents_hint=hint, today=today(), hidden=hidden or "draw",
+        analysers=[o for o in opponents if ":" in o],
+        analysers_hint="Analyse this game: every move judged by a search player (none "
+        "given: alphabeta:4, or mcts:200 where it rolls dice or has more seats), the "
+        "record with its marks ?! ? ??, comments and best lines; " + hint.split(" (", 1)[1][:-1],
     )
 
 
