@@ -71,8 +71,8 @@ def puzzles(
     alphabeta player (at the depth of the game's analysis, else 4), one move wins
     material or the game and every other move does not.  Each puzzle is a record: the
     position as its Setup, a comment saying where it comes from, and the solution as
-    its main line; a position met in an earlier game is given once.  Games alphabeta does not play (dice, more than two seats) give
-    none.  See docs/analysis.md."""
+    its main line; a position met in an earlier game is given once.  Games alphabeta
+    does not play (dice, more than two seats) give none.  See docs/analysis.md."""
     from zrec.notation.writer import games_text
     from zrec.research.puzzles import PuzzleError, find_puzzles, puzzle_record
 
