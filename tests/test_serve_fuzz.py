@@ -47,7 +47,7 @@ OPERATIONS = {
     "GET /api/events/{name}/standings", "GET /api/events/{name}/pairings",
     "POST /api/validate", "GET /api/tree",
     "POST /api/games", "POST /api/position", "POST /api/edit", "GET /api/roll",
-    "POST /api/json", "POST /api/reply", "POST /api/analyse",
+    "POST /api/json", "POST /api/reply", "POST /api/analyse", "POST /api/puzzle",
 }
 
 

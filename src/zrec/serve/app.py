@@ -154,6 +154,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
         games,
         login,
         players,
+        puzzle,
         ratings,
     )
 
@@ -172,7 +173,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.state.owner_session = None if owner_token is None else "owner:" + new_token()
     install_handlers(app)
     for resource in (checks, games, events, players, ratings, board, board_player,
-                     board_analyse, explorer, login, assets):
+                     board_analyse, puzzle, explorer, login, assets):
         app.include_router(resource.router)
     if owner_token is not None:
         app.add_middleware(LocalHosts)  # (inside Guard: its answer has the headers)

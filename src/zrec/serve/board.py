@@ -7,7 +7,8 @@
   starts a new game with those tags (a hidden setup drawn by the server where the form
   leaves it empty, unless ``hidden=enter``), ``/board?id=N`` opens an archived game,
   ``/board?start=1`` the record ``zrec board FILE`` was started with (kept in memory at
-  start: no address reads a file).  The board itself is drawn by ``static/board.js``
+  start: no address reads a file), ``/board?puzzle=N`` a stored puzzle's position to
+  solve (:mod:`zrec.serve.puzzle`).  The board itself is drawn by ``static/board.js``
   from the JSON API.
 - ``POST /api/record``: a record as the board lists it: its text as ``zrec fmt`` writes
   it, its tags, and its moves with their node numbers (file order, as
@@ -100,6 +101,7 @@ def board_page(
     start: Annotated[int | None, Param(ge=0, le=1)] = None,
     hidden: Annotated[str | None, Param(max_length=10)] = None,
     token: Annotated[str | None, Param(max_length=200)] = None,
+    puzzle: Annotated[int | None, Param(ge=0, le=2**62)] = None,
 ) -> Response:
     from zrec.rules import find_game
 
@@ -108,7 +110,12 @@ def board_page(
     from zrec.rules.base import UnknownGameError
     tags = [(k, v) for k, v in request.query_params.multi_items() if TAG.match(k) and k != "O"]
     text, problem = "", None
-    if gid is not None:
+    task = None
+    if puzzle is not None:  # (zrec.serve.puzzle: the position alone, and its task)
+        from zrec.serve.puzzle import puzzle_of
+
+        text, task, _ = puzzle_of(next(iter(archive.games([puzzle])), None), puzzle)
+    elif gid is not None:
         stored = next(iter(archive.games([gid])), None)
         if stored is None:
             raise not_found(f"there is no game #{gid}")
@@ -136,6 +143,7 @@ def board_page(
         roster=ROSTER, suffixes=" ".join(SUFFIXES), opponents=opponents,
         opponents_hint=hint, today=today(), hidden=hidden or "draw",
         analysers=[o for o in opponents if ":" in o],
+        puzzle=None if task is None else {"id": puzzle, "task": task},
         analysers_hint="Analyse this game: every move judged by a search player (none "
         "given: alphabeta:4, or mcts:200 where it rolls dice or has more seats), the "
         "record with its marks ?! ? ??, comments and best lines; " + hint.split(" (", 1)[1][:-1],

@@ -13,7 +13,12 @@
   z.byId("board-typed").addEventListener("submit", function (event) {
     event.preventDefault();
     var written = z.byId("board-typed-move").value.trim();
-    if (written) { z.byId("board-typed-move").value = ""; play(written); }
+    if (written) {  // (played as board.js plays a clicked move: the clicks and roll reset)
+      z.byId("board-typed-move").value = "";
+      z.state.clicks = [];
+      z.state.roll = null;
+      z.edit("play", { move: written });
+    }
   });
   z.byId("board-reread").addEventListener("click", function () {
     z.load(z.byId("board-text").value, z.state.at);
