@@ -8,8 +8,7 @@ import random
 
 import pytest
 
-from zrec.archive import Archive
-from zrec.archive import live
+from zrec.archive import Archive, live
 from zrec.archive.live import LiveRefused
 from zrec.play.live import LiveError, LiveGame, live_tags, parse_clock
 
@@ -44,7 +43,7 @@ def test_a_game_played_to_its_end_is_stored_as_an_import(archive: Archive) -> No
     for ply, text in enumerate(CHAIN_GAME):
         who = "Ada" if ply % 2 == 0 else "Bob"
         state = live.move(archive, gid, who, text, now=1_800_000_001 + ply)
-    assert state.status == "over" and state.result == "0-1" and state.termination is None
+    assert (state.status, state.result, state.termination) == ("over", "0-1", "normal")
     assert state.stored is not None
     stored = archive.game(state.stored)
     assert dict(stored.tags)["Event"] == "Live Club"
@@ -52,7 +51,7 @@ def test_a_game_played_to_its_end_is_stored_as_an_import(archive: Archive) -> No
     assert stored.players == (("White", "Ada"), ("Black", "Bob"))
     assert stored.plies == 16 and stored.valid
     assert refused(live.move, archive, gid, "Ada", "a1-a2") == (
-        409, "game-over", f"live game #{gid} is over (0-1): no move is taken")
+        409, "game-over", f"live game #{gid} is over (0-1, normal): no move is taken")
 
 
 def test_only_the_seat_to_move_moves_and_every_move_is_checked(archive: Archive) -> None:
@@ -136,10 +135,8 @@ def test_bad_requests_name_the_place_and_the_reason(archive: Archive) -> None:
 
 
 def test_a_study_player_takes_its_turns(archive: Archive) -> None:
-    from zrec.research.study import PLAYERS
-
     gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "study:greedy"})
-    state = live.move(archive, gid, "Ada", "a5-b5", players=PLAYERS)
+    state = live.move(archive, gid, "Ada", "a5-b5")
     assert len(state.moves) == 2 and state.moves[1][0] == "Black"
     assert state.to_move() == "White"
 

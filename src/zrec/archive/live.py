@@ -39,9 +39,10 @@ import datetime
 import json
 import random
 import secrets
+import threading
 import time
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +51,8 @@ from zrec.errors import ZrecError
 from zrec.play.live import Clock, LiveError, LiveGame, ended_by, live_tags, parse_clock
 
 __all__ = ["ACTIONS", "CHANNEL", "MAX_LIVE", "STUDY", "LiveRefused", "LiveState", "act",
-           "create", "live_games", "load", "move", "settle", "take_seat"]
+           "create", "listen", "live_games", "load", "move", "settle", "start_study",
+           "take_seat"]
 
 #: the live games a user may be playing (seated in, or made and not over) at once
 MAX_LIVE = 20
@@ -362,11 +364,10 @@ def settle(archive: Archive, gid: int, now: float | None = None) -> bool:
 
 
 def move(archive: Archive, gid: int, user: str, written: str, now: float | None = None,
-         rng: random.Random | None = None,
-         players: Mapping[str, Any] | None = None) -> LiveState:
+         rng: random.Random | None = None) -> LiveState:
     """The user plays ``written`` for its seat; then each study player whose turn it
-    is plays (``players``: the move chooser of each study player's spec).  The game
-    after.  Raises :class:`LiveRefused`."""
+    is plays (:func:`zrec.research.study.seat_players`: the spec after ``study:``).
+    The game after.  Raises :class:`LiveRefused`."""
     now = time.time() if now is None else now
     rng = rng or random.Random(secrets.randbits(128))
     with archive.db.transaction(lock=True):
@@ -395,7 +396,7 @@ def move(archive: Archive, gid: int, user: str, written: str, now: float | None 
         except LiveError as exc:
             raise _refused(exc) from None
         _record_move(archive, state, seat, spelled, now)
-        _study_moves(archive, state, now, rng, players or {})
+        _study_moves(archive, state, now, rng)
         _after(archive, state, now, rng)
         return _locked(archive, gid)
 
@@ -412,17 +413,17 @@ def _record_move(archive: Archive, state: LiveState, seat: str, spelled: str,
     state.turn_started = now
 
 
-def _study_moves(archive: Archive, state: LiveState, now: float, rng: random.Random,
-                 players: Mapping[str, Any]) -> None:
+def _study_moves(archive: Archive, state: LiveState, now: float,
+                 rng: random.Random) -> None:
     """The study players whose turn it is play, one after the other."""
+    from zrec.research.study import seat_players
+
     game = state.replayed()
     while (seat := game.to_move()) is not None:
         player = state.seats.get(seat)
         if player is None or not player.startswith(STUDY):
             return
-        choose = players.get(player[len(STUDY):])
-        if choose is None:
-            return
+        choose = seat_players(game.engine, (player[len(STUDY):],))[0]
         faces = game.chance()
         roll = None if faces is None else tuple(rng.randint(1, n) for n in faces)
         chosen = choose(game.engine, game.position, roll, rng)
@@ -431,12 +432,47 @@ def _study_moves(archive: Archive, state: LiveState, now: float, rng: random.Ran
         _record_move(archive, state, seat, game.play_chosen(chosen), now)
 
 
+def start_study(archive: Archive, gid: int, now: float | None = None,
+                rng: random.Random | None = None) -> LiveState:
+    """A game whose first turns are study players': they play them (once every seat
+    is taken); the game after."""
+    now = time.time() if now is None else now
+    rng = rng or random.Random(secrets.randbits(128))
+    with archive.db.transaction(lock=True):
+        state = _locked(archive, gid)
+        seat = state.to_move()
+        player = None if seat is None else state.seats.get(seat)
+        if player is None or not player.startswith(STUDY) or None in state.seats.values():
+            return state
+        _study_moves(archive, state, now, rng)
+        _after(archive, state, now, rng)
+        return _locked(archive, gid)
+
+
+def listen(db: str, heard: Callable[[int], None], stop: threading.Event) -> None:
+    """Call ``heard`` with the id of every live game changed in the PostgreSQL archive
+    ``db`` (``NOTIFY zrec_live``, sent by the transaction that changed it), until
+    ``stop`` is set; a lost connection is made again a second later."""
+    import psycopg
+
+    while not stop.is_set():
+        try:
+            with psycopg.connect(db, autocommit=True, connect_timeout=10) as conn:
+                conn.execute(f"LISTEN {CHANNEL}")
+                while not stop.is_set():
+                    for note in conn.notifies(timeout=1.0):
+                        if note.payload.isdigit():
+                            heard(int(note.payload))
+        except psycopg.Error:
+            stop.wait(1.0)
+
+
 def _after(archive: Archive, state: LiveState, now: float, rng: random.Random) -> None:
     """After moves: the game over by rule, or the next turn's roll."""
     game = state.replayed()
     ended = game.outcome()
     if ended is not None:
-        _finish(archive, state, ended[0], None)
+        _finish(archive, state, ended[0], "normal")
         return
     _bump(archive, state.id, roll=_roll(game, rng), draw_offer=None,
           turn_started=state.turn_started,

@@ -16,7 +16,8 @@ from the same code.  The application adds, around every route:
 
 The routes are grouped by resource, each module a resource's pages and their JSON
 twins (:mod:`zrec.serve.games`, :mod:`~zrec.serve.events`, :mod:`~zrec.serve.players`,
-:mod:`~zrec.serve.ratings`, :mod:`~zrec.serve.explorer`, :mod:`~zrec.serve.board`, ...);
+:mod:`~zrec.serve.ratings`, :mod:`~zrec.serve.explorer`, :mod:`~zrec.serve.board`,
+:mod:`~zrec.serve.live`, ...);
 the archive a request reads or writes is given by the dependencies of
 :mod:`zrec.serve.opening`, who may do what by those of :mod:`zrec.serve.access`.
 """
@@ -151,6 +152,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
         events,
         explorer,
         games,
+        live,
         login,
         players,
         ratings,
@@ -171,7 +173,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.state.owner_session = None if owner_token is None else "owner:" + new_token()
     install_handlers(app)
     for resource in (checks, games, events, players, ratings, board, board_player, explorer,
-                     login, assets):
+                     live, login, assets):
         app.include_router(resource.router)
     if owner_token is not None:
         app.add_middleware(LocalHosts)  # (inside Guard: its answer has the headers)
