@@ -234,3 +234,43 @@ def test_the_stream_pushes_each_move_and_resumes_after_the_last_event_id(
         read_events(f"{url}/api/live/{gid}/stream", 2, again, last="2")
         assert [(kind, ident, data["move"]) for _, kind, ident, data in again] == [
             ("move", "3", CHAIN_GAME[2]), ("move", "4", CHAIN_GAME[3])]
+
+
+def test_a_stream_outlives_the_pause_a_request_body_may_take() -> None:
+    """The body limits (zrec.serve.app.Guard) time the body, not the wait for the
+    client to leave that a streaming answer makes: a stream open longer than the body's
+    pause limit was cut (ERR_INCOMPLETE_CHUNKED_ENCODING in the browser)."""
+    import asyncio
+
+    from zrec.serve.app import Guard
+
+    sent: list[dict[str, Any]] = []
+
+    async def streaming(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "http.request"
+        listening = asyncio.ensure_future(receive())  # (as Starlette's stream listens)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        for _ in range(3):
+            await asyncio.sleep(0.2)
+            assert not listening.done(), listening.exception()
+            await send({"type": "http.response.body", "body": b"x", "more_body": True})
+        listening.cancel()
+        await send({"type": "http.response.body", "body": b""})
+
+    async def run() -> None:
+        left = asyncio.Event()
+        messages = [{"type": "http.request", "body": b"", "more_body": False}]
+
+        async def receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop()
+            await left.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await Guard(streaming, timeout=0.1)({"type": "http", "headers": []}, receive, send)
+
+    asyncio.run(run())
+    assert [m.get("body") for m in sent] == [None, b"x", b"x", b"x", b""]

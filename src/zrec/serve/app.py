@@ -10,7 +10,9 @@ from the same code.  The application adds, around every route:
 - a limit on request bodies (:data:`MAX_BODY`, 2 MB): a larger body is answered 413
   before it is read (by its ``Content-Length``, or as soon as the bytes read pass the
   limit), and a body that stops coming for :data:`BODY_TIMEOUT` seconds, or is not
-  whole :data:`BODY_DEADLINE` seconds after it began, is answered 408;
+  whole :data:`BODY_DEADLINE` seconds after it began, is answered 408 (once the body
+  has all come, the wait for the client to leave is not timed: a stream of
+  :mod:`zrec.serve.live` waits so as long as it streams);
 - errors as JSON under ``/api`` (``{"error": {"code": ..., "message": ...}}``, the
   codes in :mod:`zrec.serve.errors`) and as a page elsewhere; never a traceback.
 
@@ -93,9 +95,12 @@ class Guard:
         seen = 0
         loop = asyncio.get_running_loop()
         end = loop.time() + self.deadline
+        whole = False  # the body has all come: what is received next is the client leaving
 
         async def receiving() -> Message:
-            nonlocal seen
+            nonlocal seen, whole
+            if whole:  # (a stream waits for the disconnect as long as it streams)
+                return dict(await receive())
             left = end - loop.time()
             try:
                 message: Message = await asyncio.wait_for(receive(), min(self.timeout, left))
@@ -104,6 +109,7 @@ class Guard:
             seen += len(message.get("body", b""))
             if seen > self.max_body:
                 raise _TooLarge()
+            whole = message.get("type") != "http.request" or not message.get("more_body")
             return message
 
         try:

@@ -363,7 +363,6 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
         try:
             yield "retry: 1000\n\n"
             while True:
-                woken.clear()
                 for ply, (seat, text, _) in enumerate(state.moves, 1):
                     if ply > sent:
                         yield _sse("move", {"ply": ply, "seat": seat, "move": text}, ply)
@@ -381,6 +380,7 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
                     await asyncio.wait_for(woken.wait(), max(wait, 0.05))
                 except asyncio.TimeoutError:
                     yield ": keep-alive\n\n"
+                woken.clear()  # (before reading: a change made while it reads wakes it again)
                 state = await run_in_threadpool(_read, request, gid)
         finally:
             hub.open -= 1
@@ -420,7 +420,9 @@ async def live_form(request: Request, who: Player, archive: Writer) -> Response:
             raise ApiError(400, "bad-seats", f"seats: {line.strip()!r} is not SEAT=USER")
         seats[seat.strip()] = player.strip() or None
     asked = LiveRequest(game=str(form.get("game", "")), seats=seats,
-                        clock=str(form.get("clock", "")) or None, event=None, round=None)
+                        clock=str(form.get("clock", "")).strip() or None,
+                        event=str(form.get("event", "")).strip()[:200] or None,
+                        round=str(form.get("round", "")).strip()[:20] or None)
     gid = await run_in_threadpool(_create, archive, who, asked)
     hub_of(request).poke(gid)
     state = await run_in_threadpool(store.load, archive, gid)
@@ -434,7 +436,7 @@ async def live_form(request: Request, who: Player, archive: Writer) -> Response:
 def live_game_page(request: Request, archive: Reader, gid: GameId,
                    seat: str | None = None) -> Response:
     state = current(request, archive, gid)
-    title = f"Live game #{gid}: " + " – ".join(
-        f"{s} {p or '(open)'}" for s, p in state.seats.items())
+    title = f"Live game #{gid}" + (f": {state.event}" if state.event else "") + (
+        f", round {state.round}" if state.round else "")
     return render(request, "live.html", title=title, state=state, seat=seat or "",
                   links=seat_links(request, gid, state.seats))

@@ -26,7 +26,8 @@
     p.textContent = message || "";
     p.hidden = !message;
   }
-  function call(method, url, body, type) {
+  function call(method, url, body, type, tries) {
+    tries = tries || 0;
     var init = { method: method, headers: {}, credentials: "same-origin" };
     if (body !== undefined) {
       init.body = body;
@@ -34,6 +35,13 @@
     }
     if (method === "POST") { init.headers["X-CSRF-Token"] = app.getAttribute("data-csrf"); }
     return fetch(url, init).then(function (answer) {
+      if ((answer.status === 429 || answer.status === 503) && tries < 5 && url.indexOf("/move") < 0) {
+        // too many of this address's requests at once (the pool of expensive work):
+        // asked again after the time the server says
+        var wait = Number(answer.headers.get("Retry-After") || "1") * 1000;
+        return new Promise(function (done) { setTimeout(done, Math.min(wait, 3000)); })
+          .then(function () { return call(method, url, body, type, tries + 1); });
+      }
       return answer.text().then(function (text) {
         var data = null;
         try { data = JSON.parse(text); } catch (e) { data = null; }
@@ -81,7 +89,13 @@
       byId("live-stored").appendChild(a);
     }
     you();
-    byId("live-actions").hidden = !(state.status === "playing" && mySeats().length);
+    var mine = mySeats();
+    byId("live-actions").hidden = !(state.status === "playing" && mine.length);
+    var offered = state.draw_offer && mine.indexOf(state.draw_offer) < 0;
+    [["resign", state.ply > 0], ["draw-offer", state.ply > 0 && !state.draw_offer],
+     ["draw-accept", offered], ["abort", state.ply === 0]].forEach(function (shown) {
+      document.querySelector("#live-actions button[data-action=\"" + shown[0] + "\"]").hidden = !shown[1];
+    });
     tick();
     if (changed || !pos) { clicks = []; position(); }
   }
