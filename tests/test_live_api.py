@@ -274,3 +274,27 @@ def test_a_stream_outlives_the_pause_a_request_body_may_take() -> None:
 
     asyncio.run(run())
     assert [m.get("body") for m in sent] == [None, b"x", b"x", b"x", b""]
+
+
+def test_no_seat_sees_a_hidden_herd_while_the_game_is_played(
+        served: tuple[TestClient, dict[str, str]]) -> None:
+    import re
+
+    client, tokens = served
+    gid = client.post("/api/live", json={"game": "awethi", "seats": {
+        "Shepherd1": "Ada", "Wolves": "Bob"}}, headers=bearer(tokens["Ada"])).json()["id"]
+    now = client.get(f"/api/live/{gid}").json()
+    assert "Herd1" not in now["record"] and now["roll"] is not None
+    board = client.get(f"/api/live/{gid}/position").json()
+    assert board["to_move"] == "Shepherd1" and board["legal"][0]["move"].endswith(": H")
+    named = set(re.findall(r'data-piece="([^"]*)"', board["view"]))
+    assert named == {"S1", "X"}  # (the herd's animals face down, unnamed)
+    played = client.post(f"/api/live/{gid}/move", json={"move": "H"},
+                         headers=bearer(tokens["Ada"])).json()
+    assert played["moves"] == [f"{now['roll'][0]}: H"]
+    after = set(re.findall(r'data-piece="([^"]*)"',
+                           client.get(f"/api/live/{gid}/position").json()["view"]))
+    assert after > {"S1", "X"} and len(after) > 2  # (the herd turned face up: named)
+    client.post(f"/api/live/{gid}/move", json={"action": "resign"},
+                headers=bearer(tokens["Bob"]))
+    assert "Herd1" in client.get(f"/api/live/{gid}").json()["record"]  # (over: all)

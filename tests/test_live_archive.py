@@ -150,3 +150,29 @@ def test_awethi_dice_are_rolled_by_the_server_and_written() -> None:
         game.play("3: H", (1, 1, 1, 1))
     assert caught.value.code == "bad-move"
     assert parse_clock("300+5") is not None and parse_clock(None) is None
+
+
+def test_a_three_seat_awethi_game_with_a_study_player_is_played_to_its_end(
+        archive: Archive) -> None:
+    """Shepherd1 and the Wolves are users (their moves drawn here by the engine, for
+    the roll the server rolled), Shepherd2 a study player whose turns the server
+    plays; the dice of every turn are in the record."""
+    gid = live.create(archive, "Ada", "awethi", {}, {
+        "Shepherd1": "Ada", "Shepherd2": "study:greedy", "Wolves": "Bob"}, None,
+        [("Event", "Herding"), ("Round", "1")])
+    rng = random.Random(5)
+    while (state := live.load(archive, gid)).status == "playing":
+        seat, game = state.to_move(), state.replayed()
+        assert seat in ("Shepherd1", "Wolves") and state.roll is not None
+        move = game.engine.sample_move(game.position, state.roll, rng)
+        written = game.engine.spell(game.position, move).text()
+        rolled = "".join(map(str, state.roll))
+        assert written.startswith(rolled)
+        live.move(archive, gid, str(state.seats[seat]), written)
+    seats = [seat for seat, _, _ in state.moves]
+    assert seats.count("Shepherd2") > 10 and state.result != "*"
+    stored = archive.game(state.stored or 0)
+    assert stored.players == (("Shepherd1", "Ada"), ("Shepherd2", "study:greedy"),
+                              ("Wolves", "Bob"))
+    assert stored.plies == len(state.moves) and stored.valid
+    assert "Herd1" in dict(stored.tags) and "Herd2" in dict(stored.tags)

@@ -11,6 +11,7 @@ import json
 import os
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,7 +55,7 @@ def context(browser: Browser, errors: list[str]) -> tuple[BrowserContext, Page]:
 
 
 def log_in(page: Page, url: str, name: str, then: str) -> None:
-    page.goto(url + "/login?next=" + urllib.request.quote(then, safe=""))
+    page.goto(url + "/login?next=" + urllib.parse.quote(then, safe=""))
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORD)
     page.click("form.account-form button[type=submit]")

@@ -121,8 +121,12 @@ class LiveState:
             out[seat] = max(0.0, out[seat] - (now - self.turn_started))
         return out
 
-    def record(self) -> str:
-        return self.replayed().record(self.result, self.termination)
+    def record(self, shown: bool = False) -> str:
+        """The record; ``shown``: as the players and spectators see it (while it is
+        played, without the hidden setup the rules drew)."""
+        game = self.replayed()
+        hide = game.hidden() if shown and self.status == "playing" else []
+        return game.record(self.result, self.termination, hide)
 
     def to_json(self, now: float | None = None) -> dict[str, Any]:
         """What ``GET /api/live/{id}`` answers."""
@@ -130,7 +134,7 @@ class LiveState:
         return {
             "id": self.id,
             "game": self.game,
-            "record": self.record(),
+            "record": self.record(shown=True),
             "to_move": self.to_move(),
             "status": self.status,
             "result": self.result,

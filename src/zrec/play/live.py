@@ -259,11 +259,27 @@ class LiveGame:
         """Play a move the engine made (a study player's); its spelling."""
         return self._append(move)
 
-    def record(self, result: str = "*", termination: str | None = None) -> str:
-        """The record as ``zrec fmt`` writes it, with ``result`` and ``Termination``."""
+    def hidden(self) -> list[str]:
+        """The tags of a hidden setup the rules drew (the order of a herd): what no
+        seat may see while the game is played."""
+        rules = self.replay.rules
+        found: dict[str, None] = {}
+        for seats in [None, *range(1, len(rules.seats) + 1)]:
+            try:
+                drawn = rules.random_tags(seats, random.Random(0))
+            except ZrecError:
+                continue
+            found.update((tag, None) for tag in drawn if tag in rules.inputs)
+        return list(found)
+
+    def record(self, result: str = "*", termination: str | None = None,
+               hide: Sequence[str] = ()) -> str:
+        """The record as ``zrec fmt`` writes it, with ``result`` and ``Termination``,
+        without the tags ``hide``."""
         from zrec.notation.writer import write_game
 
-        tags = [(n, v) for n, v in self.tags if n not in ("Result", "Termination")]
+        tags = [(n, v) for n, v in self.tags
+                if n not in ("Result", "Termination") and n not in hide]
         at = next((i for i, (n, _) in enumerate(tags) if n not in (
             "Game", "Event", "Site", "Date", "Round", *self.engine.seats)), len(tags))
         ending = [("Result", result)]

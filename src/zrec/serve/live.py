@@ -51,12 +51,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
+import re
 import threading
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
@@ -320,6 +321,42 @@ def current(request: Request, archive: Archive, gid: int) -> store.LiveState:
 async def get_live(request: Request, archive: Reader, gid: GameId) -> Response:
     state = await run_in_threadpool(current, request, archive, gid)
     return JSONResponse(state.to_json())
+
+
+#: a face-down token's own name in a drawing (``data-piece="c1"``: a calf): scrubbed
+_FACE_DOWN = re.compile(r'(<[^>]*\bclass="piece token face-down[^"]*"[^>]*?) '
+                        r'data-piece="[^"]*"')
+
+
+def position_of(text: str, roll: str | None, clicks: str | None) -> dict[str, Any]:
+    """The board of a live game's record (the whole record: the server's) as
+    ``POST /api/position`` answers it, with nothing in it that no seat may see: a
+    face-down token is drawn without its name."""
+    from zrec.serve.board import position_json
+
+    answer = position_json(text.encode("utf-8"), None, roll, clicks)
+    if answer.get("view"):
+        answer["view"] = _FACE_DOWN.sub(r"\1", answer["view"])
+    return answer
+
+
+@router.get("/api/live/{gid}/position", tags=["live"],
+            summary="The board of a live game now, for the page (the clicks of a move)",
+            responses={400: ERROR, 404: ERROR, 429: ERROR, 503: ERROR})
+async def live_position(request: Request, archive: Reader, gid: GameId,
+                        clicks: Annotated[str | None, Query(max_length=4000)] = None
+                        ) -> Response:
+    from zrec.serve.board_records import Invalid
+    from zrec.serve.work import run
+
+    state = await run_in_threadpool(current, request, archive, gid)
+    roll = None if state.roll is None else "".join(map(str, state.roll))
+    try:
+        answer = await run(request, position_of, state.record(), roll, clicks)
+    except Invalid as exc:
+        return exc.answer
+    answer["version"] = state.version
+    return JSONResponse(answer)
 
 
 @router.get("/api/live", tags=["live"], summary="The live games (the latest first)")

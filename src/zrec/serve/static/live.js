@@ -1,7 +1,8 @@
 /* A live game of zrec serve (/live/{id}): the board drawn by the server, the moves
    pushed by it (Server-Sent Events, /api/live/{id}/stream), and, for the player of
    the seat to move, the clicks of a move offered and checked by the engines behind
-   /api/position, the move sent to /api/live/{id}/move. No rule of any game is written
+   /api/live/{id}/position (the record with what no seat may see is the server's
+   alone), the move sent to /api/live/{id}/move. No rule of any game is written
    here. A record's text is never parsed as HTML: the board's SVG is read with
    DOMParser and imported, everything else is set as text. */
 (function () {
@@ -138,11 +139,9 @@
   setInterval(tick, 500);
 
   function position() {
-    var query = [];
-    if (game.roll && myTurn()) { query.push("roll=" + game.roll.join("")); }
-    if (clicks.length) { query.push("clicks=" + encodeURIComponent(clicks.join(","))); }
+    var query = clicks.length ? "?clicks=" + encodeURIComponent(clicks.join(",")) : "";
     var asking = game.version;
-    return call("POST", "/api/position" + (query.length ? "?" + query.join("&") : ""), game.record, "text/plain; charset=utf-8")
+    return call("GET", "/api/live/" + id + "/position" + query)
       .then(function (p) {
         if (asking !== game.version) { return; }
         pos = p;
