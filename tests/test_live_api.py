@@ -298,3 +298,52 @@ def test_no_seat_sees_a_hidden_herd_while_the_game_is_played(
     client.post(f"/api/live/{gid}/move", json={"action": "resign"},
                 headers=bearer(tokens["Bob"]))
     assert "Herd1" in client.get(f"/api/live/{gid}").json()["record"]  # (over: all)
+
+
+def test_a_paired_round_is_played_online_and_its_results_flow_into_the_round(
+        db_url: str, tmp_path: Path) -> None:
+    from test_serve_results import SWISS, swiss_round_5_begun
+
+    swiss_round_5_begun(db_url, tmp_path)
+    with Archive.open(db_url) as archive:
+        add_user(archive, "Eddie", "editor", PASSWORD)
+        add_user(archive, "Brown, Bea", "editor", PASSWORD)
+        add_user(archive, "gray, gus", "editor", PASSWORD)
+        add_user(archive, "Cy", "editor", PASSWORD)
+        tokens = {name: new_token(archive, name) for name in ("Eddie", "Brown, Bea",
+                                                              "gray, gus", "Cy")}
+    with TestClient(create_app(db_url)) as client:
+        assert error(client.post(f"/api/events/{SWISS}/live", json={"round": 4},
+                                 headers=bearer(tokens["Eddie"]))) == (
+            400, "bad-round", f"round: {SWISS} has no board of round 4 without a result "
+            "(zrec archive pair pairs a round)")
+        made = client.post(f"/api/events/{SWISS}/live", json={"round": 5, "clock": "900"},
+                           headers=bearer(tokens["Eddie"]))
+        assert made.status_code == 201, made.text
+        games = made.json()["games"]
+        assert [(g["board"], g["players"]) for g in games] == [
+            (2, {"White": "Brown, Bea", "Black": "gray, gus"}),
+            (3, {"White": None, "Black": None}), (4, {"White": None, "Black": None})]
+        again = client.post(f"/api/events/{SWISS}/live", json={"round": 5},
+                            headers=bearer(tokens["Eddie"]))
+        assert again.json()["games"] == []  # (each board has its live game already)
+        gid, open_game = games[0]["id"], games[1]["id"]
+        assert error(client.post(f"/api/live/{open_game}/seat", json={"seat": "White"},
+                                 headers=bearer(tokens["Cy"]))) == (
+            403, "not-your-seat", f"seat White of live game #{open_game} is kept for "
+            "Fox, Fay")
+        page = client.get(f"/events/{SWISS}").text
+        live_now = page.split("<h2>Live now</h2>")[1].split("</section>")[0]
+        assert live_now.count('<a href="/live/') == 3 and "5.2" in live_now
+        state = client.post(f"/api/live/{gid}/move", json={"move": "a5-b5"},
+                            headers=bearer(tokens["Brown, Bea"])).json()
+        assert state["record"].splitlines()[4:8] == [
+            '[Round "5.2"]', '[White "Brown, Bea"]', '[Black "Gray, Gus"]',
+            '[Result "*"]']
+        over = client.post(f"/api/live/{gid}/move", json={"action": "resign"},
+                           headers=bearer(tokens["gray, gus"])).json()
+        assert (over["result"], over["termination"]) == ("1-0", "resignation")
+        page = client.get(f"/events/{SWISS}").text
+        assert "<h3>Round 5 (2 of 4 games in; 2 pending)</h3>" in page
+        assert page.split("<h2>Live now</h2>")[1].split("</section>")[0].count(
+            '<a href="/live/') == 2

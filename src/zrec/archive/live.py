@@ -298,6 +298,10 @@ def take_seat(archive: Archive, gid: int, seat: str, user: str) -> LiveState:
         if holder is not None:
             raise LiveRefused(409, "seat-taken", f"seat {seat} of live game #{gid} is "
                               f"taken by {holder}")
+        kept = dict(state.tags).get(seat, "?")
+        if kept not in ("?", "") and _key(kept) != _key(user):
+            raise LiveRefused(403, "not-your-seat", f"seat {seat} of live game #{gid} is "
+                              f"kept for {kept}")
         if _playing(archive, _key(user)) >= MAX_LIVE:
             raise LiveRefused(429, "too-many-games", f"{user} already plays {MAX_LIVE} "
                               "live games that are not over: finish one first")

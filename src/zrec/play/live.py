@@ -107,7 +107,8 @@ def live_tags(
     tags: Sequence[tuple[str, str]] = (),
 ) -> list[tuple[str, str]]:
     """The tags of a new live game's record: ``game`` with the rule ``options``, played
-    by ``seats`` (each with the name in ``names``, else ``?``), ``clock`` as its
+    by ``seats`` (each with the name its tag in ``tags`` gives, else the one in
+    ``names``, else ``?``), ``clock`` as its
     ``TimeControl``, a hidden setup drawn with ``rng``, and the ``tags`` given
     (``Event``, ``Round``, ``Date``...) first.  Raises :class:`LiveError`."""
     rules = _rules(game)
@@ -140,8 +141,8 @@ def live_tags(
                                "Date": "????.??.??", "Round": "-"}
     written.update((name, value) for name, value in tags if value)
     for seat in rules.seats:
-        if seat in seats:
-            written[seat] = names.get(seat) or "?"
+        if seat in seats:  # (a seat's tag given: the player it is kept for)
+            written[seat] = written.get(seat) or names.get(seat) or "?"
     written.update((name, value) for name, value in drawn.items()
                    if name in rules.inputs)
     written.update(options)

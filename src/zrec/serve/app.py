@@ -177,6 +177,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.state.board_start = board_start
     app.state.owner_token = owner_token
     app.state.owner_session = None if owner_token is None else "owner:" + new_token()
+    app.state.live_hub = live.Hub()  # (the streams of live games this process serves)
     install_handlers(app)
     for resource in (checks, games, events, players, ratings, board, board_player, explorer,
                      live, login, assets):

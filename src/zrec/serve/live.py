@@ -148,10 +148,8 @@ class Hub:
 
 
 def hub_of(request: Request) -> Hub:
-    hub = getattr(request.app.state, "live_hub", None)
-    if hub is None:
-        hub = request.app.state.live_hub = Hub()
-    assert isinstance(hub, Hub)
+    """The application's hub (made with it: :func:`zrec.serve.app.create_app`)."""
+    hub: Hub = request.app.state.live_hub
     return hub
 
 
@@ -427,6 +425,72 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
 
     return StreamingResponse(events(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+class RoundRequest(BaseModel):
+    """A paired round to play online, and its clock."""
+
+    round: int = Field(ge=1, le=999)
+    clock: str | None = Field(None, max_length=20)
+
+
+Recorder = Annotated[Caller, Depends(needs("record"))]
+
+
+def _online(archive: Archive, who: Caller, name: str, asked: RoundRequest
+            ) -> list[tuple[int, int, dict[str, str | None]]]:
+    """A live game for each board of the round without a result or a live game yet:
+    (board, id, seats)."""
+    from zrec.serve.accounts import find_user
+    from zrec.serve.events import loaded
+    from zrec.serve.results import recording
+
+    event = loaded(archive, name)
+    found = recording(archive, event)
+    if found is None or found.refused:
+        why = found.refused if found else "no game of the event gives the game and options"
+        raise ApiError(400, "bad-round", f"{event.name}: {why}")
+    boards = [b for b in found.boards if b.round == asked.round]
+    if not boards:
+        raise ApiError(400, "bad-round", f"round: {event.name} has no board of round "
+                       f"{asked.round} without a result (zrec archive pair pairs a round)")
+    playing = {g["round"] for g in store.live_games(archive, "playing", event=event.name,
+                                                    limit=10_000)}
+    made = []
+    for board in boards:
+        if board.value in playing:
+            continue
+        seats: dict[str, str | None] = {}
+        for seat, player in zip(found.seats, board.players, strict=True):
+            user = find_user(archive, player)
+            seats[seat] = None if user is None else user.name
+        try:
+            gid = store.create(
+                archive, who.name or "", found.game, found.options, seats, asked.clock,
+                [("Event", event.name), ("Round", board.value), *(
+                    (seat, player) for seat, player in zip(found.seats, board.players,
+                                                           strict=True))],
+                event=event.name, round_=board.value)
+        except store.LiveRefused as exc:
+            raise _refused(exc) from None
+        made.append((board.board, gid, seats))
+    return made
+
+
+@router.post("/api/events/{name:path}/live", tags=["live"],
+             summary="A live game for each board of a paired round",
+             responses={400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 413: ERROR})
+async def post_round(request: Request, who: Recorder, archive: Writer, name: str
+                     ) -> Response:
+    asked = await _message(request, RoundRequest)
+    made = await run_in_threadpool(_online, archive, who, name, asked)
+    hub = hub_of(request)
+    for _, gid, _ in made:
+        hub.poke(gid)
+    return JSONResponse({"round": asked.round, "games": [
+        {"board": board, "id": gid, "players": seats,
+         "seats": seat_links(request, gid, seats)} for board, gid, seats in made]},
+        status_code=201)
 
 
 # -- pages --------------------------------------------------------------------------------
