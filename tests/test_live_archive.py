@@ -176,3 +176,22 @@ def test_a_three_seat_awethi_game_with_a_study_player_is_played_to_its_end(
                               ("Wolves", "Bob"))
     assert stored.plies == len(state.moves) and stored.valid
     assert "Herd1" in dict(stored.tags) and "Herd2" in dict(stored.tags)
+
+
+def test_a_game_played_on_from_where_this_process_left_it_is_the_game_replayed() -> None:
+    """The replays kept (zrec.archive.live._Replayed) give the game replayed from its
+    start, and are not used for other moves or tags."""
+    from zrec.archive.live import _Replayed
+
+    kept = _Replayed()
+    tags = live_tags("mosona", {}, ["White", "Black"], {}, None, random.Random(0))
+    for upto in (2, 5, 9, 16):
+        played = kept.get(7, tags, CHAIN_GAME[:upto])
+        fresh = LiveGame(tags, CHAIN_GAME[:upto])
+        assert played.record() == fresh.record() and played.to_move() == fresh.to_move()
+    other = ["a5-b5", "c6xa5"]  # (not the start of what is kept)
+    assert kept.get(7, tags, other).moves() == tuple(other)
+    assert kept.get(7, [*tags, ("Board", "open")], ["a4-b5"]).moves() == ("a4-b5",)
+    with pytest.raises(LiveError, match="move 3 of the stored game: move: a1-a2 is not "
+                       "legal at ply 3"):
+        kept.get(7, [*tags, ("Board", "open")], ["a4-b5", "c5xa4", "a1-a2"])

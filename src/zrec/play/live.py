@@ -27,6 +27,7 @@ the place and the reason.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -187,6 +188,19 @@ class LiveGame:
                 raise LiveError(exc.code, f"move {ply} of the stored game: {exc.message}"
                                 ) from None
 
+    def copy(self) -> LiveGame:
+        """The same game, to play on without changing this one (the engine, its start
+        and its positions are values: shared)."""
+        other = LiveGame.__new__(LiveGame)
+        other.tags, other.replay, other.engine = list(self.tags), self.replay, self.engine
+        other.position, other.nodes = self.position, list(self.nodes)
+        other._follows_turn = self._follows_turn
+        return other
+
+    def moves(self) -> tuple[str, ...]:
+        """The moves played, as the engine spells them."""
+        return tuple(str(node.turn.text()) for node in self.nodes)
+
     @property
     def seats(self) -> tuple[str, ...]:
         return tuple(self.engine.seats)
@@ -263,15 +277,7 @@ class LiveGame:
     def hidden(self) -> list[str]:
         """The tags of a hidden setup the rules drew (the order of a herd): what no
         seat may see while the game is played."""
-        rules = self.replay.rules
-        found: dict[str, None] = {}
-        for seats in [None, *range(1, len(rules.seats) + 1)]:
-            try:
-                drawn = rules.random_tags(seats, random.Random(0))
-            except ZrecError:
-                continue
-            found.update((tag, None) for tag in drawn if tag in rules.inputs)
-        return list(found)
+        return list(_hidden(self.replay.rules.name))
 
     def record(self, result: str = "*", termination: str | None = None,
                hide: Sequence[str] = ()) -> str:
@@ -288,6 +294,20 @@ class LiveGame:
             ending.append(("Termination", termination))
         tags[at:at] = ending
         return str(write_game(Game(tuple(tags), Line(tuple(self.nodes)), result)))
+
+
+@functools.cache
+def _hidden(game: str) -> tuple[str, ...]:
+    """The setup tags the rules of ``game`` draw at random for a new game."""
+    rules = _rules(game)
+    found: dict[str, None] = {}
+    for seats in [None, *range(1, len(rules.seats) + 1)]:
+        try:
+            drawn = rules.random_tags(seats, random.Random(0))
+        except ZrecError:
+            continue
+        found.update((tag, None) for tag in drawn if tag in rules.inputs)
+    return tuple(found)
 
 
 def ended_by(seats: Sequence[str], losers: Sequence[str] = (), draw: bool = False) -> str:
