@@ -157,3 +157,42 @@ def test_two_users_play_a_game_to_its_end_and_a_spectator_follows(
     # answers /api/position 429 beyond 4 of its requests at once, and the page asks
     # again after Retry-After)
     assert [e for e in errors if "status of 429" not in e] == [], errors
+
+
+def test_the_event_page_lists_the_round_played_online(
+        tmp_path: Path, browser: Browser, shots: Path) -> None:
+    from test_serve_results import SWISS, swiss_round_5_begun
+
+    from zrec.serve.accounts import new_token
+
+    db = str(tmp_path / "a.sqlite")
+    swiss_round_5_begun(db, tmp_path)
+    with Archive.open(db) as archive:
+        add_user(archive, "Eddie", "editor", PASSWORD)
+        token = new_token(archive, "Eddie")
+    with served(tmp_path, db) as url:
+        request = urllib.request.Request(
+            f"{url}/api/events/{urllib.parse.quote(SWISS)}/live",
+            json.dumps({"round": 5, "clock": "900+10"}).encode(),
+            {"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            games = json.loads(answer.read())["games"]
+        assert [g["board"] for g in games] == [2, 3, 4]
+        errors: list[str] = []
+        made, page = context(browser, errors)
+        page.goto(f"{url}/events/{SWISS}")
+        rows = page.locator("section.live-now tr[data-live]")
+        assert rows.count() == 3
+        assert rows.nth(0).locator("td").all_inner_texts()[:4] == [
+            str(games[0]["id"]), "mosona", "5.2", "White: open, Black: open"]
+        page.locator("section.live-now").screenshot(path=shots / "live-event.png")
+        rows.nth(0).locator("a").click()
+        page.wait_for_selector("#live-turn:text-is('Waiting for players')")
+        page.wait_for_selector("#live-view svg")
+        assert page.locator("#live-seats td.live-player").all_inner_texts() == [
+            "open, kept for Brown, Bea", "open, kept for Gray, Gus"]
+        assert page.locator("h1").inner_text() == (
+            f"Live game #{games[0]['id']}: {SWISS}, round 5.2")
+        page.screenshot(path=shots / "live-event-game.png", full_page=True)
+        made.close()
+        assert errors == [], errors

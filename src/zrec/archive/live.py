@@ -142,6 +142,7 @@ class LiveState:
             "result": self.result,
             "termination": self.termination,
             "seats": dict(self.seats),
+            "names": {seat: dict(self.tags).get(seat, "?") for seat in self.seats},
             "ply": len(self.moves),
             "moves": [m for _, m, _ in self.moves],
             "roll": None if self.roll is None else list(self.roll),
@@ -572,8 +573,9 @@ def act(archive: Archive, gid: int, user: str, action: str,
 
 def live_games(archive: Archive, status: str | None = "playing", event: str | None = None,
                limit: int = 200) -> list[dict[str, Any]]:
-    """The live games (the latest first): id, game, seats, plies, status, result,
-    event and round."""
+    """The live games (the latest first; an event's: in the order they were made, a
+    round's boards in order): id, game, seats, plies, status, result, event and
+    round."""
     where, args = [], []
     if status is not None:
         where.append("g.status = ?")
@@ -583,8 +585,9 @@ def live_games(archive: Archive, status: str | None = "playing", event: str | No
         args.append(event)
     sql = ("SELECT g.id, g.game, g.status, g.result, g.event, g.round, g.stored, "
            "(SELECT count(*) FROM live_moves m WHERE m.live = g.id) FROM live_games g"
-           + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.id DESC "
-           "LIMIT ?")
+           + (" WHERE " + " AND ".join(where) if where else "")
+           + (" ORDER BY g.id " if event is not None else " ORDER BY g.id DESC ")
+           + "LIMIT ?")
     rows = archive.db.rows(sql, (*args, limit))
     ids = [int(r[0]) for r in rows]
     seats: dict[int, dict[str, str | None]] = {}

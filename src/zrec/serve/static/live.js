@@ -71,7 +71,8 @@
     state.moves.forEach(function (m) { list.appendChild(make("li", null, m)); });
     Object.keys(state.seats).forEach(function (s) {
       var row = document.querySelector("#live-seats tr[data-seat=\"" + CSS.escape(s) + "\"] .live-player");
-      if (row) { row.textContent = state.seats[s] || "open"; }
+      var kept = state.names[s] && state.names[s] !== "?" ? "open, kept for " + state.names[s] : "open";
+      if (row) { row.textContent = state.seats[s] || kept; }
     });
     var turn;
     if (state.status === "over") {
