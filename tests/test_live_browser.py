@@ -162,7 +162,6 @@ def test_two_users_play_a_game_to_its_end_and_a_spectator_follows(
 def test_the_event_page_lists_the_round_played_online(
         tmp_path: Path, browser: Browser, shots: Path) -> None:
     from test_serve_results import SWISS, swiss_round_5_begun
-
     from zrec.serve.accounts import new_token
 
     db = str(tmp_path / "a.sqlite")
