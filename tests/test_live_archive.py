@@ -195,3 +195,32 @@ def test_a_game_played_on_from_where_this_process_left_it_is_the_game_replayed()
     with pytest.raises(LiveError, match="move 3 of the stored game: move: a1-a2 is not "
                        "legal at ply 3"):
         kept.get(7, [*tags, ("Board", "open")], ["a4-b5", "c5xa4", "a1-a2"])
+
+
+def test_two_moves_sent_at_once_are_taken_one_after_the_other(db_url: str) -> None:
+    """Each through its own connection (as two server processes): the game's row is
+    locked, so the second is judged after the first (not the same position twice)."""
+    import threading
+
+    with Archive.open(db_url, create=True) as archive:
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+    outcomes: list[str] = []
+    start = threading.Barrier(4)
+
+    def send() -> None:
+        with Archive.open(db_url) as mine:
+            start.wait()
+            try:
+                live.move(mine, gid, "Ada", "a5-b5")
+                outcomes.append("played")
+            except LiveRefused as exc:
+                outcomes.append(exc.code)
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(outcomes) == ["not-your-turn"] * 3 + ["played"]
+    with Archive.open(db_url) as archive:
+        assert [m for _, m, _ in live.load(archive, gid).moves] == ["a5-b5"]

@@ -16,7 +16,8 @@ worker process can answer for it and a worker killed mid-game loses nothing:
   included), with the seat that made it and when.
 
 Every change is one transaction that reads the game's row first under a lock (SQLite:
-the write lock; PostgreSQL: ``SELECT ... FOR UPDATE`` of the row), replays its moves
+the write lock; PostgreSQL: ``SELECT ... FOR UPDATE`` of the row, and the import's
+lock only to store a finished game), replays its moves
 through the engine (:class:`zrec.play.live.LiveGame`), checks the change and writes
 it, so two moves sent at once are taken one after the other, the second judged
 after the first.  On PostgreSQL the transaction also sends ``NOTIFY zrec_live`` with
@@ -199,6 +200,13 @@ _REPLAYED = _Replayed()
 _SELECT = ("SELECT id, game, tags, clock, clocks, turn_started, roll, status, result, "
            "termination, draw_offer, version, stored, event, round, created, creator "
            "FROM live_games WHERE id = ?")
+
+
+def _changing(archive: Archive) -> Any:
+    """The transaction of a change of one game: SQLite's write lock; on PostgreSQL no
+    lock of the whole archive (the game's row is locked, :func:`_lock`), so that moves
+    of different games do not wait for each other, nor for an import."""
+    return archive.db.transaction(lock=archive.db.dialect == "sqlite")
 
 
 def _lock(archive: Archive, gid: int) -> Any:
@@ -393,6 +401,9 @@ def _store(archive: Archive, text: str) -> int | None:
     from zrec.archive.store.ingest import Importer
     from zrec.notation.inputs import read_input
 
+    if archive.db.dialect == "postgresql":  # (an import's lock: imports take turns)
+        archive.db.execute("SELECT pg_advisory_xact_lock(7317)")
+
     importer = Importer(archive)
     result = importer.import_records(read_input(text.encode("utf-8"), "-", "<live>"),
                                      "<live>", source=False)
@@ -409,7 +420,7 @@ def settle(archive: Archive, gid: int, now: float | None = None) -> bool:
     seat = state.to_move()
     if seat is None or state.left(now).get(seat, 1.0) > 0:
         return False
-    with archive.db.transaction(lock=True):
+    with _changing(archive):
         return _timed_out(archive, _locked(archive, gid), now)
 
 
@@ -420,7 +431,7 @@ def move(archive: Archive, gid: int, user: str, written: str, now: float | None 
     The game after.  Raises :class:`LiveRefused`."""
     now = time.time() if now is None else now
     rng = rng or random.Random(secrets.randbits(128))
-    with archive.db.transaction(lock=True):
+    with _changing(archive):
         state = _locked(archive, gid)
         if state.status != "playing":
             raise LiveRefused(409, "game-over", f"live game #{gid} is over ({state.result}"
@@ -488,7 +499,7 @@ def start_study(archive: Archive, gid: int, now: float | None = None,
     is taken); the game after."""
     now = time.time() if now is None else now
     rng = rng or random.Random(secrets.randbits(128))
-    with archive.db.transaction(lock=True):
+    with _changing(archive):
         state = _locked(archive, gid)
         seat = state.to_move()
         player = None if seat is None else state.seats.get(seat)
@@ -537,7 +548,7 @@ def act(archive: Archive, gid: int, user: str, action: str,
     if action not in ACTIONS:
         raise LiveRefused(400, "bad-action", f"action: {action!r} is not one of "
                           f"{', '.join(ACTIONS)}")
-    with archive.db.transaction(lock=True):
+    with _changing(archive):
         state = _locked(archive, gid)
         mine = _seat_of(state, user)
         if not mine:

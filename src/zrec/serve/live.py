@@ -51,6 +51,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
+import logging
 import re
 import threading
 import time
@@ -63,7 +64,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from zrec.archive import Archive
+from zrec.archive import Archive, ArchiveError
 from zrec.archive import live as store
 from zrec.serve.access import Caller, needs
 from zrec.serve.errors import ERROR, ApiError
@@ -74,6 +75,7 @@ __all__ = ["KEEP_ALIVE", "LIVE_BUDGETS", "MAX_MESSAGE", "MAX_STREAMS", "MOVES_PE
            "router"]
 
 router = APIRouter()
+log = logging.getLogger("zrec.serve")
 Player = Annotated[Caller, Depends(needs("play"))]
 GameId = Annotated[int, PathParam(ge=1, le=2**62)]
 
@@ -85,6 +87,8 @@ MOVES_PER_SECOND = 5
 KEEP_ALIVE = 15.0
 #: streams open at once in one server process
 MAX_STREAMS = 400
+#: the streams' reads, and the moves' writes, under way at once in one process
+READS_AT_ONCE, WRITES_AT_ONCE = 8, 16
 #: the largest budget of each search player in a live seat (its moves are made while
 #: the game's row is locked)
 LIVE_BUDGETS = {"mcts": 100, "alphabeta": 2}
@@ -128,6 +132,22 @@ class Hub:
         self.listener: threading.Thread | None = None
         self.stop = threading.Event()
         self.open = 0
+        self._reads: asyncio.Semaphore | None = None
+        self._writes: asyncio.Semaphore | None = None
+
+    def reads(self) -> asyncio.Semaphore:
+        """The streams' reads of their games under way at once in this process: as many
+        as the connections it keeps (a PostgreSQL connection costs the server a process,
+        and 200 streams woken at once opened more than it allows)."""
+        if self._reads is None:
+            self._reads = asyncio.Semaphore(READS_AT_ONCE)
+        return self._reads
+
+    def writes(self) -> asyncio.Semaphore:
+        """The moves written at once in this process (each opens the archive)."""
+        if self._writes is None:
+            self._writes = asyncio.Semaphore(WRITES_AT_ONCE)
+        return self._writes
 
     def poke(self, gid: int) -> None:
         for event in self.waiting.get(gid, ()):
@@ -269,15 +289,23 @@ def _move(archive: Archive, who: Caller, gid: int, asked: MoveRequest) -> dict[s
              summary="A move, or resign / draw-offer / draw-accept / abort",
              responses={400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR,
                         413: ERROR, 429: ERROR})
-async def post_move(request: Request, who: Player, archive: Writer, gid: GameId) -> Response:
+async def post_move(request: Request, who: Player, gid: GameId) -> Response:
     asked = await _message(request, MoveRequest)
     if (asked.move is None) == (asked.action is None):
         raise ApiError(400, "bad-request", "body: give either a move ({\"move\": TEXT}) or "
                        "an action ({\"action\": \"resign\"}), not both or neither")
     _rate(who)
-    answer = await run_in_threadpool(_move, archive, who, gid, asked)
-    hub_of(request).poke(gid)
+    hub = hub_of(request)
+    async with hub.writes():
+        answer = await run_in_threadpool(_written, request, _move, who, gid, asked)
+    hub.poke(gid)
     return JSONResponse(answer)
+
+
+def _written(request: Request, change: Any, *args: Any) -> Any:
+    """``change(archive, *args)`` on the archive opened read-write, closed after."""
+    with writing(settings_of(request)) as archive:
+        return change(archive, *args)
 
 
 def _take(archive: Archive, who: Caller, gid: int, seat: str) -> dict[str, Any]:
@@ -290,11 +318,13 @@ def _take(archive: Archive, who: Caller, gid: int, seat: str) -> dict[str, Any]:
 
 @router.post("/api/live/{gid}/seat", tags=["live"], summary="Take an open seat",
              responses={400: ERROR, 401: ERROR, 404: ERROR, 409: ERROR, 429: ERROR})
-async def post_seat(request: Request, who: Player, archive: Writer, gid: GameId) -> Response:
+async def post_seat(request: Request, who: Player, gid: GameId) -> Response:
     asked = await _message(request, SeatRequest)
     _rate(who)
-    answer = await run_in_threadpool(_take, archive, who, gid, asked.seat)
-    hub_of(request).poke(gid)
+    hub = hub_of(request)
+    async with hub.writes():
+        answer = await run_in_threadpool(_written, request, _take, who, gid, asked.seat)
+    hub.poke(gid)
     return JSONResponse(answer)
 
 
@@ -416,7 +446,14 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
                 except asyncio.TimeoutError:
                     yield ": keep-alive\n\n"
                 woken.clear()  # (before reading: a change made while it reads wakes it again)
-                state = await run_in_threadpool(_read, request, gid)
+                try:
+                    async with hub.reads():
+                        state = await run_in_threadpool(_read, request, gid)
+                except ArchiveError as exc:  # (read again a second later)
+                    log.warning("live game #%d: the stream could not read it: %s", gid, exc)
+                    yield ": the archive could not be read; trying again\n\n"
+                    await asyncio.sleep(1.0)
+                    woken.set()
         finally:
             hub.open -= 1
             hub.waiting[gid].discard(woken)
