@@ -54,7 +54,8 @@ def games_to_play(count: int, plies: int) -> list[list[str]]:
     from zrec.play.selfplay import random_game
     from zrec.rules import find_game
 
-    rules, found, seed = find_game("mosona"), [], 0
+    rules, seed = find_game("mosona"), 0
+    found: list[list[str]] = []
     while len(found) < count:
         game = random_game(rules, {}, random.Random(seed), 400)
         seed += 1
