@@ -195,3 +195,34 @@ def test_the_event_page_lists_the_round_played_online(
         page.screenshot(path=shots / "live-event-game.png", full_page=True)
         made.close()
         assert errors == [], errors
+
+
+
+def test_a_turn_of_no_click_is_played_with_its_button(server: str, browser: Browser,
+                                                      shots: Path) -> None:
+    """Awéthi with the server's dice: the herd's turn (``3: H``, no click) is played
+    with the Play button, the roll written in the record; the herd's order is not on
+    the page while the game is played."""
+    url = server
+    errors: list[str] = []
+    made, ada = context(browser, errors)
+    log_in(ada, url, "Ada", "/live")
+    token = ada.locator("#live-new").get_attribute("data-csrf") or ""
+    answer = ada.request.post(url + "/api/live", data={
+        "game": "awethi", "options": {}, "clock": None,
+        "seats": {"Shepherd1": "Ada", "Wolves": "Bob"}}, headers={"X-CSRF-Token": token})
+    assert answer.status == 201, answer.text()
+    gid = answer.json()["id"]
+    ada.goto(f"{url}/live/{gid}?seat=Shepherd1")
+    roll = get(f"{url}/api/live/{gid}")["roll"]  # type: ignore[index]
+    button = ada.locator("#live-choices button.board-play-move")
+    button.wait_for()
+    assert button.inner_text() == f"Play {roll[0]}: H"
+    assert "Herd1" not in ada.locator("#live-record").inner_text()
+    assert ada.locator("#live-view .face-down").count() > 0
+    ada.screenshot(path=shots / "live-awethi.png", full_page=True)
+    button.click()
+    ada.wait_for_selector("#live-app[data-ply='1']")
+    assert get(f"{url}/api/live/{gid}")["moves"] == [f"{roll[0]}: H"]  # type: ignore[index]
+    made.close()
+    assert [e for e in errors if "status of 429" not in e] == [], errors

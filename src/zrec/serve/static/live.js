@@ -169,6 +169,7 @@
     byId("live-prompt").textContent = "";
     shownAt = game.ply;
     app.setAttribute("data-ply", String(game.ply));
+    app.setAttribute("data-version", String(game.version));
     if (!myTurn()) { return; }
     var c = p.choices;
     byId("live-prompt").textContent = c.prompt + (c.clicks.length ? " · so far: " + c.clicks.join(" → ") : "");
@@ -186,8 +187,8 @@
         box.appendChild(b);
       }
     });
-    if (c.move && c.options.length) {
-      var stop = make("button", "board-play-move", "Stop here: " + c.move);
+    if (c.move && (!c.clicks.length || c.options.length)) {  // (a turn of no click: 3: H)
+      var stop = make("button", "board-play-move", (c.clicks.length ? "Stop here: " : "Play ") + c.move);
       stop.type = "button";
       stop.addEventListener("click", function () { send(c.move); });
       box.appendChild(stop);
