@@ -100,7 +100,8 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
     assert served == (
         "True True ['board-analyse.js', 'board-player.js', 'board-puzzle.js', "
         "'board-record.js', 'board.css', 'board.js', "
-        "'diagram.css', 'event-result.js', 'site.css', 'zrec-replay.css', 'zrec-replay.js']")
+        "'diagram.css', 'event-result.js', 'live.js', 'site.css', 'zrec-replay.css', "
+        "'zrec-replay.js']")
     assert where.startswith(str(site))
     assert sizes == f"{len(grammar)} 2"
     assert page_ok == "True True"

@@ -48,6 +48,9 @@ OPERATIONS = {
     "POST /api/validate", "GET /api/tree",
     "POST /api/games", "POST /api/position", "POST /api/edit", "GET /api/roll",
     "POST /api/json", "POST /api/reply", "POST /api/analyse", "POST /api/puzzle",
+    "POST /api/live", "GET /api/live", "GET /api/live/{gid}", "POST /api/live/{gid}/move",
+    "POST /api/live/{gid}/seat", "GET /api/live/{gid}/position",
+    "GET /api/live/{gid}/stream", "POST /api/events/{name}/live",
 }
 
 

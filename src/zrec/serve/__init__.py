@@ -19,6 +19,8 @@ JSON twins:
 - :mod:`zrec.serve.board` and :mod:`zrec.serve.board_player`: the recording board and
   its JSON API (the records it sends: :mod:`zrec.serve.board_records`; a new game's
   record: :mod:`zrec.serve.new_games`);
+- :mod:`zrec.serve.live`: live games (``/live``, ``/api/live``): played move by move,
+  followed by Server-Sent Events;
 - :mod:`zrec.serve.login`: logging in and out;
 - :mod:`zrec.serve.checks`: ``/api/validate`` and ``/api/health``;
 - :mod:`zrec.serve.assets`: ``/static``.

@@ -81,8 +81,8 @@ __all__ = [
 ROLES = ("editor", "admin")
 #: what each role may do beyond reading (the server asks :meth:`User.may`)
 _ACTIONS = {
-    "editor": frozenset({"import", "record"}),
-    "admin": frozenset({"import", "record", "remove", "users"}),
+    "editor": frozenset({"import", "record", "play"}),
+    "admin": frozenset({"import", "record", "play", "remove", "users"}),
 }
 MIN_PASSWORD, MAX_PASSWORD = 8, 1024
 MAX_NAME = 64
@@ -117,7 +117,7 @@ class User:
 
     def may(self, action: str) -> bool:
         """Whether the user may ``import`` games, ``record`` results and byes,
-        ``remove`` games or manage ``users`` (an admin)."""
+        ``play`` live games, ``remove`` games or manage ``users`` (an admin)."""
         return action in _ACTIONS.get(self.role, frozenset())
 
     def to_json(self) -> dict[str, str | int | list[str]]:

@@ -10,13 +10,16 @@ from the same code.  The application adds, around every route:
 - a limit on request bodies (:data:`MAX_BODY`, 2 MB): a larger body is answered 413
   before it is read (by its ``Content-Length``, or as soon as the bytes read pass the
   limit), and a body that stops coming for :data:`BODY_TIMEOUT` seconds, or is not
-  whole :data:`BODY_DEADLINE` seconds after it began, is answered 408;
+  whole :data:`BODY_DEADLINE` seconds after it began, is answered 408 (once the body
+  has all come, the wait for the client to leave is not timed: a stream of
+  :mod:`zrec.serve.live` waits so as long as it streams);
 - errors as JSON under ``/api`` (``{"error": {"code": ..., "message": ...}}``, the
   codes in :mod:`zrec.serve.errors`) and as a page elsewhere; never a traceback.
 
 The routes are grouped by resource, each module a resource's pages and their JSON
 twins (:mod:`zrec.serve.games`, :mod:`~zrec.serve.events`, :mod:`~zrec.serve.players`,
-:mod:`~zrec.serve.ratings`, :mod:`~zrec.serve.explorer`, :mod:`~zrec.serve.board`, ...);
+:mod:`~zrec.serve.ratings`, :mod:`~zrec.serve.explorer`, :mod:`~zrec.serve.board`,
+:mod:`~zrec.serve.live`, ...);
 the archive a request reads or writes is given by the dependencies of
 :mod:`zrec.serve.opening`, who may do what by those of :mod:`zrec.serve.access`.
 """
@@ -92,9 +95,12 @@ class Guard:
         seen = 0
         loop = asyncio.get_running_loop()
         end = loop.time() + self.deadline
+        whole = False  # the body has all come: what is received next is the client leaving
 
         async def receiving() -> Message:
-            nonlocal seen
+            nonlocal seen, whole
+            if whole:  # (a stream waits for the disconnect as long as it streams)
+                return dict(await receive())
             left = end - loop.time()
             try:
                 message: Message = await asyncio.wait_for(receive(), min(self.timeout, left))
@@ -103,6 +109,7 @@ class Guard:
             seen += len(message.get("body", b""))
             if seen > self.max_body:
                 raise _TooLarge()
+            whole = message.get("type") != "http.request" or not message.get("more_body")
             return message
 
         try:
@@ -152,6 +159,7 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
         events,
         explorer,
         games,
+        live,
         login,
         players,
         puzzle,
@@ -171,9 +179,10 @@ def create_app(db: str, max_body: int = MAX_BODY, board_start: str | None = None
     app.state.board_start = board_start
     app.state.owner_token = owner_token
     app.state.owner_session = None if owner_token is None else "owner:" + new_token()
+    app.state.live_hub = live.Hub()  # (the streams of live games this process serves)
     install_handlers(app)
     for resource in (checks, games, events, players, ratings, board, board_player,
-                     board_analyse, puzzle, explorer, login, assets):
+                     board_analyse, puzzle, explorer, live, login, assets):
         app.include_router(resource.router)
     if owner_token is not None:
         app.add_middleware(LocalHosts)  # (inside Guard: its answer has the headers)

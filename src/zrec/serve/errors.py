@@ -15,6 +15,18 @@ code                      status  when
 ``bad-player``,           400     a player ``POST /api/reply`` does not know or a
 ``player-refuses``,               budget over the web's limit, a player that cannot
 ``game-over``, ``no-move``        play the game, a game over, no move found
+``bad-game``,             400     a live game that cannot be made or changed: an
+``bad-options``,                  unknown game or option, seats or users, a clock,
+``bad-seats``,                    a seat or an action it does not have, a round
+``bad-clock``, ``bad-seat``,      with no board to play (:mod:`zrec.serve.live`)
+``bad-action``, ``bad-round``
+``not-your-seat``         403     a live game's move, action or seat not the user's
+``not-your-turn``,        409     a live game that cannot take it now: another
+``seats-open``,                   seat's turn, a seat open or taken, resigning
+``seat-taken``,                   before the first move, aborting after it, no draw
+``too-early``,                    offered, the game over (``game-over``)
+``too-late``, ``no-offer``
+``too-many-games``        429     a user who plays too many live games at once
 ``invalid-record``        422     a record sent to the board that does not validate
 ``record-too-long``       422     a record sent to the board with more moves than it
                                   takes (:data:`zrec.serve.board_records.MAX_MOVES`)

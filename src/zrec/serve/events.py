@@ -239,8 +239,11 @@ def event_page(request: Request, archive: Reader, name: str) -> Response:
     found = recording(archive, event)
     if board is not None and found is not None and found.boards:  # the round being played
         board["round"] = found.round
+    from zrec.archive.live import live_games
+
     return render(request, "event.html", title=event.name, event=event, rounds=rounds,
                   loose=loose, board=board, recording=found,
+                  live=live_games(archive, "playing", event=event.name),
                   pairings=pairings,
                   recorded=said(dict(request.query_params)), **parts)
 

@@ -80,6 +80,12 @@ judged, the analysis as JSON); ``analysis_seats``, each seat's moves, accuracy a
 average loss in it; ``analysis_marks``, each marked move (ply, seat, ``?!``, ``?`` or
 ``??``), for a search by mark.  Its statements only make tables.
 
+Version 13 adds live play (:mod:`zrec.archive.live`): ``live_games`` (a game played
+on ``zrec serve``: its record's tags, clock, status and result, the game stored once it
+is over), ``live_seats`` (who plays each seat: a user, a study player, or nobody yet)
+and ``live_moves`` (its moves in order, each as the engine spells it, with when it was
+made).  Its statements make the tables only where they are missing.
+
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
@@ -333,11 +339,54 @@ CREATE TABLE IF NOT EXISTS analysis_marks (
 CREATE INDEX IF NOT EXISTS analysis_marks_mark ON analysis_marks (mark, ply, game)
 """
 
+# version 13, live play: games played on zrec serve, their seats and moves
+# (zrec.archive.live)
+_V13_LIVE = """
+CREATE TABLE IF NOT EXISTS live_games (
+    id {id},
+    game TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    clock TEXT,
+    clocks TEXT,
+    turn_started DOUBLE PRECISION,
+    roll TEXT,
+    status TEXT NOT NULL CHECK (status IN ('playing', 'over')),
+    result TEXT NOT NULL DEFAULT '*',
+    termination TEXT,
+    draw_offer TEXT,
+    creator TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0,
+    stored BIGINT,
+    event TEXT,
+    round TEXT
+);
+CREATE INDEX IF NOT EXISTS live_games_status ON live_games (status, id);
+CREATE INDEX IF NOT EXISTS live_games_event ON live_games (event, round);
+CREATE TABLE IF NOT EXISTS live_seats (
+    live BIGINT NOT NULL REFERENCES live_games (id) ON DELETE CASCADE,
+    seat TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    player TEXT,
+    norm TEXT,
+    PRIMARY KEY (live, seat)
+){without_rowid};
+CREATE INDEX IF NOT EXISTS live_seats_norm ON live_seats (norm);
+CREATE TABLE IF NOT EXISTS live_moves (
+    live BIGINT NOT NULL REFERENCES live_games (id) ON DELETE CASCADE,
+    ply INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    move TEXT NOT NULL,
+    made DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (live, ply)
+){without_rowid}
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
     1: _V1, 2: _V2, 3: _V3, 4: V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
     6: _V6_LINES, 7: V7_LOGINS, 8: V8_SESSIONS, 9: _V9_PAIRINGS, 10: _V10_TOKEN_EXPIRY,
-    11: _V11_ROUND_SEATS, 12: _V12_ANALYSES,
+    11: _V11_ROUND_SEATS, 12: _V12_ANALYSES, 13: _V13_LIVE,
 }
 VERSION = max(MIGRATIONS)
 

@@ -1,0 +1,614 @@
+"""Live games: games played move by move on ``zrec serve``, kept in the archive.
+
+A live game's whole state is in the archive's tables (schema 13,
+:mod:`zrec.archive.store.schema`), never only in a server's memory, so that any
+worker process can answer for it and a worker killed mid-game loses nothing:
+
+- ``live_games``: the record's tags (JSON), the time control and each seat's time
+  left, when the turn to move began, the dice rolled for it, the status (``playing``,
+  ``over``), result and termination, a draw offered, a version counted up at every
+  change (what a stream of the game follows), and the id of the stored game once it
+  is over;
+- ``live_seats``: who plays each seat: a user (by name, and its key), a study player
+  (``study:greedy``), or nobody yet (whoever opens the seat's link and is logged in
+  takes it);
+- ``live_moves``: the moves in order, each as the engine spells it (its roll
+  included), with the seat that made it and when.
+
+Every change is one transaction that reads the game's row first under a lock (SQLite:
+the write lock; PostgreSQL: ``SELECT ... FOR UPDATE`` of the row, and the import's
+lock only to store a finished game), replays its moves
+through the engine (:class:`zrec.play.live.LiveGame`), checks the change and writes
+it, so two moves sent at once are taken one after the other, the second judged
+after the first.  On PostgreSQL the transaction also sends ``NOTIFY zrec_live`` with
+the game's id (delivered at commit), which every server process listens for.
+
+A game ends by rule (the engine's outcome), by resignation, by agreement on a draw,
+on time (checked whenever the game is read or changed: :func:`settle`), or is aborted
+before its first move.  A game that ended with a result is imported as any other
+record (:class:`zrec.archive.store.ingest.Importer`, no source) with its ``Event``,
+``Round``, players, ``Date``, ``TimeControl`` and ``Termination`` tags, so it is in
+the standings, ratings and explorer at once; an aborted game is not stored.
+
+Refusals are :class:`LiveRefused` with a stable code and the HTTP status the server
+answers them with; each message names the place and the reason.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+import secrets
+import threading
+import time
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zrec.archive.store import Archive
+from zrec.errors import ZrecError
+from zrec.play.live import Clock, LiveError, LiveGame, ended_by, live_tags, parse_clock
+
+__all__ = ["ACTIONS", "CHANNEL", "MAX_LIVE", "STUDY", "LiveRefused", "LiveState", "act",
+           "create", "listen", "live_games", "load", "move", "settle", "start_study",
+           "take_seat"]
+
+#: the live games a user may be playing (seated in, or made and not over) at once
+MAX_LIVE = 20
+#: what a seat's player is written with when it is a study player (``study:greedy``)
+STUDY = "study:"
+#: the actions ``POST /api/live/{id}/move`` takes beside a move
+ACTIONS = ("resign", "draw-offer", "draw-accept", "abort")
+#: the PostgreSQL channel a change of a live game is announced on (its id)
+CHANNEL = "zrec_live"
+
+
+class LiveRefused(ZrecError):
+    """A change a live game refuses: ``code``, the HTTP ``status`` and the reason."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _refused(exc: LiveError) -> LiveRefused:
+    status = 409 if exc.code == "game-over" else 400
+    return LiveRefused(status, exc.code, exc.message)
+
+
+@dataclass
+class LiveState:
+    """A live game as the archive holds it (see the module)."""
+
+    id: int
+    game: str
+    tags: list[tuple[str, str]]
+    seats: dict[str, str | None]
+    moves: list[tuple[str, str, float]]  # (seat, move, when)
+    status: str
+    result: str
+    termination: str | None
+    draw_offer: str | None
+    clock: Clock | None
+    clocks: dict[str, float]  # seconds left of each seat, at turn_started
+    turn_started: float | None
+    roll: tuple[int, ...] | None
+    version: int
+    stored: int | None
+    event: str | None
+    round: str | None
+    created: float
+    creator: str
+    _game: LiveGame | None = field(default=None, repr=False)
+
+    def replayed(self) -> LiveGame:
+        """The game replayed through the engine to its last move (from the position
+        this process reached last for the game, when its moves begin this game's)."""
+        if self._game is None:
+            self._game = _REPLAYED.get(self.id, self.tags, [m for _, m, _ in self.moves])
+        return self._game
+
+    def to_move(self) -> str | None:
+        """The seat to move, ``None`` once the game is over."""
+        return None if self.status != "playing" else self.replayed().to_move()
+
+    def left(self, now: float) -> dict[str, float]:
+        """The seconds each seat has left at ``now`` (the clock of the seat to move
+        runs from the first move on)."""
+        out = dict(self.clocks)
+        seat = self.to_move()
+        if seat is not None and self.turn_started is not None and seat in out:
+            out[seat] = max(0.0, out[seat] - (now - self.turn_started))
+        return out
+
+    def record(self, shown: bool = False) -> str:
+        """The record; ``shown``: as the players and spectators see it (while it is
+        played, without the hidden setup the rules drew)."""
+        game = self.replayed()
+        hide = game.hidden() if shown and self.status == "playing" else []
+        return game.record(self.result, self.termination, hide)
+
+    def to_json(self, now: float | None = None) -> dict[str, Any]:
+        """What ``GET /api/live/{id}`` answers."""
+        now = time.time() if now is None else now
+        return {
+            "id": self.id,
+            "game": self.game,
+            "record": self.record(shown=True),
+            "to_move": self.to_move(),
+            "status": self.status,
+            "result": self.result,
+            "termination": self.termination,
+            "seats": dict(self.seats),
+            "names": {seat: dict(self.tags).get(seat, "?") for seat in self.seats},
+            "ply": len(self.moves),
+            "moves": [m for _, m, _ in self.moves],
+            "roll": None if self.roll is None else list(self.roll),
+            "draw_offer": self.draw_offer,
+            "clock": None if self.clock is None else self.clock.text(),
+            "clocks": None if self.clock is None else {
+                seat: round(left, 3) for seat, left in self.left(now).items()},
+            "version": self.version,
+            "game_id": self.stored,
+            "event": self.event,
+            "round": self.round,
+        }
+
+
+class _Replayed:
+    """The live games this process replayed last, each as far as it was played: a
+    game asked for again with more moves is played on from there, not replayed from
+    its start (a move replayed the whole game twice: 82% of a move's time at 40
+    plies).  What is kept is checked against what is asked for (the same tags, its
+    moves the start of the moves asked for), so it is never wrong, only not used; at
+    most :data:`KEPT` games, the least recently used dropped first."""
+
+    KEPT = 1000
+
+    def __init__(self) -> None:
+        self._games: OrderedDict[int, tuple[list[tuple[str, str]], tuple[str, ...],
+                                             LiveGame]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, gid: int, tags: list[tuple[str, str]], moves: list[str]) -> LiveGame:
+        with self._lock:
+            kept = self._games.get(gid)
+        if kept is not None and kept[0] == tags and tuple(moves[:len(kept[1])]) == kept[1]:
+            game = kept[2].copy()
+            for ply, text in enumerate(moves[len(kept[1]):], len(kept[1]) + 1):
+                try:
+                    game.play(text)
+                except LiveError as exc:
+                    raise LiveError(exc.code, f"move {ply} of the stored game: "
+                                    f"{exc.message}") from None
+        else:
+            game = LiveGame(tags, moves)
+        with self._lock:
+            self._games[gid] = (list(tags), tuple(moves), game.copy())
+            self._games.move_to_end(gid)
+            while len(self._games) > self.KEPT:
+                self._games.popitem(last=False)
+        return game
+
+
+_REPLAYED = _Replayed()
+
+
+_SELECT = ("SELECT id, game, tags, clock, clocks, turn_started, roll, status, result, "
+           "termination, draw_offer, version, stored, event, round, created, creator "
+           "FROM live_games WHERE id = ?")
+
+
+def _changing(archive: Archive) -> Any:
+    """The transaction of a change of one game: SQLite's write lock; on PostgreSQL no
+    lock of the whole archive (the game's row is locked, :func:`_lock`), so that moves
+    of different games do not wait for each other, nor for an import."""
+    return archive.db.transaction(lock=archive.db.dialect == "sqlite")
+
+
+def _lock(archive: Archive, gid: int) -> Any:
+    """The game's row, locked for this transaction (PostgreSQL: the row; SQLite: the
+    write lock the transaction holds)."""
+    sql = _SELECT
+    if archive.db.dialect == "postgresql":
+        sql += " FOR UPDATE"
+    return archive.db.one(sql, (gid,))
+
+
+def _state(archive: Archive, row: Any) -> LiveState:
+    gid = int(row[0])
+    seats: dict[str, str | None] = {}
+    for seat, player in archive.db.rows(
+        "SELECT seat, player FROM live_seats WHERE live = ? ORDER BY idx", (gid,)
+    ):
+        seats[str(seat)] = None if player is None else str(player)
+    moves = [(str(s), str(m), float(w)) for s, m, w in archive.db.rows(
+        "SELECT seat, move, made FROM live_moves WHERE live = ? ORDER BY ply", (gid,))]
+    clocks = {} if row[4] is None else {k: float(v) for k, v in json.loads(row[4]).items()}
+    return LiveState(
+        id=gid, game=str(row[1]), tags=[(str(n), str(v)) for n, v in json.loads(row[2])],
+        seats=seats, moves=moves, status=str(row[7]), result=str(row[8]),
+        termination=None if row[9] is None else str(row[9]),
+        draw_offer=None if row[10] is None else str(row[10]),
+        clock=parse_clock(None if row[3] is None else str(row[3])), clocks=clocks,
+        turn_started=None if row[5] is None else float(row[5]),
+        roll=None if not row[6] else tuple(int(c) for c in str(row[6])),
+        version=int(row[11]), stored=None if row[12] is None else int(row[12]),
+        event=None if row[13] is None else str(row[13]),
+        round=None if row[14] is None else str(row[14]),
+        created=float(row[15]), creator=str(row[16]),
+    )
+
+
+def load(archive: Archive, gid: int) -> LiveState:
+    """The live game ``gid``; :class:`LiveRefused` ``not-found``."""
+    row = archive.db.one(_SELECT, (gid,))
+    if row is None:
+        raise LiveRefused(404, "not-found", f"there is no live game #{gid}")
+    return _state(archive, row)
+
+
+def _key(name: str) -> str:
+    """What a user's name is compared by: Unicode NFC without case (as the accounts of
+    ``zrec serve`` compare them)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _roll(game: LiveGame, rng: random.Random) -> str | None:
+    faces = game.chance() if game.to_move() is not None else None
+    return None if faces is None else "".join(str(rng.randint(1, n)) for n in faces)
+
+
+def _notify(archive: Archive, gid: int) -> None:
+    if archive.db.dialect == "postgresql":
+        archive.db.execute("SELECT pg_notify(?, ?)", (CHANNEL, str(gid)))
+
+
+def _playing(archive: Archive, user_key: str) -> int:
+    return int(archive.db.value(
+        "SELECT count(DISTINCT g.id) FROM live_games g LEFT JOIN live_seats s ON "
+        "s.live = g.id WHERE g.status = 'playing' AND (s.norm = ? OR g.creator = ?)",
+        (user_key, user_key)))
+
+
+def create(
+    archive: Archive,
+    creator: str,
+    game: str,
+    options: Mapping[str, str],
+    seats: Mapping[str, str | None],
+    clock: str | None = None,
+    tags: Sequence[tuple[str, str]] = (),
+    now: float | None = None,
+    rng: random.Random | None = None,
+    event: str | None = None,
+    round_: str | None = None,
+) -> int:
+    """A new live game made by the user ``creator``: ``seats`` maps each seat to the
+    user who plays it (the name as the accounts store it), a study
+    player (``study:greedy``) or ``None`` (an open seat); its id.  Raises
+    :class:`LiveRefused`."""
+    now = time.time() if now is None else now
+    rng = rng or random.Random(secrets.randbits(128))
+    try:
+        timing = parse_clock(clock)
+        names = {seat: p for seat, p in seats.items() if p}
+        written = live_tags(game, options, list(seats), names, timing, rng, [
+            *tags, ("Date", datetime.date.fromtimestamp(now).strftime("%Y.%m.%d"))])
+        started = LiveGame(written)
+    except LiveError as exc:
+        raise _refused(exc) from None
+    order = list(started.seats)
+    with archive.db.transaction(lock=True):
+        if _playing(archive, _key(creator)) >= MAX_LIVE:
+            raise LiveRefused(429, "too-many-games", f"{creator} already plays or made "
+                              f"{MAX_LIVE} live games that are not over: finish one first")
+        gid = archive.db.insert(
+            "INSERT INTO live_games (game, tags, clock, clocks, roll, status, creator, "
+            "created, event, round) VALUES (?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?) "
+            "RETURNING id",
+            (started.replay.rules.name, json.dumps(written, ensure_ascii=False),
+             None if timing is None else timing.text(),
+             None if timing is None else json.dumps({s: timing.seconds for s in order}),
+             _roll(started, rng), _key(creator), now, event, round_))
+        for idx, seat in enumerate(order):
+            player = names.get(seat)
+            archive.db.execute(
+                "INSERT INTO live_seats (live, seat, idx, player, norm) VALUES (?, ?, ?, ?, ?)",
+                (gid, seat, idx, player,
+                 None if player is None or player.startswith(STUDY) else _key(player)))
+        _notify(archive, gid)
+    return gid
+
+
+def _bump(archive: Archive, gid: int, **changes: Any) -> None:
+    sets = ", ".join(f"{name} = ?" for name in changes)
+    archive.db.execute(
+        f"UPDATE live_games SET {sets}{', ' if sets else ''}version = version + 1 "
+        "WHERE id = ?", (*changes.values(), gid))
+    _notify(archive, gid)
+
+
+def take_seat(archive: Archive, gid: int, seat: str, user: str) -> LiveState:
+    """The user takes the open seat ``seat``; the game after."""
+    with archive.db.transaction(lock=True):
+        state = _locked(archive, gid)
+        if state.status != "playing":
+            raise LiveRefused(409, "game-over", f"live game #{gid} is over: its seats "
+                              "are no longer taken")
+        if seat not in state.seats:
+            raise LiveRefused(400, "bad-seat", f"seat: live game #{gid} has the seats "
+                              f"{', '.join(state.seats)}, not {seat!r}")
+        holder = state.seats[seat]
+        if holder is not None and _key(holder) == _key(user):
+            return state
+        if holder is not None:
+            raise LiveRefused(409, "seat-taken", f"seat {seat} of live game #{gid} is "
+                              f"taken by {holder}")
+        kept = dict(state.tags).get(seat, "?")
+        if kept not in ("?", "") and _key(kept) != _key(user):
+            raise LiveRefused(403, "not-your-seat", f"seat {seat} of live game #{gid} is "
+                              f"kept for {kept}")
+        if _playing(archive, _key(user)) >= MAX_LIVE:
+            raise LiveRefused(429, "too-many-games", f"{user} already plays {MAX_LIVE} "
+                              "live games that are not over: finish one first")
+        archive.db.execute("UPDATE live_seats SET player = ?, norm = ? WHERE live = ? "
+                           "AND seat = ?", (user, _key(user), gid, seat))
+        tags = [(n, user if n == seat else v) for n, v in state.tags]
+        _bump(archive, gid, tags=json.dumps(tags, ensure_ascii=False))
+        return _locked(archive, gid)
+
+
+def _locked(archive: Archive, gid: int) -> LiveState:
+    row = _lock(archive, gid)
+    if row is None:
+        raise LiveRefused(404, "not-found", f"there is no live game #{gid}")
+    return _state(archive, row)
+
+
+def _seat_of(state: LiveState, user: str) -> list[str]:
+    key = _key(user)
+    return [seat for seat, player in state.seats.items()
+            if player is not None and not player.startswith(STUDY) and _key(player) == key]
+
+
+def _timed_out(archive: Archive, state: LiveState, now: float) -> bool:
+    """End the game on time if the seat to move has no time left; whether it did."""
+    seat = state.to_move()
+    if state.clock is None or seat is None or state.turn_started is None:
+        return False
+    if state.left(now).get(seat, 1.0) > 0:
+        return False
+    _finish(archive, state, ended_by(state.replayed().seats, [seat]), "time forfeit")
+    return True
+
+
+def _finish(archive: Archive, state: LiveState, result: str, termination: str | None,
+            keep: bool = True) -> None:
+    """The game over with ``result``; stored as an import unless ``keep`` is False."""
+    state.status, state.result, state.termination = "over", result, termination
+    stored = _store(archive, state.record()) if keep else None
+    state.stored = stored
+    _bump(archive, state.id, status="over", result=result, termination=termination,
+          stored=stored, roll=None, draw_offer=None)
+
+
+def _store(archive: Archive, text: str) -> int | None:
+    """The finished game imported as any record (no source); its id."""
+    from zrec.archive.store.ingest import Importer
+    from zrec.notation.inputs import read_input
+
+    if archive.db.dialect == "postgresql":  # (an import's lock: imports take turns)
+        archive.db.execute("SELECT pg_advisory_xact_lock(7317)")
+
+    importer = Importer(archive)
+    result = importer.import_records(read_input(text.encode("utf-8"), "-", "<live>"),
+                                     "<live>", source=False)
+    return result.ids[0] if result.ids else None
+
+
+def settle(archive: Archive, gid: int, now: float | None = None) -> bool:
+    """End the game on time if its clock ran out (whoever asks: a reader too); whether
+    it did."""
+    now = time.time() if now is None else now
+    state = load(archive, gid)
+    if state.status != "playing" or state.clock is None or state.turn_started is None:
+        return False
+    seat = state.to_move()
+    if seat is None or state.left(now).get(seat, 1.0) > 0:
+        return False
+    with _changing(archive):
+        return _timed_out(archive, _locked(archive, gid), now)
+
+
+def move(archive: Archive, gid: int, user: str, written: str, now: float | None = None,
+         rng: random.Random | None = None) -> LiveState:
+    """The user plays ``written`` for its seat; then each study player whose turn it
+    is plays (:func:`zrec.research.study.seat_players`: the spec after ``study:``).
+    The game after.  Raises :class:`LiveRefused`."""
+    now = time.time() if now is None else now
+    rng = rng or random.Random(secrets.randbits(128))
+    with _changing(archive):
+        state = _locked(archive, gid)
+        if state.status != "playing":
+            raise LiveRefused(409, "game-over", f"live game #{gid} is over ({state.result}"
+                              f"{', ' + state.termination if state.termination else ''}): "
+                              "no move is taken")
+        if _timed_out(archive, state, now):
+            return state
+        seat = state.to_move()
+        mine = _seat_of(state, user)
+        if not mine:
+            raise LiveRefused(403, "not-your-seat", f"{user} plays no seat of live game "
+                              f"#{gid}: only its players move")
+        if seat not in mine:
+            raise LiveRefused(409, "not-your-turn", f"it is {seat}'s turn in live game "
+                              f"#{gid}, not {', '.join(mine)}'s")
+        empty = [s for s, p in state.seats.items() if p is None]
+        if empty:
+            raise LiveRefused(409, "seats-open", f"live game #{gid} waits for players in "
+                              f"the seats {', '.join(empty)}: no move before they are taken")
+        game = state.replayed()
+        try:
+            spelled = game.play(written, state.roll)
+        except LiveError as exc:
+            raise _refused(exc) from None
+        _record_move(archive, state, seat, spelled, now)
+        _study_moves(archive, state, now, rng)
+        _after(archive, state, now, rng)
+        return _locked(archive, gid)
+
+
+def _record_move(archive: Archive, state: LiveState, seat: str, spelled: str,
+                 now: float) -> None:
+    ply = len(state.moves) + 1
+    archive.db.execute("INSERT INTO live_moves (live, ply, seat, move, made) VALUES "
+                       "(?, ?, ?, ?, ?)", (state.id, ply, seat, spelled, now))
+    state.moves.append((seat, spelled, now))
+    if state.clock is not None and state.turn_started is not None:
+        left = state.clocks.get(seat, 0.0) - (now - state.turn_started)
+        state.clocks[seat] = left + state.clock.increment
+    state.turn_started = now
+
+
+def _study_moves(archive: Archive, state: LiveState, now: float,
+                 rng: random.Random) -> None:
+    """The study players whose turn it is play, one after the other."""
+    from zrec.research.study import seat_players
+
+    game = state.replayed()
+    while (seat := game.to_move()) is not None:
+        player = state.seats.get(seat)
+        if player is None or not player.startswith(STUDY):
+            return
+        choose = seat_players(game.engine, (player[len(STUDY):],))[0]
+        faces = game.chance()
+        roll = None if faces is None else tuple(rng.randint(1, n) for n in faces)
+        chosen = choose(game.engine, game.position, roll, rng)
+        if chosen is None:
+            return
+        _record_move(archive, state, seat, game.play_chosen(chosen), now)
+
+
+def start_study(archive: Archive, gid: int, now: float | None = None,
+                rng: random.Random | None = None) -> LiveState:
+    """A game whose first turns are study players': they play them (once every seat
+    is taken); the game after."""
+    now = time.time() if now is None else now
+    rng = rng or random.Random(secrets.randbits(128))
+    with _changing(archive):
+        state = _locked(archive, gid)
+        seat = state.to_move()
+        player = None if seat is None else state.seats.get(seat)
+        if player is None or not player.startswith(STUDY) or None in state.seats.values():
+            return state
+        _study_moves(archive, state, now, rng)
+        _after(archive, state, now, rng)
+        return _locked(archive, gid)
+
+
+def listen(db: str, heard: Callable[[int], None], stop: threading.Event) -> None:
+    """Call ``heard`` with the id of every live game changed in the PostgreSQL archive
+    ``db`` (``NOTIFY zrec_live``, sent by the transaction that changed it), until
+    ``stop`` is set; a lost connection is made again a second later."""
+    import psycopg
+
+    while not stop.is_set():
+        try:
+            with psycopg.connect(db, autocommit=True, connect_timeout=10) as conn:
+                conn.execute(f"LISTEN {CHANNEL}")
+                while not stop.is_set():
+                    for note in conn.notifies(timeout=1.0):
+                        if note.payload.isdigit():
+                            heard(int(note.payload))
+        except psycopg.Error:
+            stop.wait(1.0)
+
+
+def _after(archive: Archive, state: LiveState, now: float, rng: random.Random) -> None:
+    """After moves: the game over by rule, or the next turn's roll."""
+    game = state.replayed()
+    ended = game.outcome()
+    if ended is not None:
+        _finish(archive, state, ended[0], "normal")
+        return
+    _bump(archive, state.id, roll=_roll(game, rng), draw_offer=None,
+          turn_started=state.turn_started,
+          clocks=None if state.clock is None else json.dumps(state.clocks))
+
+
+def act(archive: Archive, gid: int, user: str, action: str,
+        now: float | None = None) -> LiveState:
+    """A player's ``resign``, ``draw-offer``, ``draw-accept`` or ``abort``; the game
+    after.  Raises :class:`LiveRefused`."""
+    now = time.time() if now is None else now
+    if action not in ACTIONS:
+        raise LiveRefused(400, "bad-action", f"action: {action!r} is not one of "
+                          f"{', '.join(ACTIONS)}")
+    with _changing(archive):
+        state = _locked(archive, gid)
+        mine = _seat_of(state, user)
+        if not mine:
+            raise LiveRefused(403, "not-your-seat", f"{user} plays no seat of live game "
+                              f"#{gid}: only its players {action}")
+        if state.status != "playing":
+            raise LiveRefused(409, "game-over", f"live game #{gid} is over: it cannot "
+                              f"{action}")
+        if _timed_out(archive, state, now):
+            return state
+        seats = state.replayed().seats
+        if action == "abort":
+            if state.moves:
+                raise LiveRefused(409, "too-late", f"live game #{gid} has begun ("
+                                  f"{len(state.moves)} moves): abort only before the "
+                                  "first move; resign instead")
+            _finish(archive, state, "*", "abandoned", keep=False)
+        elif action == "resign":
+            if not state.moves:
+                raise LiveRefused(409, "too-early", f"live game #{gid} has no move yet: "
+                                  "abort it instead")
+            _finish(archive, state, ended_by(seats, mine), "resignation")
+        elif action == "draw-offer":
+            _bump(archive, gid, draw_offer=mine[0])
+        else:
+            offer = state.draw_offer
+            if offer is None or offer in mine:
+                raise LiveRefused(409, "no-offer", f"no other player of live game #{gid} "
+                                  "offers a draw")
+            _finish(archive, state, ended_by(seats, draw=True), "agreement")
+        return _locked(archive, gid)
+
+
+def live_games(archive: Archive, status: str | None = "playing", event: str | None = None,
+               limit: int = 200) -> list[dict[str, Any]]:
+    """The live games (the latest first; an event's: in the order they were made, a
+    round's boards in order): id, game, seats, plies, status, result, event and
+    round."""
+    where, args = [], []
+    if status is not None:
+        where.append("g.status = ?")
+        args.append(status)
+    if event is not None:
+        where.append("g.event = ?")
+        args.append(event)
+    sql = ("SELECT g.id, g.game, g.status, g.result, g.event, g.round, g.stored, "
+           "(SELECT count(*) FROM live_moves m WHERE m.live = g.id) FROM live_games g"
+           + (" WHERE " + " AND ".join(where) if where else "")
+           + (" ORDER BY g.id " if event is not None else " ORDER BY g.id DESC ")
+           + "LIMIT ?")
+    rows = archive.db.rows(sql, (*args, limit))
+    ids = [int(r[0]) for r in rows]
+    seats: dict[int, dict[str, str | None]] = {}
+    for start in range(0, len(ids), 500):
+        part = ids[start:start + 500]
+        marks = ",".join("?" * len(part))
+        for live, seat, player in archive.db.rows(
+            f"SELECT live, seat, player FROM live_seats WHERE live IN ({marks}) "
+            "ORDER BY live, idx", part):
+            seats.setdefault(int(live), {})[str(seat)] = None if player is None else str(player)
+    return [{"id": int(r[0]), "game": str(r[1]), "status": str(r[2]), "result": str(r[3]),
+             "event": r[4], "round": r[5], "game_id": r[6], "ply": int(r[7]),
+             "seats": seats.get(int(r[0]), {})} for r in rows]

@@ -1,0 +1,580 @@
+"""Live games: two people (or five) play in their browsers, spectators follow.
+
+The API (the names are kept exactly; organisers' scripts use them):
+
+- ``POST /api/live`` with ``{"game", "options", "seats": {SEAT: USER or null},
+  "clock"}`` (a logged-in user with the CSRF token, or an API token; optionally
+  ``"event"`` and ``"round"``) makes a game and answers ``{"id", "seats": {SEAT:
+  URL}}``: each seat's link.  A seat given a user is theirs, ``null`` is open (whoever
+  opens its link and is logged in takes it: ``POST /api/live/{id}/seat``), and
+  ``"study:greedy"`` (``random``, ``greedy``, ``mcts:N``, ``alphabeta:D``, with the
+  budgets of :data:`LIVE_BUDGETS`) is a study player, whose moves the server makes;
+- ``POST /api/live/{id}/move`` with ``{"move": TEXT}`` (only the user of the seat to
+  move) or ``{"action": "resign" | "draw-offer" | "draw-accept" | "abort"}``;
+- ``GET /api/live/{id}``: ``{"record", "to_move", "status", "result", ...}``;
+- ``GET /api/live/{id}/stream``: Server-Sent Events, an ``event: move`` for each move
+  as it is made (its ``id`` the ply, so that a client that reconnects with
+  ``Last-Event-ID`` gets the moves it missed, and goes on), and an ``event: state``
+  (the game as ``GET /api/live/{id}`` answers it) after every change;
+- ``GET /api/live``: the live games; ``/live`` and ``/live/{id}``: their pages.
+
+Why Server-Sent Events and not WebSocket: what goes to the browser is one way (the
+moves, pushed), what comes back is a few small writes that must be checked as every
+other write is (the session's CSRF token or an API token, the size of the body, the
+limits per user), and those are plain ``POST`` requests through the same middleware
+as the rest of the API.  SSE is a plain HTTP response that Starlette streams and
+uvicorn's h11 protocol serves as any other (the connection limits of
+:mod:`zrec.serve.connections` hold), the browser's ``EventSource`` reconnects by
+itself and sends ``Last-Event-ID``, and nothing new is needed: WebSocket would need a
+second protocol library in uvicorn, and its own checks of origin, size and rate.
+
+Where the state is: in the archive (:mod:`zrec.archive.live`), never only in a
+process.  A stream reads the game from the archive each time it is woken: by the
+move's own request in the same process, by PostgreSQL's ``NOTIFY`` from any other
+worker process (one listening connection a process, :func:`zrec.archive.live.listen`),
+when the clock of the seat to move runs out, and every :data:`KEEP_ALIVE` seconds
+anyway (a comment line keeps proxies from closing the connection).  On SQLite one
+process serves (``zrec serve`` refuses ``--workers`` above 1 for a SQLite archive).
+
+Limits: anonymous users watch only (``401 login-needed`` for a write); a player moves
+only for its own seat (``403 not-your-seat``, ``409 not-your-turn``); a user plays at
+most :data:`zrec.archive.live.MAX_LIVE` games at once (``429 too-many-games``) and
+sends at most :data:`MOVES_PER_SECOND` moves or actions a second to a server process
+(``429 too-many-requests``); a message is at most :data:`MAX_MESSAGE` bytes
+(``413 too-large``); at most :data:`MAX_STREAMS` streams are open in a process at
+once (``503 busy``).  Every refusal is JSON with a code and a message naming the
+place and the reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from zrec.archive import Archive, ArchiveError
+from zrec.archive import live as store
+from zrec.serve.access import Caller, needs
+from zrec.serve.errors import ERROR, ApiError
+from zrec.serve.opening import Reader, Writer, reading, settings_of, writing
+from zrec.serve.templating import render
+
+__all__ = ["KEEP_ALIVE", "LIVE_BUDGETS", "MAX_MESSAGE", "MAX_STREAMS", "MOVES_PER_SECOND",
+           "router"]
+
+router = APIRouter()
+log = logging.getLogger("zrec.serve")
+Player = Annotated[Caller, Depends(needs("play"))]
+GameId = Annotated[int, PathParam(ge=1, le=2**62)]
+
+#: the largest message (request body) of live play, in bytes
+MAX_MESSAGE = 4096
+#: moves and actions a user may send a second (to one server process)
+MOVES_PER_SECOND = 5
+#: seconds between two comment lines of a quiet stream (and two reads of its game)
+KEEP_ALIVE = 15.0
+#: streams open at once in one server process
+MAX_STREAMS = 400
+#: the streams' reads, and the moves' writes, under way at once in one process
+READS_AT_ONCE, WRITES_AT_ONCE = 8, 16
+#: the largest budget of each search player in a live seat (its moves are made while
+#: the game's row is locked)
+LIVE_BUDGETS = {"mcts": 100, "alphabeta": 2}
+
+
+class LiveRequest(BaseModel):
+    """A new live game."""
+
+    game: str = Field(max_length=40)
+    options: dict[str, str] = Field(default_factory=dict, max_length=20)
+    seats: dict[str, str | None] = Field(max_length=8)
+    clock: str | None = Field(None, max_length=20)
+    event: str | None = Field(None, max_length=200)
+    round: str | None = Field(None, max_length=20)
+
+
+class MoveRequest(BaseModel):
+    """A move (``move``) or an action (``action``): exactly one."""
+
+    move: str | None = Field(None, max_length=1000)
+    action: str | None = Field(None, max_length=20)
+
+
+class SeatRequest(BaseModel):
+    """The seat to take."""
+
+    seat: str = Field(max_length=40)
+
+
+# -- what wakes the streams of this process -----------------------------------------
+
+
+class Hub:
+    """The streams of this process waiting for a change of a live game: each waits on
+    an :class:`asyncio.Event` of its own, set by :meth:`poke` (from the event loop's
+    thread) or :meth:`poke_from_thread` (the PostgreSQL listener's thread)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[int, set[asyncio.Event]] = collections.defaultdict(set)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.listener: threading.Thread | None = None
+        self.stop = threading.Event()
+        self.open = 0
+        self._reads: asyncio.Semaphore | None = None
+        self._writes: asyncio.Semaphore | None = None
+
+    def reads(self) -> asyncio.Semaphore:
+        """The streams' reads of their games under way at once in this process: as many
+        as the connections it keeps (a PostgreSQL connection costs the server a process,
+        and 200 streams woken at once opened more than it allows)."""
+        if self._reads is None:
+            self._reads = asyncio.Semaphore(READS_AT_ONCE)
+        return self._reads
+
+    def writes(self) -> asyncio.Semaphore:
+        """The moves written at once in this process (each opens the archive)."""
+        if self._writes is None:
+            self._writes = asyncio.Semaphore(WRITES_AT_ONCE)
+        return self._writes
+
+    def poke(self, gid: int) -> None:
+        for event in self.waiting.get(gid, ()):
+            event.set()
+
+    def poke_from_thread(self, gid: int) -> None:
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.poke, gid)
+
+    def listen(self, db: str) -> None:
+        """Start this process's PostgreSQL listener (once)."""
+        self.loop = asyncio.get_running_loop()
+        if self.listener is None or not self.listener.is_alive():
+            self.listener = threading.Thread(
+                target=store.listen, args=(db, self.poke_from_thread, self.stop),
+                daemon=True, name="zrec-live-listen")
+            self.listener.start()
+
+
+def hub_of(request: Request) -> Hub:
+    """The application's hub (made with it: :func:`zrec.serve.app.create_app`)."""
+    hub: Hub = request.app.state.live_hub
+    return hub
+
+
+# -- limits ---------------------------------------------------------------------------
+
+_sent: dict[str, collections.deque[float]] = {}
+_sent_lock = threading.Lock()
+
+
+def _rate(who: Caller) -> None:
+    """429 when the user sent :data:`MOVES_PER_SECOND` moves in the last second."""
+    now = time.monotonic()
+    key = (who.name or "").casefold()
+    with _sent_lock:
+        times = _sent.setdefault(key, collections.deque())
+        while times and times[0] <= now - 1.0:
+            times.popleft()
+        if len(times) >= MOVES_PER_SECOND:
+            raise ApiError(429, "too-many-requests", f"{who.name} sent {MOVES_PER_SECOND} "
+                           "moves or actions in the last second: wait a moment",
+                           headers={"Retry-After": "1"})
+        times.append(now)
+        if len(_sent) > 10_000:  # (users gone quiet are forgotten)
+            for name in [k for k, v in _sent.items() if not v or v[-1] <= now - 1.0]:
+                del _sent[name]
+
+
+async def _message(request: Request, model: type[Any]) -> Any:
+    from zrec.serve.board_records import parsed
+
+    body = await request.body()
+    if len(body) > MAX_MESSAGE:
+        raise ApiError(413, "too-large", f"a message of live play is at most {MAX_MESSAGE} "
+                       f"bytes, not {len(body)}")
+    return parsed(model, body)
+
+
+def _refused(exc: store.LiveRefused) -> ApiError:
+    headers = {"Retry-After": "60"} if exc.status == 429 else {}
+    return ApiError(exc.status, exc.code, exc.message, headers=headers)
+
+
+# -- the API ----------------------------------------------------------------------------
+
+
+def _seat_players(archive: Archive, seats: dict[str, str | None]) -> dict[str, str | None]:
+    """The seats with each user's name as stored and each study player checked."""
+    from zrec.serve.accounts import find_user
+    from zrec.serve.board_player import web_player
+
+    out: dict[str, str | None] = {}
+    for seat, player in seats.items():
+        if player is None or not player.strip():
+            out[seat] = None
+        elif player.startswith(store.STUDY):
+            try:
+                spec = web_player(player[len(store.STUDY):])
+            except ApiError as exc:
+                raise ApiError(400, "bad-seats", f"seats.{seat}: {exc.message}") from None
+            name, _, budget = spec.partition(":")
+            most = LIVE_BUDGETS.get(name)
+            if most is not None and int(budget.split(":")[0]) > most:
+                raise ApiError(400, "bad-seats", f"seats.{seat}: in a live game, {name} "
+                               f"searches with a budget of at most {most}")
+            out[seat] = store.STUDY + spec
+        else:
+            user = find_user(archive, player)
+            if user is None:
+                raise ApiError(400, "bad-seats", f"seats.{seat}: there is no user "
+                               f"{player!r} on this server")
+            out[seat] = user.name
+    return out
+
+
+def _create(archive: Archive, who: Caller, asked: LiveRequest) -> int:
+    seats = _seat_players(archive, asked.seats)
+    tags = [("Event", asked.event or "Live games"), ("Round", asked.round or "-")]
+    try:
+        gid = store.create(archive, who.name or "", asked.game, asked.options, seats,
+                           asked.clock, tags, event=asked.event, round_=asked.round)
+        store.start_study(archive, gid)
+    except store.LiveRefused as exc:
+        raise _refused(exc) from None
+    return gid
+
+
+def seat_links(request: Request, gid: int, seats: Any) -> dict[str, str]:
+    from zrec.serve.templating import url_part
+
+    base = str(request.base_url).rstrip("/")
+    return {seat: f"{base}/live/{gid}?seat={url_part(seat)}" for seat in seats}
+
+
+@router.post("/api/live", tags=["live"], summary="Make a live game",
+             responses={400: ERROR, 401: ERROR, 403: ERROR, 413: ERROR, 429: ERROR})
+async def post_live(request: Request, who: Player, archive: Writer) -> Response:
+    asked = await _message(request, LiveRequest)
+    gid = await run_in_threadpool(_create, archive, who, asked)
+    state = await run_in_threadpool(store.load, archive, gid)
+    hub_of(request).poke(gid)
+    return JSONResponse({"id": gid, "seats": seat_links(request, gid, state.seats)},
+                        status_code=201)
+
+
+def _move(archive: Archive, who: Caller, gid: int, asked: MoveRequest) -> dict[str, Any]:
+    try:
+        if asked.move is not None:
+            state = store.move(archive, gid, who.name or "", asked.move)
+        else:
+            state = store.act(archive, gid, who.name or "", asked.action or "")
+    except store.LiveRefused as exc:
+        raise _refused(exc) from None
+    return state.to_json()
+
+
+@router.post("/api/live/{gid}/move", tags=["live"],
+             summary="A move, or resign / draw-offer / draw-accept / abort",
+             responses={400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR,
+                        413: ERROR, 429: ERROR})
+async def post_move(request: Request, who: Player, gid: GameId) -> Response:
+    asked = await _message(request, MoveRequest)
+    if (asked.move is None) == (asked.action is None):
+        raise ApiError(400, "bad-request", "body: give either a move ({\"move\": TEXT}) or "
+                       "an action ({\"action\": \"resign\"}), not both or neither")
+    _rate(who)
+    hub = hub_of(request)
+    async with hub.writes():
+        answer = await run_in_threadpool(_written, request, _move, who, gid, asked)
+    hub.poke(gid)
+    return JSONResponse(answer)
+
+
+def _written(request: Request, change: Any, *args: Any) -> Any:
+    """``change(archive, *args)`` on the archive opened read-write, closed after."""
+    with writing(settings_of(request)) as archive:
+        return change(archive, *args)
+
+
+def _take(archive: Archive, who: Caller, gid: int, seat: str) -> dict[str, Any]:
+    try:
+        store.take_seat(archive, gid, seat, who.name or "")
+        return store.start_study(archive, gid).to_json()
+    except store.LiveRefused as exc:
+        raise _refused(exc) from None
+
+
+@router.post("/api/live/{gid}/seat", tags=["live"], summary="Take an open seat",
+             responses={400: ERROR, 401: ERROR, 404: ERROR, 409: ERROR, 429: ERROR})
+async def post_seat(request: Request, who: Player, gid: GameId) -> Response:
+    asked = await _message(request, SeatRequest)
+    _rate(who)
+    hub = hub_of(request)
+    async with hub.writes():
+        answer = await run_in_threadpool(_written, request, _take, who, gid, asked.seat)
+    hub.poke(gid)
+    return JSONResponse(answer)
+
+
+def current(request: Request, archive: Archive, gid: int) -> store.LiveState:
+    """The game now: ended on time first if its clock ran out (a reader's request
+    writes that, once)."""
+    try:
+        state = store.load(archive, gid)
+        seat = state.to_move()
+        if (seat is not None and state.clock is not None and state.turn_started is not None
+                and state.left(time.time()).get(seat, 1.0) <= 0):
+            with writing(settings_of(request)) as writer:
+                store.settle(writer, gid)
+            state = store.load(archive, gid)
+    except store.LiveRefused as exc:
+        raise _refused(exc) from None
+    return state
+
+
+@router.get("/api/live/{gid}", tags=["live"], summary="A live game now",
+            responses={404: ERROR})
+async def get_live(request: Request, archive: Reader, gid: GameId) -> Response:
+    state = await run_in_threadpool(current, request, archive, gid)
+    return JSONResponse(state.to_json())
+
+
+#: a face-down token's own name in a drawing (``data-piece="c1"``: a calf): scrubbed
+_FACE_DOWN = re.compile(r'(<[^>]*\bclass="piece token face-down[^"]*"[^>]*?) '
+                        r'data-piece="[^"]*"')
+
+
+def position_of(text: str, roll: str | None, clicks: str | None) -> dict[str, Any]:
+    """The board of a live game's record (the whole record: the server's) as
+    ``POST /api/position`` answers it, with nothing in it that no seat may see: a
+    face-down token is drawn without its name."""
+    from zrec.serve.board import position_json
+
+    answer = position_json(text.encode("utf-8"), None, roll, clicks)
+    if answer.get("view"):
+        answer["view"] = _FACE_DOWN.sub(r"\1", answer["view"])
+    return answer
+
+
+@router.get("/api/live/{gid}/position", tags=["live"],
+            summary="The board of a live game now, for the page (the clicks of a move)",
+            responses={400: ERROR, 404: ERROR, 429: ERROR, 503: ERROR})
+async def live_position(request: Request, archive: Reader, gid: GameId,
+                        clicks: Annotated[str | None, Query(max_length=4000)] = None
+                        ) -> Response:
+    from zrec.serve.board_records import Invalid
+    from zrec.serve.work import run
+
+    state = await run_in_threadpool(current, request, archive, gid)
+    roll = None if state.roll is None else "".join(map(str, state.roll))
+    try:
+        answer = await run(request, position_of, state.record(), roll, clicks)
+    except Invalid as exc:
+        return exc.answer
+    answer["version"] = state.version
+    return JSONResponse(answer)
+
+
+@router.get("/api/live", tags=["live"], summary="The live games (the latest first)")
+async def list_live(archive: Reader, status: str = "playing") -> Response:
+    wanted = None if status == "all" else status
+    if wanted not in (None, "playing", "over"):
+        raise ApiError(400, "bad-request", f"status: playing, over or all, not {status!r}")
+    return JSONResponse(await run_in_threadpool(store.live_games, archive, wanted))
+
+
+def _sse(event: str, data: Any, ident: int | None = None) -> str:
+    head = f"id: {ident}\n" if ident is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+def _read(request: Request, gid: int) -> store.LiveState:
+    with reading(settings_of(request).db) as archive:
+        return current(request, archive, gid)
+
+
+@router.get("/api/live/{gid}/stream", tags=["live"],
+            summary="Server-Sent Events: each move of a live game as it is made",
+            responses={404: ERROR, 503: ERROR})
+async def stream(request: Request, gid: GameId, after: int | None = None) -> Response:
+    hub = hub_of(request)
+    given = request.headers.get("last-event-id", "")
+    sent = int(given) if given.isdigit() else (after if after is not None else 0)
+    state = await run_in_threadpool(_read, request, gid)  # (404 before the stream)
+    if hub.open >= MAX_STREAMS:
+        raise ApiError(503, "busy", f"this server follows {MAX_STREAMS} live games at "
+                       "once already: try again in a moment", headers={"Retry-After": "5"})
+    if settings_of(request).dialect == "postgresql":
+        hub.listen(settings_of(request).db)
+
+    async def events() -> AsyncIterator[str]:
+        nonlocal sent, state
+        woken = asyncio.Event()
+        hub.waiting[gid].add(woken)
+        hub.open += 1
+        version = -1
+        try:
+            yield "retry: 1000\n\n"
+            while True:
+                for ply, (seat, text, _) in enumerate(state.moves, 1):
+                    if ply > sent:
+                        yield _sse("move", {"ply": ply, "seat": seat, "move": text}, ply)
+                sent = max(sent, len(state.moves))
+                if state.version != version:
+                    version = state.version
+                    yield _sse("state", state.to_json())
+                if state.status != "playing":
+                    return
+                wait = KEEP_ALIVE
+                moving = state.to_move()
+                if moving is not None and state.clock is not None and state.turn_started:
+                    wait = min(wait, state.left(time.time()).get(moving, wait) + 0.05)
+                try:
+                    await asyncio.wait_for(woken.wait(), max(wait, 0.05))
+                except asyncio.TimeoutError:
+                    yield ": keep-alive\n\n"
+                woken.clear()  # (before reading: a change made while it reads wakes it again)
+                try:
+                    async with hub.reads():
+                        state = await run_in_threadpool(_read, request, gid)
+                except ArchiveError as exc:  # (read again a second later)
+                    log.warning("live game #%d: the stream could not read it: %s", gid, exc)
+                    yield ": the archive could not be read; trying again\n\n"
+                    await asyncio.sleep(1.0)
+                    woken.set()
+        finally:
+            hub.open -= 1
+            hub.waiting[gid].discard(woken)
+            if not hub.waiting[gid]:
+                del hub.waiting[gid]
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+class RoundRequest(BaseModel):
+    """A paired round to play online, and its clock."""
+
+    round: int = Field(ge=1, le=999)
+    clock: str | None = Field(None, max_length=20)
+
+
+Recorder = Annotated[Caller, Depends(needs("record"))]
+
+
+def _online(archive: Archive, who: Caller, name: str, asked: RoundRequest
+            ) -> list[tuple[int, int, dict[str, str | None]]]:
+    """A live game for each board of the round without a result or a live game yet:
+    (board, id, seats)."""
+    from zrec.serve.accounts import find_user
+    from zrec.serve.events import loaded
+    from zrec.serve.results import recording
+
+    event = loaded(archive, name)
+    found = recording(archive, event)
+    if found is None or found.refused:
+        why = found.refused if found else "no game of the event gives the game and options"
+        raise ApiError(400, "bad-round", f"{event.name}: {why}")
+    boards = [b for b in found.boards if b.round == asked.round]
+    if not boards:
+        raise ApiError(400, "bad-round", f"round: {event.name} has no board of round "
+                       f"{asked.round} without a result (zrec archive pair pairs a round)")
+    playing = {g["round"] for g in store.live_games(archive, "playing", event=event.name,
+                                                    limit=10_000)}
+    made = []
+    for board in boards:
+        if board.value in playing:
+            continue
+        seats: dict[str, str | None] = {}
+        for seat, player in zip(found.seats, board.players, strict=True):
+            user = find_user(archive, player)
+            seats[seat] = None if user is None else user.name
+        try:
+            gid = store.create(
+                archive, who.name or "", found.game, found.options, seats, asked.clock,
+                [("Event", event.name), ("Round", board.value), *(
+                    (seat, player) for seat, player in zip(found.seats, board.players,
+                                                           strict=True))],
+                event=event.name, round_=board.value)
+        except store.LiveRefused as exc:
+            raise _refused(exc) from None
+        made.append((board.board, gid, seats))
+    return made
+
+
+@router.post("/api/events/{name:path}/live", tags=["live"],
+             summary="A live game for each board of a paired round",
+             responses={400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 413: ERROR})
+async def post_round(request: Request, who: Recorder, archive: Writer, name: str
+                     ) -> Response:
+    asked = await _message(request, RoundRequest)
+    made = await run_in_threadpool(_online, archive, who, name, asked)
+    hub = hub_of(request)
+    for _, gid, _ in made:
+        hub.poke(gid)
+    return JSONResponse({"round": asked.round, "games": [
+        {"board": board, "id": gid, "players": seats,
+         "seats": seat_links(request, gid, seats)} for board, gid, seats in made]},
+        status_code=201)
+
+
+# -- pages --------------------------------------------------------------------------------
+
+
+@router.get("/live", response_class=HTMLResponse, include_in_schema=False)
+def live_page(request: Request, archive: Reader) -> Response:
+    from zrec.serve.new_games import games_offered
+
+    return render(request, "live_list.html", title="Live games",
+                  games=store.live_games(archive, "playing"),
+                  over=store.live_games(archive, "over", limit=20),
+                  offered=games_offered())
+
+
+@router.post("/live", include_in_schema=False)
+async def live_form(request: Request, who: Player, archive: Writer) -> Response:
+    """The form of ``/live``: a game, its seats (``SEAT=USER`` a line) and clock."""
+    from fastapi.responses import RedirectResponse
+
+    form = await request.form()
+    seats: dict[str, str | None] = {}
+    for line in str(form.get("seats", "")).splitlines():
+        seat, sep, player = line.partition("=")
+        if not seat.strip():
+            continue
+        if not sep:
+            raise ApiError(400, "bad-seats", f"seats: {line.strip()!r} is not SEAT=USER")
+        seats[seat.strip()] = player.strip() or None
+    asked = LiveRequest(game=str(form.get("game", "")), seats=seats,
+                        clock=str(form.get("clock", "")).strip() or None,
+                        event=str(form.get("event", "")).strip()[:200] or None,
+                        round=str(form.get("round", "")).strip()[:20] or None)
+    gid = await run_in_threadpool(_create, archive, who, asked)
+    hub_of(request).poke(gid)
+    state = await run_in_threadpool(store.load, archive, gid)
+    mine = [s for s, p in state.seats.items() if p is not None
+            and p.casefold() == (who.name or "").casefold()]
+    where = f"/live/{gid}" + (f"?seat={mine[0]}" if mine else "")
+    return RedirectResponse(where, status_code=303)
+
+
+@router.get("/live/{gid}", response_class=HTMLResponse, include_in_schema=False)
+def live_game_page(request: Request, archive: Reader, gid: GameId,
+                   seat: str | None = None) -> Response:
+    state = current(request, archive, gid)
+    title = f"Live game #{gid}" + (f": {state.event}" if state.event else "") + (
+        f", round {state.round}" if state.round else "")
+    return render(request, "live.html", title=title, state=state, seat=seat or "",
+                  links=seat_links(request, gid, state.seats))
