@@ -66,6 +66,7 @@ def test_an_import_holds_one_chunk_of_games_whatever_the_batch(
     # commits every TRANSACTION_SECONDS otherwise, and a later transaction reads the
     # index rows of the games before it: memory that grows with the archive, not the batch)
     monkeypatch.setattr(ingest, "TRANSACTION_SECONDS", 10_000.0)
+    monkeypatch.setattr(ingest, "TRANSACTION_WALL", 10_000.0)  # (a loaded machine's clock)
     small, large = _text(100, 1), _text(400, 2)
     peaks = [_peak(tmp_path, small, "small"), _peak(tmp_path, large, "large")]
     # four times the games in one batch, less than twice the memory: the facts of one
@@ -257,6 +258,7 @@ def test_a_transaction_ends_where_a_part_of_the_index_does(
     # each commit writes again every row of the index part it adds to: an import that
     # commits within a part writes the part's rows again and again
     monkeypatch.setattr(ingest, "TRANSACTION_SECONDS", 10_000.0)
+    monkeypatch.setattr(ingest, "TRANSACTION_WALL", 10_000.0)
     written: list[list[int]] = []
     write = posindex.Entries.write
 
