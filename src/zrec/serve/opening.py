@@ -93,7 +93,9 @@ async def reader(request: Request) -> AsyncIterator[Archive]:
     whose connection is kept is not handed to a thread three times (to open, to answer,
     to close) but once: that cut the CPU of a request by a fifth."""
     db = settings_of(request).db
-    archive = _idle(db) or await run_in_threadpool(Archive.open, db, read_only=True)
+    archive = _idle(db)
+    if archive is None:
+        archive = await run_in_threadpool(Archive.open, db, read_only=True)
     with _lent(db, archive):
         yield archive
 
