@@ -52,12 +52,11 @@ from zrec.archive.store.lines import LINE_MOVES, RESULTS, WIDTH, split
 from zrec.archive.store.packed import PART_BITS
 from zrec.archive.store.query import Plan, Query, SearchError
 from zrec.archive.store.starts import stored_starts
-from zrec.archive.store.wanted import moves_line
+from zrec.archive.store.wanted import moves_line, why_unplayable
 from zrec.archive.store.wanted import position as position_of
 from zrec.notation.model import Game, Line
 from zrec.notation.reader import read_string
-from zrec.play import GameSetupError, Visitor, positions, prepare, walk
-from zrec.play.replay import ReplayError
+from zrec.play import GameSetupError, Visitor, prepare, walk
 from zrec.play.walk import Played
 from zrec.rules import all_games, find_game
 from zrec.rules.base import UnknownGameError
@@ -132,7 +131,7 @@ def _after_moves(
         asked = Moves(replay, setup)
         end = walk(replay, line, asked, variations=False)
         if end.position is None or len(asked.keys) != end.ply + 1:
-            reasons.append(f"{label}: {_illegal(replay, record)}")
+            reasons.append(f"{label}: {why_unplayable(replay, record)}")
             continue
         played_any = True
         start = asked.paths[0]
@@ -157,14 +156,6 @@ def _after_moves(
         unique = list(dict.fromkeys(reasons))
         why = "; ".join(unique) if unique else "the archive holds no game it could be played in"
         raise SearchError(f"--moves {moves!r} is not an opening of any game searched: {why}")
-
-
-def _illegal(replay: Any, game: Game) -> str:
-    try:
-        positions(replay, game.line)
-    except ReplayError as exc:
-        return str(exc)
-    return "the moves cannot be played"
 
 
 @cache
