@@ -256,7 +256,7 @@ class Facts:
 
 def facts_of(record: Record | JsonRecord, file: str) -> Facts:
     """Validate one record and index it (see the module's docstring)."""
-    from zrec.check.validate import report_of
+    from zrec.check.validate import validate_record as report_of
 
     found: list[Indexer] = []
 
