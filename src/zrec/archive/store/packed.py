@@ -235,11 +235,11 @@ class Entries:
     """The entries of the games stored by one batch, in memory until its end.
 
     This is the import's one use of numpy: a batch's entries (a thousand or so games,
-    50 positions each) are kept as the games' hashes, in plain lists, and only
-    :meth:`write` turns them into entries, sorts them with the stored rows of their
-    part and cuts them into rows, on arrays.  Done in Python, number by number, that
-    was a tenth of an import's CPU time (57 us of a Mosona game's positions; 9 us
-    with numpy, ``benchmarks/archive_bench.py``).
+    50 positions each) are kept as the games' hashes, in arrays of 8 bytes a hash, and
+    only :meth:`write` turns them into entries, sorts them with the stored rows of
+    their part and cuts them into rows, on arrays.  Done in Python, number by number,
+    that was a tenth of an import's CPU time (57 us a game of 50 positions; 33 us with
+    numpy, most of it SQLite's, in the same run on a loaded machine).
 
     An entry is held as one unsigned 64-bit number: the bucket, then the entry's 36
     hash bits, then the game's place in its part (``bucket << 48 | entry``)."""
