@@ -6,7 +6,9 @@ The names came from issue 39: the walker's ``Visitor`` and the web's, two
 ``PlayerError`` (a computer player's spec; an archive's players to merge), two
 ``position_at`` (by node; by ply), ``Prepared`` beside ``Replay`` and ``prepare()``
 (now :class:`~zrec.play.board.BoardRecord`), and JSON told from zrec text in two
-places (:mod:`zrec.notation.inputs` is the one).
+places (:mod:`zrec.notation.inputs` is the one).  The review of issue 39 found two
+``checked`` (``zrec validate``'s problems of one input; the board's one record of a
+body) and ``report_of``, a second name of ``validate_record``.
 """
 
 from __future__ import annotations
@@ -43,7 +45,11 @@ ONE_MEANING = (
     "validate_input",
     "records_of",  # (the names the readers of inputs had: none now)
     "records_in",
+    "checked",  # (``zrec validate``'s reading of one input: Validators.problems now)
 )
+
+#: the second names of one function, gone (``report_of``: ``validate_record``)
+GONE = ("report_of",)
 
 
 def top_level_names(path: Path) -> set[str]:
@@ -85,3 +91,8 @@ def test_top_level_names_are_found_where_they_are_defined() -> None:
 @pytest.mark.parametrize("name", ONE_MEANING)
 def test_a_name_is_defined_by_one_module(name: str) -> None:
     assert len(definers()[name]) <= 1, f"{name} is defined in {definers()[name]}"
+
+
+@pytest.mark.parametrize("name", GONE)
+def test_a_second_name_of_a_function_is_gone(name: str) -> None:
+    assert definers()[name] == [], f"{name} is defined in {definers()[name]}"

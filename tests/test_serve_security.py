@@ -285,7 +285,7 @@ def test_attempts_are_counted_one_at_a_time_on_both_databases(db_url: str) -> No
 
 
 def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None:
-    """While ``zrec archive import`` (a process of its own) stores 10,000 games into the
+    """While ``zrec archive import`` (a process of its own) stores 20,000 games into the
     served archive, a login every half second gets SQLite's write lock within seconds
     and a game's page answers as usual
     (each waits for the import's transaction under way, a second or so at most): the
@@ -293,7 +293,7 @@ def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None
     not once a file."""
     games = folder / "random.zrec"
     subprocess.run([sys.executable, "-m", "zrec", "random", "--game", "mosona", "--count",
-                    "10000", "--seed", "7", "-o", str(games)], check=True, timeout=300)
+                    "20000", "--seed", "7", "-o", str(games)], check=True, timeout=300)
     with server(folder) as url:
         httpx.get(url + "/login")  # (the archive's session key is made before)
         importing = subprocess.Popen(
@@ -301,7 +301,7 @@ def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None
              str(games)], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         took, pages = [], []
         try:
-            time.sleep(1.0)  # (the import has started writing)
+            time.sleep(0.5)  # (the import has started writing)
             while importing.poll() is None:
                 with httpx.Client(base_url=url, timeout=60) as client:
                     asked = time.monotonic()
@@ -311,11 +311,11 @@ def test_logins_get_in_within_seconds_during_a_long_import(folder: Path) -> None
                     asked = time.monotonic()
                     page = client.get("/games/1")
                     pages.append((time.monotonic() - asked, page.status_code))
-                time.sleep(0.5)
+                time.sleep(0.2)
         finally:
             out = importing.communicate(timeout=300)[0].decode()
     assert importing.returncode == 0, out
-    assert "10000 games read" in out
+    assert "20000 games read" in out
     during = [t for t in took if t[2]]  # (answered while the import still ran)
     assert len(during) >= 3, took
     assert all(status == 303 and seconds < 4.0 for seconds, status, _ in during), took

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
-from zrec.check.validate import report_of
+from zrec.check.validate import validate_record
 from zrec.notation.inputs import display_name, read_input
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class Checked:
     def report(self) -> GameReport:
         """The record's diagnostics (validated once, when first asked for)."""
         if self._report is None:
-            self._report = report_of(self.record, self.name)
+            self._report = validate_record(self.record, self.name)
         return self._report
 
 

@@ -1,5 +1,8 @@
-"""Validating a text file in several processes, for ``validate --jobs N``.
+"""Validating inputs as ``zrec validate`` does: in this process, or a text file in
+several processes (``validate --jobs N``).
 
+:meth:`Validators.problems` gives the problems of one input a game at a time, as the
+report shows them; ``zrec validate`` and ``POST /api/validate`` both report through it.
 The file is cut into pieces of whole games (:func:`zrec.notation.chunks.cut`); worker
 processes read and check the pieces, each as the reader would read that part of the
 whole file (its lines numbered as in the file), and send back only what the report
@@ -29,9 +32,10 @@ from dataclasses import astuple
 from typing import TYPE_CHECKING, BinaryIO
 
 from zrec.check.diagnostics import ShownProblem, Totals, shown_of
-from zrec.check.inputs import read_with
+from zrec.check.inputs import read_with, validate_input
 from zrec.check.validate import validate_record
 from zrec.notation.chunks import cut
+from zrec.notation.inputs import display_name, tell
 from zrec.notation.reader import read_records
 
 if TYPE_CHECKING:  # multiprocessing is imported when workers start (start-up)
@@ -92,9 +96,10 @@ def start_worker() -> None:
 
 
 class Validators:
-    """Worker processes that validate pieces of text files, started when the first
-    piece comes (a context manager: on leaving it the workers are gone, terminated at
-    once after an error or an interrupt)."""
+    """What validates the inputs of one report: this process, and with ``jobs`` over 1
+    worker processes that validate pieces of text files, started when the first piece
+    comes (a context manager: on leaving it the workers are gone, terminated at once
+    after an error or an interrupt)."""
 
     def __init__(
         self, jobs: int, as_json: bool, errors_only: bool, reading: dict[str, str] | None = None
@@ -145,6 +150,30 @@ class Validators:
         # printed as "Exception ignored" and lost (exit 0)
         pool.terminate()
         pool.join()
+
+    def problems(
+        self, source: bytes | BinaryIO, file: str, totals: Totals
+    ) -> Iterator[tuple[list[ShownProblem], int]]:
+        """The problems of one input (``file``: its name, ``-`` for standard input), a
+        game at a time (with ``jobs`` over 1, a piece of zrec text at a time, checked by
+        the workers), each with the number of the input's games before it: the
+        problems' game numbers count from there.  Each game is counted in ``totals``
+        before its problems are given."""
+        name = display_name(file)
+        is_json: bool | None = None  # (told here only for the workers)
+        if self.jobs > 1:
+            is_json, stream = tell(source, file)
+            if not is_json:
+                games = 0
+                for part, shown in self.pieces(stream, name):
+                    totals.merge(part)
+                    yield shown, games
+                    games += part.games
+                return
+            source = stream
+        for game in validate_input(source, file, name, self.reading, is_json):
+            totals.add(game.report)
+            yield shown_of(game.report, self.as_json, self.errors_only), 0
 
     def pieces(self, stream: BinaryIO, name: str) -> Iterator[tuple[Totals, list[ShownProblem]]]:
         """The counts and the problems of each piece of a text file, in file order;

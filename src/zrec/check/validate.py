@@ -259,14 +259,6 @@ def validate_record(
     return report
 
 
-def report_of(
-    record: Record | JsonRecord, file: str, observe: Observe | None = None
-) -> GameReport:
-    """Check one record read from text or from JSON (:func:`validate_record`: a game
-    that cannot be read is an error at its place)."""
-    return validate_record(record, file, observe)
-
-
 def validate_records(records: Iterable[Record | JsonRecord], file: str) -> Iterator[GameReport]:
     """Check every record of a file, one at a time."""
     for record in records:

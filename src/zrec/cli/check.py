@@ -89,7 +89,6 @@ def validate(
     """
     from zrec.check.diagnostics import ReportWriter, Totals
     from zrec.check.parallel import Validators, all_cores
-    from zrec.cli._validating import checked
 
     as_json = check_format(output_format, ("text", "json")) == "json"
     summary = Totals()
@@ -116,7 +115,7 @@ def validate(
             # standard input is left open
             with contextlib.nullcontext(stream) if file == "-" else stream:
                 before = summary.games
-                for shown, games_before in checked(stream, file, validators, summary):
+                for shown, games_before in validators.problems(stream, file, summary):
                     writer.problems(shown, games_before)
                 if summary.games == before:
                     say_no_game(file)

@@ -10,6 +10,8 @@ dependency (the ``cluster`` extra: ``pip install '.[cluster]'``) and slow to imp
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import importlib.metadata
 import importlib.util
 import logging
@@ -30,6 +32,16 @@ ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})")
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+#: what Dask raises when the scheduler does not answer in time or goes away: before
+#: Python 3.11, asyncio's and concurrent.futures' timeouts are not the built-in one
+_LOST: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncio.TimeoutError,
+    concurrent.futures.TimeoutError,
+)
+_LOST_OR_CANCELLED: tuple[type[BaseException], ...] = (*_LOST, CancelledError)
 
 
 class ClusterError(ZrecError):
@@ -64,14 +76,14 @@ def _connect(address: str) -> Any:
     connect: Any = distributed.Client
     try:
         client: Any = connect(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
+    except _LOST as exc:
         raise ClusterError(
             f"--cluster {address}: no Dask scheduler answered within {CONNECT_TIMEOUT} s "
             f"({_first_line(exc)})"
         ) from None
     try:
         client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError):
+    except _LOST:
         client.close()
         raise ClusterError(
             f"--cluster {address}: the scheduler has no worker (waited {CONNECT_TIMEOUT} s); "
@@ -122,7 +134,7 @@ def run_on_cluster(
             if tick is not None:
                 tick(task)
         return done
-    except (OSError, TimeoutError, CancelledError):  # the scheduler went away
+    except _LOST_OR_CANCELLED:  # the scheduler went away
         raise ClusterError(
             f"--cluster {address}: the scheduler stopped answering while the games were played"
         ) from None

@@ -55,16 +55,14 @@ async def validate(
 def validation_text(body: bytes, name: str = "-") -> str:
     """What ``zrec validate --format json NAME`` prints for a file holding ``body``
     (``-``: standard input, named ``<stdin>``)."""
-    from zrec.check.diagnostics import ReportWriter, Totals, shown_of
-    from zrec.check.inputs import validate_input
+    from zrec.check.diagnostics import ReportWriter, Totals
+    from zrec.check.parallel import Validators
 
-    shown_name = "<stdin>" if name == "-" else name
     out: list[str] = []
     writer = ReportWriter(out.append, True)
     totals = Totals()
-    for game in validate_input(body, name, shown_name):
-        report = game.report
-        totals.add(report)
-        writer.problems(shown_of(report, True), 0)
+    with Validators(1, True, False) as validators:  # (in this process: no workers)
+        for shown, games_before in validators.problems(body, name, totals):
+            writer.problems(shown, games_before)
     writer.end(totals)
     return "".join(out)

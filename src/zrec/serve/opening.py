@@ -96,20 +96,23 @@ async def reader(request: Request) -> AsyncIterator[Archive]:
     archive = _idle(db)
     if archive is None:
         archive = await run_in_threadpool(Archive.open, db, read_only=True)
-    done = False
-    try:
+    with _lent(db, archive):
         yield archive
-        done = True
-    finally:
-        if not (done and _keep(db, archive)):
-            archive.close()
 
 
 @contextmanager
 def reading(db: str) -> Iterator[Archive]:
     """The archive read-only on a kept connection (as :func:`reader` gives a route),
     for a step of a request that runs in one thread (who asks)."""
-    archive = _idle(db) or Archive.open(db, read_only=True)
+    with _lent(db, _idle(db) or Archive.open(db, read_only=True)) as archive:
+        yield archive
+
+
+@contextmanager
+def _lent(db: str, archive: Archive) -> Iterator[Archive]:
+    """A read-only connection lent to a request: kept for another one after, unless
+    the request failed (the connection may be in any state then) or it cannot be kept
+    (:func:`_keep`), when it is closed."""
     done = False
     try:
         yield archive
@@ -130,6 +133,7 @@ def _usable(archive: Archive) -> bool:
             return False
     return not (conn.closed or conn.broken)
 
+
 def _idle(db: str) -> Archive | None:
     """A kept connection to ``db`` that is still open, its cached dictionaries dropped
     (another process may have added some)."""
@@ -142,6 +146,7 @@ def _idle(db: str) -> Archive | None:
                 return archive
             archive.close()
     return None
+
 
 def _keep(db: str, archive: Archive) -> bool:
     with _idle_lock:

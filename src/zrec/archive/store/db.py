@@ -117,6 +117,10 @@ def damage_of(exc: BaseException) -> str | None:
     if not isinstance(exc, sqlite3.Error):
         return None
     text = str(exc)
+    if type(exc) is sqlite3.DatabaseError and not text.strip():
+        # before Python 3.11, a message of SQLite's that is not UTF-8 (a damaged schema
+        # quoted in it) is dropped, and the error comes with no words at all
+        return "SQLite's own message about it is not UTF-8"
     undecoded = _UNDECODED.match(text)
     if undecoded:
         return f"a text stored in it is not UTF-8 (column {undecoded.group(1)!r})"

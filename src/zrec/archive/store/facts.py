@@ -256,7 +256,7 @@ class Facts:
 
 def facts_of(record: Record | JsonRecord, file: str) -> Facts:
     """Validate one record and index it (see the module's docstring)."""
-    from zrec.check.validate import report_of
+    from zrec.check.validate import validate_record
 
     found: list[Indexer] = []
 
@@ -267,7 +267,7 @@ def facts_of(record: Record | JsonRecord, file: str) -> Facts:
         found.append(indexer)
         return indexer
 
-    report = report_of(record, file, observe)
+    report = validate_record(record, file, observe)
     last = 0
     facts = Facts(record.number, record.line, report)
     game = record.game

@@ -24,9 +24,14 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zrec.archive.store.db import DamagedArchiveError
+
+if TYPE_CHECKING:  # numpy is imported where an import needs it (a search does not)
+    import numpy as np
+
+    _Numbers = np.ndarray[Any, np.dtype[np.uint64]]
 
 __all__ = ["PART_BITS", "Entries", "Layout"]
 
@@ -229,103 +234,142 @@ def _places(runs: list[tuple[Sequence[int], int, int]]) -> set[int]:
 class Entries:
     """The entries of the games stored by one batch, in memory until its end.
 
-    An entry is held as one 8-byte number, its bucket above it (``bucket << 48 |
-    entry``), a part's in :data:`SLICES` arrays by the first bits of the bucket:
-    :meth:`write` merges a slice of a part's stored rows with its new entries in one
-    sort and cuts the result into rows, moving the bytes of the whole part by strided
-    slices (:func:`_widen`, :func:`_narrow`) rather than an entry (or a row) at a time
-    in Python: a batch rewrites every row of the part it ends in, and that took a
-    fifth of an import's time.  (A slice at a time: the sort's numbers, 40 bytes each
-    where the arrays take 8, are a sixteenth of the part's.)"""
+    This is the import's one use of numpy: a batch's entries (a thousand or so games,
+    50 positions each) are kept as the games' hashes, in arrays of 8 bytes a hash, and
+    only :meth:`write` turns them into entries, sorts them with the stored rows of
+    their part and cuts them into rows, on arrays.  Done in Python, number by number,
+    that was a tenth of an import's CPU time (57 us a game of 50 positions; 33 us with
+    numpy, most of it SQLite's, in the same run on a loaded machine).
+
+    An entry is held as one unsigned 64-bit number: the bucket, then the entry's 36
+    hash bits, then the game's place in its part (``bucket << 48 | entry``)."""
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
-        #: part -> its entries (bucket << 48 | entry) by slice, in the order added
-        self.parts: dict[int, list[array[int]]] = {}
-        self._sorted: set[int] = set()  # parts whose slices are sorted (for games)
-        self._slice = _BUCKET + layout.bits - _SLICE_BITS  # a number's slice: above it
+        #: part -> the hashes of its games, in the order added (8 bytes each), and for
+        #: each game where its hashes end and its place
+        self._hashes: dict[int, array[int]] = {}
+        self._ends: dict[int, array[int]] = {}
+        self._places: dict[int, array[int]] = {}
+        self._sorted: dict[int, _Numbers] = {}
+
+    @property
+    def parts(self) -> list[int]:
+        """The parts that have new entries."""
+        return sorted(self._hashes)
 
     def add(self, gid: int, keys: Iterable[int]) -> None:
-        """A game's hashes (each entered once)."""
+        """A game's hashes (a hash it holds twice is entered once)."""
         part = gid >> PART_BITS
-        slices = self.parts.get(part)
-        if slices is None:
-            slices = self.parts[part] = [array("Q") for _ in range(SLICES)]
-        self._sorted.discard(part)
-        place = gid & _PLACE
-        # the hash's first bits + 36 (Layout.split: the bucket, then the entry's bits),
-        # above the place: this runs for every ply imported
-        shift = 64 - self.layout.bits - 36
-        at = self._slice
-        for value in [((key & _BITS64) >> shift) << PART_BITS | place for key in set(keys)]:
-            slices[value >> at].append(value)
+        hashes = self._hashes.get(part)
+        if hashes is None:
+            hashes = self._hashes[part] = array("q")
+            self._ends[part], self._places[part] = array("q"), array("H")
+        hashes.extend(keys)
+        self._ends[part].append(len(hashes))
+        self._places[part].append(gid & _PLACE)
+        self._sorted.pop(part, None)
+
+    def _values(self, part: int) -> _Numbers:
+        """A part's new entries, sorted, each once."""
+        import numpy as np
+
+        found = self._sorted.get(part)
+        if found is None:
+            ends = np.frombuffer(self._ends[part], dtype=np.int64)
+            counts = np.diff(ends, prepend=np.zeros(1, dtype=np.int64))
+            hashes = np.frombuffer(self._hashes[part], dtype=np.int64).view(np.uint64)
+            # the hash's first bits + 36 (Layout.split: the bucket, then the entry's
+            # bits), above the place
+            shift = np.uint64(64 - self.layout.bits - 36)
+            values = (hashes >> shift) << np.uint64(PART_BITS)
+            values |= np.repeat(np.frombuffer(self._places[part], dtype=np.uint16), counts)
+            found = self._sorted[part] = _distinct(np, values)
+        return found
 
     def games(self, key: int) -> list[int]:
         """The games of this batch that hold ``key`` (by bisection in each part)."""
+        import numpy as np
+
         bucket, entry = self.layout.split(key)
         first = bucket << _BUCKET | entry
         found: list[int] = []
-        for part in sorted(self.parts):
-            slices = self.parts[part]
-            if part not in self._sorted:
-                slices[:] = [array("Q", sorted(values)) for values in slices]
-                self._sorted.add(part)
-            values = slices[first >> self._slice]
-            at = bisect_left(values, first)
-            end = bisect_left(values, first + (1 << PART_BITS), at)
-            found.extend(part << PART_BITS | v & _PLACE for v in values[at:end])
+        for part in sorted(self._hashes):
+            values = self._values(part)
+            at, end = np.searchsorted(values, [first, first + (1 << PART_BITS)])
+            found.extend(part << PART_BITS | int(v) & _PLACE for v in values[at:end])
         return found
 
     def write(self, db: Any) -> None:
         """Add the entries to the stored rows of their parts, in one statement a part,
-        in id order: each slice of a part's rows and its new entries sorted together,
-        and the rows of the buckets that have new entries written again."""
+        in id order: a part's stored rows and its new entries sorted together, and the
+        rows of the buckets that have new entries written again."""
+        import numpy as np
+
         layout = self.layout
         mask = (1 << layout.bits) - 1
-        for part in sorted(self.parts):
+        at_slice = _BUCKET + layout.bits - _SLICE_BITS  # a number's slice: above it
+        edges = np.arange(SLICES + 1, dtype=np.uint64) << np.uint64(at_slice)
+        edges[-1] = np.iinfo(np.uint64).max  # (the last slice's end: past every number)
+        for part in sorted(self._hashes):
+            new = self._values(part)
+            self._sorted.pop(part)
+            del self._hashes[part]
             rows = db.rows(
-                f"SELECT id, entries FROM {layout.table} WHERE id >= ? AND id < ? "
-                "ORDER BY id",
+                f"SELECT id, entries FROM {layout.table} WHERE id >= ? AND id < ? ORDER BY id",
                 (part << layout.bits, (part + 1) << layout.bits),
             )
             held = _widen(db, layout.table, [(int(rid) & mask, blob) for rid, blob in rows])
             del rows
-            statements = []
-            for number, new in enumerate(self.parts[part]):
-                if not new:
+            new_at = np.searchsorted(new, edges).tolist()
+            held_at = np.searchsorted(held, edges).tolist()
+            statements: list[tuple[int, bytes]] = []
+            for k in range(SLICES):
+                fresh = new[new_at[k] : new_at[k + 1]]
+                if not len(fresh):
                     continue
-                first = bisect_left(held, number << self._slice)
-                end = bisect_left(held, (number + 1) << self._slice, first)
-                merged = sorted(held[first:end] + new)  # (a sorted run, and the new)
-                high, low = _narrow(merged)
-                for bucket in sorted({value >> _BUCKET for value in new}):
-                    at = bisect_left(merged, bucket << _BUCKET)
-                    to = bisect_left(merged, (bucket + 1) << _BUCKET, at)
-                    blob = high[4 * at : 4 * to] + low[2 * at : 2 * to]
-                    statements.append((part << layout.bits | bucket, blob))
+                merged = np.concatenate((held[held_at[k] : held_at[k + 1]], fresh))
+                merged.sort()
+                # (a cast to a narrower type keeps the low bits)
+                high = (merged >> np.uint64(16)).astype("<u4").tobytes()
+                low = merged.astype("<u2").tobytes()
+                buckets = _distinct(np, fresh >> np.uint64(_BUCKET))
+                starts = np.searchsorted(merged, buckets << np.uint64(_BUCKET)).tolist()
+                ends = np.searchsorted(merged, (buckets + np.uint64(1)) << np.uint64(_BUCKET))
+                statements += [
+                    (part << layout.bits | b, high[4 * at : 4 * to] + low[2 * at : 2 * to])
+                    for b, at, to in zip(buckets.tolist(), starts, ends.tolist(), strict=True)
+                ]
             db.executemany(
                 f"INSERT INTO {layout.table} (id, entries) VALUES (?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET entries = excluded.entries",
                 statements,
             )
-        self.parts = {}
-        self._sorted = set()
+        self._hashes, self._ends, self._places, self._sorted = {}, {}, {}, {}
 
 
-#: the slices of a part's entries that :meth:`Entries.write` sorts one at a time
+def _distinct(np: Any, values: _Numbers) -> _Numbers:
+    """The numbers sorted, each once (numpy's ``unique`` hashes them: 15 times slower
+    on these)."""
+    values = np.sort(values)
+    if len(values) > 1:
+        values = values[np.concatenate(([True], values[1:] != values[:-1]))]
+    return values
+
+
+#: the slices of a part's entries that :meth:`Entries.write` sorts one at a time (its
+#: passing arrays, about 40 bytes an entry, are then a sixteenth of the part's)
 _SLICE_BITS = 4
 SLICES = 1 << _SLICE_BITS
 #: where an entry's bucket begins in :class:`Entries`' numbers (an entry is 48 bits)
 _BUCKET = 48
-_BITS64 = 0xFFFF_FFFF_FFFF_FFFF
 
 
-def _widen(db: Any, table: str, rows: list[tuple[int, Any]]) -> array[int]:
-    """Stored rows (bucket, blob) as :class:`Entries`' numbers, in the rows' order:
-    the rows' high arrays joined, their low arrays joined and their buckets (two bytes
-    an entry), each set into its bytes of the little-endian numbers by strided
-    slices."""
-    highs, lows, buckets = [], [], []
+def _widen(db: Any, table: str, rows: list[tuple[int, Any]]) -> _Numbers:
+    """Stored rows (bucket, blob) as :class:`Entries`' numbers, in the rows' order."""
+    import numpy as np
+
+    highs, lows, buckets, counts = [], [], [], []
     for bucket, blob in rows:
         if not isinstance(blob, (bytes, bytearray, memoryview)) or len(blob) % 6:
             _arrays(db, table, blob)  # (says what is wrong)
@@ -333,33 +377,10 @@ def _widen(db: Any, table: str, rows: list[tuple[int, Any]]) -> array[int]:
         n = len(data) // 6
         highs.append(data[: 4 * n])
         lows.append(data[4 * n :])
-        buckets.append(bucket.to_bytes(2, "little") * n)
-    high, low, bucket_bytes = b"".join(highs), b"".join(lows), b"".join(buckets)
-    wide = bytearray(len(low) * 4)
-    for k in range(2):
-        wide[k::8] = low[k::2]
-    for k in range(4):
-        wide[2 + k :: 8] = high[k::4]
-    for k in range(2):
-        wide[6 + k :: 8] = bucket_bytes[k::2]
-    out = array("Q")
-    out.frombytes(wide)
-    if _SWAP:
-        out.byteswap()
+        buckets.append(bucket)
+        counts.append(n)
+    high = np.frombuffer(b"".join(highs), dtype="<u4").astype(np.uint64)
+    low = np.frombuffer(b"".join(lows), dtype="<u2").astype(np.uint64)
+    bucket_of = np.repeat(np.array(buckets, dtype=np.uint64), counts)
+    out: _Numbers = (bucket_of << np.uint64(_BUCKET)) | (high << np.uint64(16)) | low
     return out
-
-
-def _narrow(values: list[int]) -> tuple[bytes, bytes]:
-    """Entries (:class:`Entries`' numbers) as the two arrays of a row's blob, high and
-    low (their buckets left out)."""
-    numbers = array("Q", values)
-    if _SWAP:
-        numbers.byteswap()
-    wide = numbers.tobytes()
-    high = bytearray(len(wide) // 2)
-    for k in range(4):
-        high[k::4] = wide[2 + k :: 8]
-    low = bytearray(len(wide) // 4)
-    for k in range(2):
-        low[k::2] = wide[k::8]
-    return bytes(high), bytes(low)

@@ -5,16 +5,17 @@ it is ``games.text``, bytes: a first byte, then
 
 - byte 0: the text itself, UTF-8 (what an archive stores before it has a dictionary
   for the game);
-- byte *n* (1-255): the text compressed (raw deflate, level 6) with dictionary *n* of
+- byte *n* (1-255): the text compressed (raw deflate, level 3) with dictionary *n* of
   the table ``dictionaries``.
 
 A dictionary is made from the texts of one chunk of an import (the last 32 KB of them,
 joined), once :data:`TRAIN` games of a game are in the chunk and the archive has no
 dictionary for that game; it is stored in the archive, in the same transaction as the
 games packed with it, and never changed.  The random games of benchmarks/archive_bench.py
-(535 bytes of text a game):
-312 bytes compressed alone, 147 with a dictionary of 32 KB of their fellows' texts
-(level 6; 143 at level 9, at 1.7 times the time; 156 with 16 KB).
+(547 bytes of text a game): 312 bytes compressed alone, 160 with a dictionary of 32 KB
+of their fellows' texts (level 3, memory level 8: 24 us a text; level 6 packs them to
+143 bytes in 53 us, level 1 to 190 in 18 us).  Any level reads back the same way: the
+level is the import's choice alone.
 
 The tags of a stored game are read back from its text's tag lines
 (:func:`tags_of_text`); a game whose tags its text does not give back the same keeps
@@ -37,8 +38,10 @@ __all__ = ["TRAIN", "Texts", "tags_of_text"]
 TRAIN = 200
 #: the size of a dictionary (zlib uses at most 32 KB of one)
 SIZE = 32 * 1024
-#: zlib's level: 6 packs a 535-byte text to 147 bytes in 69 us, 9 to 143 in 120 us
-LEVEL = 6
+#: zlib's level and memory level (see above): level 3 is deflate's fastest with a real
+#: search for matches; memory level 8 (zlib's default) copies a primed compressor in
+#: less time than 9
+LEVEL, MEMORY = 3, 8
 _RAW = 0
 _TAG = re.compile(r'\[([^\s"\[\]]+) "((?:[^"\\\n]|\\.)*)"\]\n')
 _UNESCAPE = re.compile(r"\\(.)")
@@ -119,7 +122,7 @@ class Texts:
         primed = self._packers.get(did)
         if primed is None:
             primed = self._packers[did] = zlib.compressobj(
-                LEVEL, zlib.DEFLATED, -15, 9, zdict=self._data[did]
+                LEVEL, zlib.DEFLATED, -15, MEMORY, zdict=self._data[did]
             )
         packer = primed.copy()
         return bytes([did]) + packer.compress(text.encode()) + packer.flush()

@@ -1,5 +1,8 @@
 """What a search asks for (:class:`Query`) and how it is run (:class:`Plan`): shared by
-:mod:`zrec.archive.store.search` and :mod:`zrec.archive.store.wanted`."""
+:mod:`zrec.archive.store.search`, :mod:`zrec.archive.store.wanted` (which plays the
+moves and positions asked for into a plan) and the opening tree.  A module of its own
+so that the search, which imports ``wanted`` only when a search asks for moves or a
+position, and ``wanted`` share them without an import cycle."""
 
 from __future__ import annotations
 

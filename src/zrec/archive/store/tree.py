@@ -7,7 +7,7 @@ the engine spells it (as ``zrec fmt`` writes a move); its games are the stored v
 games whose main line plays that move there, and its score the points each seat got
 in those games as the standings count a result (``1-0``: 1 and 0; ``1/2-1/2``: a half
 each; an unfinished game, ``*``, gives none).  Branches come by games, most first,
-then by move.
+then by move; :class:`Tally` adds them up as they are found.
 
 How it is found:
 
@@ -18,44 +18,49 @@ How it is found:
   Python step a game); each code is decoded once, by the legal moves of the position
   reached.  Where a move of the line shares its code with another legal move, the
   opening index picks the games that played it; games whose next moves share a code
-  are replayed (:mod:`zrec.archive.store.tree_replayed`);
+  are replayed (:func:`replay_one`);
 - further on, for games with dice, for moves that make the same position as another
   legal move with their code, and for ``position``: the games the position and
-  opening indexes give, each replayed to find its next move (a false hit of a hash is
-  dropped there).  From a ``Setup`` position a game
-  counts once for each move it plays there (a game may pass through it twice).
+  opening indexes give, each replayed to find its next move (:func:`replayed_after`,
+  :func:`from_position`: a candidate is kept only if it plays the moves asked for, or
+  stands in the position, so a false hit of a hash counts for nothing).  From a
+  ``Setup`` position a game counts once for each move it plays there (a game may pass
+  through it twice).
 
 With no game named, every start the archive holds (with the options asked for) counts,
 and branches with the same move join.
+
+One module of some 500 lines, and one piece: the two ways of finding the branches (the
+opening lines' codes, and replaying the games the indexes give) answer the same
+question together, a line falling back from the first to the second move by move, and
+they share the tally, the line asked for (:class:`Moves`) and the results read back.
+The size cap once split them into two modules, the second of which declared nothing of
+its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from zrec.archive.store import Archive
-from zrec.archive.store.facts import hash64
+from zrec.archive.store import Archive, stored_options
+from zrec.archive.store.facts import Indexer, hash64
 from zrec.archive.store.lines import LINE_MOVES, RESULTS, WIDTH, split
 from zrec.archive.store.packed import PART_BITS
-from zrec.archive.store.query import SearchError
+from zrec.archive.store.query import Plan, Query, SearchError
 from zrec.archive.store.starts import stored_starts
-from zrec.archive.store.tree_replayed import (
-    Branch,
-    Moves,
-    Tally,
-    from_position,
-    replay_one,
-    replayed_after,
-    results_of,
-)
-from zrec.archive.store.wanted import moves_line
+from zrec.archive.store.wanted import moves_line, why_unplayable
+from zrec.archive.store.wanted import position as position_of
 from zrec.notation.model import Game, Line
-from zrec.play import GameSetupError, positions, prepare, walk
-from zrec.play.replay import ReplayError
+from zrec.notation.reader import read_string
+from zrec.play import GameSetupError, Visitor, prepare, walk
+from zrec.play.walk import Played
 from zrec.rules import all_games, find_game
 from zrec.rules.base import UnknownGameError
+from zrec.rules.values import parse_result
 
 __all__ = ["Branch", "tree"]
 
@@ -126,7 +131,7 @@ def _after_moves(
         asked = Moves(replay, setup)
         end = walk(replay, line, asked, variations=False)
         if end.position is None or len(asked.keys) != end.ply + 1:
-            reasons.append(f"{label}: {_illegal(replay, record)}")
+            reasons.append(f"{label}: {why_unplayable(replay, record)}")
             continue
         played_any = True
         start = asked.paths[0]
@@ -151,14 +156,6 @@ def _after_moves(
         unique = list(dict.fromkeys(reasons))
         why = "; ".join(unique) if unique else "the archive holds no game it could be played in"
         raise SearchError(f"--moves {moves!r} is not an opening of any game searched: {why}")
-
-
-def _illegal(replay: Any, game: Game) -> str:
-    try:
-        positions(replay, game.line)
-    except ReplayError as exc:
-        return str(exc)
-    return "the moves cannot be played"
 
 
 @cache
@@ -302,3 +299,188 @@ def _places(data: bytes, mask: int, n: int) -> list[int]:
         found.append(data[at * WIDTH] | data[at * WIDTH + 1] << 8)
         at = marks.find(1, at + 1)
     return found
+
+
+# -- the branches counted, and the games replayed to find them
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One move from the position: how many games played it, and each seat's points."""
+
+    move: str
+    games: int
+    score: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "games": self.games, "score": dict(self.score)}
+
+
+class Tally:
+    """Branches as they are counted: move -> games and points per seat."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, int] = {}
+        self.points: dict[str, dict[str, Fraction]] = {}
+
+    def add(self, move: str, games: int, seats: tuple[str, ...], result: str) -> None:
+        self.games[move] = self.games.get(move, 0) + games
+        points = self.points.setdefault(move, {})
+        scores = parse_result(result, len(seats))
+        for i, seat in enumerate(seats):
+            gained = scores[i] * games if scores is not None else Fraction(0)
+            points[seat] = points.get(seat, Fraction(0)) + gained
+
+    def branches(self) -> list[Branch]:
+        order = sorted(self.games, key=lambda m: (-self.games[m], m))
+        return [
+            Branch(m, self.games[m], {s: float(p) for s, p in self.points[m].items()})
+            for m in order
+        ]
+
+
+class Moves(Indexer):
+    """The indexer of a line asked for, keeping its moves as well."""
+
+    def __init__(self, replay: Any, setup: str) -> None:
+        super().__init__(replay, setup, codes=True)
+        self.played: list[Played] = []
+
+    def main_moves(self, moves: list[Played]) -> None:
+        self.played += moves
+        super().main_moves(moves)
+
+
+class _Collect(Visitor):
+    every_step = False
+    batches = True
+
+    def __init__(self) -> None:
+        self.played: list[Played] = []
+
+    def main_moves(self, moves: list[Played]) -> None:
+        self.played += moves
+
+
+def results_of(archive: Archive, ids: Iterable[int]) -> dict[int, str]:
+    """The stored results of these games."""
+    found: dict[int, str] = {}
+    wanted = sorted(set(ids))
+    for i in range(0, len(wanted), 500):
+        part = wanted[i : i + 500]
+        for gid, result in archive.db.rows(
+            f"SELECT id, result FROM games WHERE id IN ({','.join('?' * len(part))})", part
+        ):
+            found[int(gid)] = str(result)
+    return found
+
+
+def _replayed(archive: Archive, gid: int, upto: int | None) -> tuple[Any, list[Played]] | None:
+    """A stored game's engine and main-line moves (up to ``upto`` turns)."""
+    text = archive.text_of(gid)
+    if text is None:
+        return None
+    for record in read_string(text, "<archive>"):
+        if record.game is None:
+            return None
+        try:
+            replay = prepare(record.game, record.game.tag_map())
+        except GameSetupError:
+            return None
+        collect = _Collect()
+        walk(replay, record.game.line, collect, variations=False, upto=upto)
+        return replay, collect.played
+    return None
+
+
+def replay_one(archive: Archive, gid: int, key: bytes, k: int, tally: Tally) -> None:
+    """One game whose codes are unsure: its move after its first ``k``, if it reaches
+    the position (key) there."""
+    found = _replayed(archive, gid, None)
+    if found is None:
+        return
+    replay, played = found
+    if len(played) <= k:
+        return
+    before = played[k][1]
+    if replay.engine.key(before) != key:
+        return
+    result = results_of(archive, [gid]).get(gid, "*")
+    move = replay.engine.spell(before, played[k][2]).text()
+    tally.add(move, 1, tuple(replay.engine.seats), result)
+
+
+def replayed_after(
+    archive: Archive, tags: dict[str, str], replay: Any, asked: Moves, ply: int, tally: Tally
+) -> None:
+    """The next moves after a line the codes do not reach, or of a game with dice: the
+    candidates the indexes give, each replayed and its moves compared."""
+    from zrec.archive.store.posindex import OPENINGS, POSITIONS
+
+    db = archive.db
+    if ply == 0:
+        ids = {
+            int(g)
+            for (g,) in db.rows(
+                "SELECT id FROM games WHERE game = ? AND valid = 1 AND checked = 1",
+                (replay.rules.name,),
+            )
+        }
+    else:
+        ids = OPENINGS.games(db, [asked.paths[min(ply, len(asked.paths) - 1)]])
+        if ply >= len(asked.paths):
+            ids &= POSITIONS.games(db, [asked.keys[ply]])
+    start = replay.engine.key(replay.start)
+    wanted = [move for _, _, move, _, _ in asked.played]
+    k = len(wanted)
+    found_results = results_of(archive, ids)
+    for gid in sorted(ids):
+        found = _replayed(archive, gid, ply + 1)
+        if found is None:
+            continue
+        theirs, played = found
+        if theirs.engine.key(theirs.start) != start or len(played) <= k:
+            continue
+        if [move for _, _, move, _, _ in played[:k]] != wanted:
+            continue
+        before, move = played[k][1], played[k][2]
+        text = theirs.engine.spell(before, move).text()
+        tally.add(text, 1, tuple(theirs.engine.seats), found_results.get(gid, "*"))
+
+
+def from_position(
+    archive: Archive, name: str | None, pairs: list[tuple[str, str]], setup: str, tally: Tally
+) -> None:
+    """The moves played from a ``Setup`` position: the games the position index gives,
+    each replayed to every time it stands there (a false hit of the index is found
+    nowhere and counts for nothing)."""
+    plan = Plan()
+    # its errors name the position and the reason, as a search's do
+    position_of(archive, plan, Query(game=name, options=pairs, position=setup), name)
+    raw = plan.raw_keys[0]
+    layout, keys = plan.index[0]
+    ids = sorted(layout.games(archive.db, keys))
+    chosen = {t.lower(): v.lower() for t, v in pairs}
+    results: dict[int, str] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i : i + 500]
+        for gid, game, options, result in archive.db.rows(
+            "SELECT g.id, g.game, o.options, g.result FROM games g JOIN rule_options o ON "
+            f"o.id = g.options_id WHERE g.id IN ({','.join('?' * len(part))}) AND g.valid = 1",
+            part,
+        ):
+            if name is not None and game != name:
+                continue
+            stored = stored_options(str(game), str(options))
+            held = {t.lower(): v.lower() for t, v in stored.items()}
+            if all(held.get(t, "") == v for t, v in chosen.items()):
+                results[int(gid)] = str(result)
+    for gid, result in results.items():
+        found = _replayed(archive, gid, None)
+        if found is None:
+            continue
+        replay, played = found
+        key = replay.engine.key
+        moves = {replay.engine.spell(b, m).text() for _, b, m, _, _ in played if key(b) in raw}
+        for move in moves:
+            tally.add(move, 1, tuple(replay.engine.seats), result)

@@ -3,9 +3,17 @@
 :func:`check` replays every stored game from its text, as an import would, and compares
 what it finds with what is stored: validity, plies and identity, and every row of the
 position, opening and material indexes (the games' rows are found by their keys, and
-the index totals must equal what the games account for); in a damaged archive it lists
-each part that cannot be read (:mod:`zrec.archive.store.salvage`).  :func:`remove` deletes games
+the index totals must equal what the games account for).  :func:`remove` deletes games
 with all their rows, finding the index rows the same way.
+
+A damaged SQLite file (a page overwritten, the file cut short, a text that is no longer
+UTF-8) fails only where the damage is: most of its games can usually still be read one
+by one.  So the check finds the stored games even when the list of them cannot be read
+through (:func:`game_ids`: each id up to the highest one ever given is then tried in
+turn), asks SQLite's own check of the file (:func:`sqlite_findings`, ``PRAGMA
+quick_check``), and reads the tables the per-game check does not
+(:func:`unreadable_tables`), so that it lists every part that cannot be read and the
+user knows what an export can still save.
 """
 
 from __future__ import annotations
@@ -18,7 +26,6 @@ from zrec.archive.store import Archive, lines, posindex
 from zrec.archive.store.db import DamagedArchiveError
 from zrec.archive.store.facts import Facts
 from zrec.archive.store.replaying import refacts, replayed
-from zrec.archive.store.salvage import game_ids, sqlite_findings, unreadable_tables
 from zrec.archive.store.schema import OPENING_PLIES
 
 __all__ = ["CheckResult", "check", "remove", "stats"]
@@ -273,6 +280,77 @@ def _check_index(
         expected[i] += wanted[i]
         if have[i] != wanted[i]:
             problems.append(f"#{gid}: {have[i]} of its {wanted[i]} {name} index rows are stored")
+
+
+# -- what can still be read of a damaged archive
+
+#: the tables that no game's own check reads in full, with a column that is read from
+#: each row (the index tables are counted; their rows are read game by game)
+OTHER_TABLES = (
+    "meta",
+    "sources",
+    "events",
+    "players",
+    "aliases",
+    "event_players",
+    "event_rounds",
+    "event_pairings",
+)
+
+
+def game_ids(archive: Archive, problems: list[str]) -> list[int]:
+    """The ids of the stored games.  If they cannot be read through, a problem says so
+    and each id up to the highest one given (SQLite keeps it) is tried on its own; an
+    id whose row cannot be found either way is left out."""
+    try:
+        return list(archive.all_ids())
+    except DamagedArchiveError as exc:
+        problems.append(f"the list of games cannot be read through: {exc.reason}")
+        if archive.db.dialect != "sqlite":
+            return []
+    db = archive.db
+    try:
+        top = db.value("SELECT seq FROM sqlite_sequence WHERE name = 'games'")
+    except DamagedArchiveError as exc:
+        problems.append(f"the highest id given cannot be read either: {exc.reason}")
+        return []
+    found = []
+    for gid in range(1, int(top or 0) + 1):
+        try:
+            if db.value("SELECT id FROM games WHERE id = ?", (gid,)) is None:
+                continue
+        except DamagedArchiveError:
+            pass  # perhaps a game: its own check says what is wrong
+        found.append(gid)
+    return found
+
+
+def sqlite_findings(archive: Archive) -> list[str]:
+    """What SQLite's own check of the file (``PRAGMA quick_check``) finds, as one
+    problem; nothing for a sound file or a PostgreSQL archive."""
+    if archive.db.dialect != "sqlite":
+        return []
+    try:
+        rows = archive.db.rows("PRAGMA quick_check")
+    except DamagedArchiveError as exc:
+        return [f"SQLite's own check of the file (PRAGMA quick_check) stops: {exc.reason}"]
+    faults = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+    if not faults:
+        return []
+    first = "".join(c if c.isprintable() else "?" for c in faults[0].splitlines()[0])
+    more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
+    return [f"SQLite's own check of the file (PRAGMA quick_check) finds: {first}{more}"]
+
+
+def unreadable_tables(archive: Archive) -> list[str]:
+    """A problem for each table outside the games that cannot be read in full."""
+    problems = []
+    for table in OTHER_TABLES:
+        try:
+            archive.db.rows(f"SELECT * FROM {table}")
+        except DamagedArchiveError as exc:
+            problems.append(f"the table {table} cannot be read in full: {exc.reason}")
+    return problems
 
 
 def remove(archive: Archive, ids: Iterable[int]) -> list[int]:

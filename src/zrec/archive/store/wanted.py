@@ -23,7 +23,7 @@ from zrec.play.replay import ReplayError, prepare_rules
 from zrec.rules import find_game
 from zrec.rules.base import UnknownGameError
 
-__all__ = ["moves", "moves_line", "position"]
+__all__ = ["moves", "moves_line", "position", "why_unplayable"]
 
 
 def moves_line(moves: str) -> Line:
@@ -60,7 +60,7 @@ def moves(archive: Archive, plan: Plan, q: Query, name: str | None) -> None:
         indexer = Indexer(replay, setup)
         end = walk(replay, game.line, indexer, variations=False)
         if end.position is None or len(indexer.keys) != end.ply + 1:
-            reasons.append(f"{label}: {_illegal(replay, game)}")
+            reasons.append(f"{label}: {why_unplayable(replay, game)}")
             continue
         length = end.ply
         if length <= OPENING_PLIES:
@@ -80,8 +80,9 @@ def moves(archive: Archive, plan: Plan, q: Query, name: str | None) -> None:
         plan.index.append((POSITIONS, sorted({keys[length] for _, keys in plan.prefix})))
 
 
-def _illegal(replay: Any, game: Game) -> str:
-
+def why_unplayable(replay: Any, game: Game) -> str:
+    """Why the moves of ``game`` cannot be played (the replay's error), for a line
+    asked for that could not be played from a start."""
     try:
         positions(replay, game.line)
     except ReplayError as exc:
