@@ -53,8 +53,8 @@ from zrec.errors import ZrecError
 from zrec.play.live import Clock, LiveError, LiveGame, ended_by, live_tags, parse_clock
 
 __all__ = ["ACTIONS", "CHANNEL", "MAX_LIVE", "STUDY", "LiveRefused", "LiveState", "act",
-           "create", "listen", "live_games", "load", "move", "settle", "start_study",
-           "take_seat"]
+           "broadcast", "create", "is_broadcast", "listen", "live_games", "load", "move",
+           "recorded", "settle", "start_study", "take_seat"]
 
 #: the live games a user may be playing (seated in, or made and not over) at once
 MAX_LIVE = 20
@@ -612,3 +612,116 @@ def live_games(archive: Archive, status: str | None = "playing", event: str | No
     return [{"id": int(r[0]), "game": str(r[1]), "status": str(r[2]), "result": str(r[3]),
              "event": r[4], "round": r[5], "game_id": r[6], "ply": int(r[7]),
              "seats": seats.get(int(r[0]), {})} for r in rows]
+
+
+# -- broadcasts: a game recorded on the recording board, followed live ------------------
+
+#: the tags of a record that are not the broadcast game's own (written at its end)
+_END_TAGS = ("Result", "Termination")
+
+
+def _broadcast_record(text: str) -> tuple[list[tuple[str, str]], list[str], str, str | None]:
+    """The tags, the main line's moves, the result and the termination of a record
+    sent by the recording board; :class:`LiveRefused` ``bad-record``."""
+    from zrec.notation.reader import read_game
+
+    try:
+        game = read_game(text, "record")
+    except ZrecError as exc:
+        raise LiveRefused(400, "bad-record", f"record: {exc}") from None
+    tags = [(n, v) for n, v in game.tags if n not in _END_TAGS]
+    termination = dict(game.tags).get("Termination")
+    return tags, [node.turn.text() for node in game.line.moves], game.result, termination
+
+
+def broadcast(archive: Archive, arbiter: str, text: str, now: float | None = None) -> int:
+    """A live game that follows a game recorded on the recording board by ``arbiter``:
+    its tags, players and hidden setup are the record's (``text``), the arbiter holds
+    every seat, and the moves already recorded are played; its id.  Raises
+    :class:`LiveRefused`."""
+    now = time.time() if now is None else now
+    tags, moves, _, _ = _broadcast_record(text)
+    try:
+        started = LiveGame(tags)
+    except LiveError as exc:
+        raise _refused(exc) from None
+    values = dict(tags)
+    with archive.db.transaction(lock=True):
+        if _playing(archive, _key(arbiter)) >= MAX_LIVE:
+            raise LiveRefused(429, "too-many-games", f"{arbiter} already plays or made "
+                              f"{MAX_LIVE} live games that are not over: finish one first")
+        gid = archive.db.insert(
+            "INSERT INTO live_games (game, tags, status, creator, created, event, round) "
+            "VALUES (?, ?, 'playing', ?, ?, ?, ?) RETURNING id",
+            (started.replay.rules.name, json.dumps(tags, ensure_ascii=False),
+             _key(arbiter), now, values.get("Event"), values.get("Round")))
+        for idx, seat in enumerate(started.seats):
+            archive.db.execute(
+                "INSERT INTO live_seats (live, seat, idx, player, norm) VALUES (?, ?, ?, ?, ?)",
+                (gid, seat, idx, arbiter, _key(arbiter)))
+        _notify(archive, gid)
+    if moves:
+        recorded(archive, gid, arbiter, text, now)
+    return gid
+
+
+def is_broadcast(state: LiveState) -> bool:
+    """Whether the live game follows a recording board: its maker holds every seat."""
+    return bool(state.seats) and all(
+        p is not None and _key(p) == state.creator for p in state.seats.values())
+
+
+def recorded(archive: Archive, gid: int, arbiter: str, text: str,
+             now: float | None = None) -> LiveState:
+    """The record of the broadcast ``gid`` as the arbiter's recording board has it now:
+    its new moves at the end of the main line are played (their dice as written), and
+    a result other than ``*`` ends the game (stored as an import); the game after.
+    Moves already broadcast are not changed.  Raises :class:`LiveRefused`."""
+    now = time.time() if now is None else now
+    tags, moves, result, termination = _broadcast_record(text)
+    with _changing(archive):
+        state = _locked(archive, gid)
+        if not is_broadcast(state) or state.creator != _key(arbiter):
+            raise LiveRefused(403, "not-your-seat", f"live game #{gid} is not a broadcast "
+                              f"of {arbiter}'s: only its arbiter records it")
+        if state.status != "playing":
+            raise LiveRefused(409, "game-over", f"live game #{gid} is over ({state.result}):"
+                              " no move is taken")
+        if tags != state.tags:
+            raise LiveRefused(409, "record-changed", f"record: its tags are not those of "
+                              f"live game #{gid}: a broadcast keeps the tags it began with")
+        for ply, ((_, done, _), sent) in enumerate(zip(state.moves, moves), 1):
+            if done != sent:
+                raise LiveRefused(409, "record-changed", f"record: move {ply} is {sent}, "
+                                  f"but the broadcast has {done}: moves already broadcast "
+                                  "are not changed")
+        if len(moves) < len(state.moves):
+            raise LiveRefused(409, "record-changed", f"record: {len(moves)} moves, but the "
+                              f"broadcast has {len(state.moves)}: moves already broadcast "
+                              "are not taken back")
+        game = state.replayed()
+        for sent in moves[len(state.moves):]:
+            seat = game.to_move()
+            try:
+                spelled = game.play(sent)
+            except LiveError as exc:
+                raise _refused(exc) from None
+            _record_move(archive, state, seat or "", spelled, now)
+        ended = game.outcome()
+        if result != "*":
+            said = termination or "normal"
+            if said == "normal" and (ended is None or ended[0] != result):
+                by_rule = "the game is not over" if ended is None else f"it ends {ended[0]}"
+                raise LiveRefused(400, "bad-result", f"record: the result {result} is not "
+                                  f"the rules' ({by_rule} after {len(state.moves)} moves): "
+                                  "write how it ended in a Termination tag (resignation, "
+                                  "agreement, adjudication...)")
+            _finish(archive, state, result, said)
+            if state.stored is None:  # (the whole change is undone)
+                raise LiveRefused(400, "bad-record", f"record: live game #{gid} ended "
+                                  f"{result} ({said}) cannot be stored: check its record")
+        elif ended is not None:
+            _finish(archive, state, ended[0], "normal")
+        else:
+            _bump(archive, gid, turn_started=state.turn_started)
+        return _locked(archive, gid)

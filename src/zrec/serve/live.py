@@ -530,6 +530,69 @@ async def post_round(request: Request, who: Recorder, archive: Writer, name: str
         status_code=201)
 
 
+# -- broadcasts of the recording board --------------------------------------------------
+
+#: the largest record a recording board sends to its broadcast, in bytes
+MAX_RECORD = 256 * 1024
+
+
+class RecordRequest(BaseModel):
+    """The record as the recording board has it."""
+
+    record: str = Field(max_length=MAX_RECORD)
+
+
+async def _record_message(request: Request) -> RecordRequest:
+    from zrec.serve.board_records import parsed
+
+    body = await request.body()
+    if len(body) > MAX_RECORD + 1024:
+        raise ApiError(413, "too-large", f"a broadcast's record is at most {MAX_RECORD} "
+                       f"bytes, not {len(body)}")
+    return parsed(RecordRequest, body)
+
+
+def _broadcast(archive: Archive, who: Caller, text: str) -> int:
+    try:
+        return store.broadcast(archive, who.name or "", text)
+    except store.LiveRefused as exc:
+        raise _refused(exc) from None
+
+
+@router.post("/api/live/broadcast", tags=["live"],
+             summary="Broadcast a game recorded on the recording board",
+             responses={400: ERROR, 401: ERROR, 403: ERROR, 413: ERROR, 429: ERROR})
+async def post_broadcast(request: Request, who: Player, archive: Writer) -> Response:
+    asked = await _record_message(request)
+    _rate(who)
+    gid = await run_in_threadpool(_broadcast, archive, who, asked.record)
+    hub_of(request).poke(gid)
+    base = str(request.base_url).rstrip("/")
+    return JSONResponse({"id": gid, "url": f"{base}/live/{gid}"}, status_code=201)
+
+
+def _recorded(archive: Archive, who: Caller, gid: int, text: str) -> dict[str, Any]:
+    try:
+        return store.recorded(archive, gid, who.name or "", text).to_json()
+    except store.LiveRefused as exc:
+        raise _refused(exc) from None
+
+
+@router.post("/api/live/{gid}/record", tags=["live"],
+             summary="The record of a broadcast as the recording board has it now",
+             responses={400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR,
+                        413: ERROR, 429: ERROR})
+async def post_record(request: Request, who: Player, gid: GameId) -> Response:
+    asked = await _record_message(request)
+    _rate(who)
+    hub = hub_of(request)
+    async with hub.writes():
+        answer = await run_in_threadpool(_written, request, _recorded, who, gid,
+                                         asked.record)
+    hub.poke(gid)
+    return JSONResponse(answer)
+
+
 # -- pages --------------------------------------------------------------------------------
 
 

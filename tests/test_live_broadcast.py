@@ -1,0 +1,164 @@
+"""Broadcasts: a game recorded on the recording board by an arbiter, followed live
+(zrec.serve.live: ``POST /api/live/broadcast`` and ``POST /api/live/{id}/record``),
+against the real application on a real archive."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from test_live_api import bearer, error, make_users
+from test_live_archive import CHAIN_GAME
+from zrec.serve import create_app
+
+try:  # (the browser test: Chromium, and the recording board's server with Eddie)
+    from playwright.sync_api import Page
+
+    from test_board_browser import page, server  # noqa: F401
+except pytest.skip.Exception:  # pragma: no cover - no Chromium
+    Page = object  # type: ignore[assignment,misc]
+
+
+def record(moves: list[str], result: str = "*", termination: str | None = None,
+           players: tuple[str, str] = ("Gray, Gus", "Brown, Bea")) -> str:
+    """A record as the recording board sends it."""
+    text = "".join(f"{i // 2 + 1}. {m} " if i % 2 == 0 else f"{m} "
+                   for i, m in enumerate(moves))
+    return (f'[Game "mosona"]\n[Event "Club broadcast"]\n[Round "3"]\n'
+            f'[White "{players[0]}"]\n[Black "{players[1]}"]\n[Result "{result}"]\n'
+            + (f'[Termination "{termination}"]\n' if termination else "") + "\n"
+            f"{text}{result}\n")
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[tuple[TestClient, dict[str, str]]]:
+    tokens = make_users(db_url)
+    with TestClient(create_app(db_url)) as made:
+        yield made, tokens
+
+
+def test_an_arbiter_broadcasts_a_recorded_game_to_its_end(
+        client: tuple[TestClient, dict[str, str]]) -> None:
+    web, tokens = client
+    ada = bearer(tokens["Ada"])
+    assert error(web.post("/api/live/broadcast", json={"record": record([])})) == (
+        401, "login-needed", error(web.post("/api/live/broadcast", json={
+            "record": record([])}))[2])
+    made = web.post("/api/live/broadcast", json={"record": record(CHAIN_GAME[:2])},
+                    headers=ada)
+    assert made.status_code == 201, made.text
+    gid = made.json()["id"]
+    assert made.json()["url"] == f"http://testserver/live/{gid}"
+    listed = web.get("/api/live").json()
+    assert [(g["id"], g["event"], g["round"], g["ply"]) for g in listed] == [
+        (gid, "Club broadcast", "3", 2)]
+    now = web.get(f"/api/live/{gid}").json()
+    assert (now["moves"], now["names"], now["status"]) == (
+        CHAIN_GAME[:2], {"White": "Gray, Gus", "Black": "Brown, Bea"}, "playing")
+    # each move recorded on the board is broadcast
+    for ply in range(3, 9):
+        time.sleep(0.21)  # (5 writes a second at most)
+        answer = web.post(f"/api/live/{gid}/record",
+                          json={"record": record(CHAIN_GAME[:ply])}, headers=ada)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["moves"] == CHAIN_GAME[:ply]
+    # only the arbiter records it; moves broadcast are not changed
+    bob = web.post(f"/api/live/{gid}/record", json={"record": record(CHAIN_GAME[:9])},
+                   headers=bearer(tokens["Bob"]))
+    assert error(bob) == (403, "not-your-seat", f"live game #{gid} is not a broadcast "
+                          "of Bob's: only its arbiter records it")
+    assert error(web.post(f"/api/live/{gid}/record", json={"record": record([])})
+                 )[:2] == (401, "login-needed")
+    time.sleep(0.21)
+    changed = web.post(f"/api/live/{gid}/record", json={
+        "record": record(["a5-b5x", *CHAIN_GAME[1:9]])}, headers=ada)
+    assert changed.status_code in (400, 409), changed.text
+    time.sleep(0.21)
+    back = web.post(f"/api/live/{gid}/record", json={"record": record(CHAIN_GAME[:5])},
+                    headers=ada)
+    assert error(back) == (409, "record-changed", f"record: 5 moves, but the broadcast "
+                           "has 8: moves already broadcast are not taken back")
+    # a result the rules do not give needs its Termination
+    time.sleep(0.21)
+    wrong = web.post(f"/api/live/{gid}/record",
+                     json={"record": record(CHAIN_GAME[:10], "1-0")}, headers=ada)
+    assert error(wrong) == (400, "bad-result", "record: the result 1-0 is not the rules' "
+                            "(the game is not over after 10 moves): write how it ended in a "
+                            "Termination tag (resignation, agreement, adjudication...)")
+    assert web.get(f"/api/live/{gid}").json()["ply"] == 8  # (nothing half-written)
+    # the arbiter writes the result: the game is over and stored like an import
+    time.sleep(0.21)
+    done = web.post(f"/api/live/{gid}/record", json={
+        "record": record(CHAIN_GAME[:10], "1-0", "resignation")}, headers=ada)
+    assert done.status_code == 200, done.text
+    over = done.json()
+    assert (over["status"], over["result"], over["termination"]) == (
+        "over", "1-0", "resignation")
+    stored = web.get(f"/api/games/{over['game_id']}")
+    assert stored.status_code == 200, (over, stored.text)
+    tags = dict(stored.json()["tags"])
+    assert (tags["Event"], tags["Round"], tags["White"], tags["Black"], tags["Result"]) == (
+        "Club broadcast", "3", "Gray, Gus", "Brown, Bea", "1-0")
+    assert web.get("/api/live").json() == []
+    time.sleep(0.21)
+    late = web.post(f"/api/live/{gid}/record",
+                    json={"record": record(CHAIN_GAME[:10], "1-0", "resignation")},
+                    headers=ada)
+    assert error(late) == (409, "game-over", f"live game #{gid} is over (1-0): no move "
+                           "is taken")
+
+
+def test_a_game_recorded_on_the_board_is_followed_live_in_chromium(
+        server: tuple[str, Path], page: Page, shots: Path) -> None:
+    """Eddie (an editor, the arbiter) records a Mosona game on the recording board and
+    broadcasts it; an anonymous context follows it on /live and sees each move within
+    a second; the game that ends by rule is in the archive."""
+    import test_board_browser as board
+
+    url, _ = server
+    watch_context = page.context.browser.new_context(  # type: ignore[union-attr]
+        viewport={"width": 1200, "height": 900})
+    watcher = watch_context.new_page()
+    errors: list[str] = []
+    watcher.on("pageerror", lambda exc: errors.append(str(exc)))
+    watcher.goto(url + "/board")
+    assert watcher.locator("#board-broadcast").count() == 0  # (anonymous: watches only)
+    board.log_in(page, url, "/board")
+    board.open_record(page, url, record([]))
+    page.click("#board-broadcast")
+    page.wait_for_selector("#board-broadcast-state a")
+    gid = int((page.locator("#board-broadcast-state a").get_attribute("href") or "")
+              .rsplit("/", 1)[1])
+    watcher.goto(url + "/live")
+    row = watcher.locator(f"tr[data-live='{gid}'] td").all_inner_texts()
+    assert row[:4] == [str(gid), "mosona", "3", "White: Eddie, Black: Eddie"]
+    watcher.goto(f"{url}/live/{gid}")
+    watcher.wait_for_selector("#live-turn:text-is('White to move')")
+    assert watcher.locator("#live-actions").is_hidden()
+    delays = []
+    for ply, move in enumerate(CHAIN_GAME, 1):
+        board.enter(page, board.clicks_of(url, page, move))
+        moved = time.monotonic()
+        watcher.wait_for_selector(f"#live-moves li:nth-child({ply})", timeout=5000)
+        delays.append(time.monotonic() - moved)
+        assert watcher.locator(f"#live-moves li:nth-child({ply})").inner_text() == move
+        if ply == 6:
+            page.screenshot(path=shots / "broadcast-board.png", full_page=True)
+            watcher.screenshot(path=shots / "broadcast-watching.png", full_page=True)
+    assert max(delays) < 1.0, delays
+    watcher.wait_for_selector("#live-turn:text-is('The game is over: 0-1 (normal)')")
+    page.wait_for_selector("#board-broadcast-state:has-text('stored as game #')")
+    stored = watcher.locator("#live-stored a").get_attribute("href") or ""
+    with urllib.request.urlopen(url + "/api/games/" + stored.rsplit("/", 1)[1]) as answer:
+        tags = dict(json.loads(answer.read())["tags"])
+    assert (tags["Event"], tags["Round"], tags["White"], tags["Black"], tags["Result"]) == (
+        "Club broadcast", "3", "Gray, Gus", "Brown, Bea", "0-1")
+    page.screenshot(path=shots / "broadcast-board-over.png", full_page=True)
+    watch_context.close()
+    assert errors == [], errors
