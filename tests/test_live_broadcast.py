@@ -82,7 +82,7 @@ def test_an_arbiter_broadcasts_a_recorded_game_to_its_end(
     time.sleep(0.21)
     back = web.post(f"/api/live/{gid}/record", json={"record": record(CHAIN_GAME[:5])},
                     headers=ada)
-    assert error(back) == (409, "record-changed", f"record: 5 moves, but the broadcast "
+    assert error(back) == (409, "record-changed", "record: 5 moves, but the broadcast "
                            "has 8: moves already broadcast are not taken back")
     # a result the rules do not give needs its Termination
     time.sleep(0.21)

@@ -98,8 +98,8 @@ def test_installed_wheel_finds_grammar_and_schema(tmp_path: Path) -> None:
     where, sizes, page_ok, served = done.stdout.splitlines()
     # zrec serve's templates and stylesheet are in the wheel, found from where it is
     assert served == (
-        "True True ['board-analyse.js', 'board-broadcast.js', 'board-player.js', 'board-puzzle.js', "
-        "'board-record.js', 'board.css', 'board.js', "
+        "True True ['board-analyse.js', 'board-broadcast.js', 'board-player.js', "
+        "'board-puzzle.js', 'board-record.js', 'board.css', 'board.js', "
         "'diagram.css', 'event-result.js', 'live.js', 'site.css', 'zrec-replay.css', "
         "'zrec-replay.js']")
     assert where.startswith(str(site))

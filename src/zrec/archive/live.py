@@ -690,7 +690,7 @@ def recorded(archive: Archive, gid: int, arbiter: str, text: str,
         if tags != state.tags:
             raise LiveRefused(409, "record-changed", f"record: its tags are not those of "
                               f"live game #{gid}: a broadcast keeps the tags it began with")
-        for ply, ((_, done, _), sent) in enumerate(zip(state.moves, moves), 1):
+        for ply, ((_, done, _), sent) in enumerate(zip(state.moves, moves, strict=False), 1):
             if done != sent:
                 raise LiveRefused(409, "record-changed", f"record: move {ply} is {sent}, "
                                   f"but the broadcast has {done}: moves already broadcast "
