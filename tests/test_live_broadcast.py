@@ -162,3 +162,25 @@ def test_a_game_recorded_on_the_board_is_followed_live_in_chromium(
     page.screenshot(path=shots / "broadcast-board-over.png", full_page=True)
     watch_context.close()
     assert errors == [], errors
+
+
+def test_a_broadcast_with_dice_takes_the_dice_of_the_record(tmp_path: Path) -> None:
+    """The dice of a game on a real board are the record's, not the server's; the
+    herds' orders are not shown while it is followed."""
+    import random
+
+    from zrec.archive import Archive
+    from zrec.archive import live as store
+    from zrec.play.live import LiveGame, live_tags
+
+    with Archive.open(str(tmp_path / "a.sqlite"), create=True) as archive:
+        tags = live_tags("awethi", {}, ["Shepherd1", "Wolves"],
+                         {"Shepherd1": "Ann", "Wolves": "Wil"}, None, random.Random(1),
+                         [("Event", "Dice broadcast")])
+        game = LiveGame(tags)
+        game.play("3: H", (3,))
+        gid = store.broadcast(archive, "Eddie", game.record())
+        state = store.load(archive, gid)
+        assert ([m for _, m, _ in state.moves], state.roll) == (["3: H"], None)
+        assert "[Herd1" not in state.to_json()["record"]
+        assert "[Herd1" in state.record()
