@@ -21,7 +21,10 @@ lock only to store a finished game), replays its moves
 through the engine (:class:`zrec.play.live.LiveGame`), checks the change and writes
 it, so two moves sent at once are taken one after the other, the second judged
 after the first.  On PostgreSQL the transaction also sends ``NOTIFY zrec_live`` with
-the game's id (delivered at commit), which every server process listens for.
+the game's id and new version (delivered at commit), which every server process
+listens for.  The game a move was checked on is kept by the process
+(:class:`_Replayed`), so that reading the game back does not check the move again;
+it is used only for a game whose tags and moves in the archive begin with its own.
 
 A game ends by rule (the engine's outcome), by resignation, by agreement on a draw,
 on time (checked whenever the game is read or changed: :func:`settle`), or is aborted

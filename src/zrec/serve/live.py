@@ -29,12 +29,16 @@ itself and sends ``Last-Event-ID``, and nothing new is needed: WebSocket would n
 second protocol library in uvicorn, and its own checks of origin, size and rate.
 
 Where the state is: in the archive (:mod:`zrec.archive.live`), never only in a
-process.  A stream reads the game from the archive each time it is woken: by the
-move's own request in the same process, by PostgreSQL's ``NOTIFY`` from any other
-worker process (one listening connection a process, :func:`zrec.archive.live.listen`),
-when the clock of the seat to move runs out, and every :data:`KEEP_ALIVE` seconds
-anyway (a comment line keeps proxies from closing the connection).  On SQLite one
-process serves (``zrec serve`` refuses ``--workers`` above 1 for a SQLite archive).
+process.  A stream is woken by a change made through its own process (which hands
+it the game as the change's transaction committed it: :meth:`Hub.publish`), by
+PostgreSQL's ``NOTIFY`` from any worker process (one listening connection a process,
+:func:`zrec.archive.live.listen`; the game is then read from the archive when the
+note's version is newer than what the stream has), when the clock of the seat to
+move runs out, and every :data:`KEEP_ALIVE` seconds anyway (a comment line keeps
+proxies from closing the connection); but for a change its own process handed it,
+it reads the game from the archive each time.  On SQLite one process serves
+(``zrec serve`` refuses ``--workers`` above 1 for a SQLite archive), and writes one
+move at a time, in the order they came.
 
 Limits: anonymous users watch only (``401 login-needed`` for a write); a player moves
 only for its own seat (``403 not-your-seat``, ``409 not-your-turn``); a user plays at
