@@ -374,10 +374,11 @@ def test_a_stream_takes_what_its_process_wrote_only_while_it_is_the_newest(
     older = dataclasses.replace(state, version=0)
     hub.publish(gid, older, {"version": 0})  # (an older change published late: not kept)
     assert hub.fresh(gid, 0) == (state, {"version": 1})
-    hub.heard_from(gid, 1)  # (this process's own NOTIFY: nothing newer)
-    assert hub.fresh(gid, 0) == (state, {"version": 1})
+    woken.clear()
+    hub.heard_from(gid, 1)  # (this process's own NOTIFY: nothing newer, nobody woken)
+    assert hub.fresh(gid, 0) == (state, {"version": 1}) and not woken.is_set()
     hub.heard_from(gid, 2)  # (another process made version 2: read the archive)
-    assert hub.fresh(gid, 0) is None
+    assert hub.fresh(gid, 0) is None and woken.is_set()
     hub.heard_from(gid, None)  # (a note without a version: read the archive)
     assert hub.fresh(gid, 0) is None
     hub.leave(gid, woken)

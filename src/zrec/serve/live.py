@@ -199,11 +199,15 @@ class Hub:
 
     def heard_from(self, gid: int, version: int | None) -> None:
         """Another process (or this one) changed the game: its version ``version``
-        (``None``: not said, so always newer)."""
-        if gid in self.waiting:
-            seen = 2**62 if version is None else version
-            self.heard[gid] = max(self.heard.get(gid, -1), seen)
-        self.poke(gid)
+        (``None``: not said, so always newer).  The note of a change this process
+        made and handed its streams already (:meth:`publish`) wakes nobody."""
+        if gid not in self.waiting:
+            return
+        seen = 2**62 if version is None else version
+        self.heard[gid] = max(self.heard.get(gid, -1), seen)
+        kept = self.latest.get(gid)
+        if kept is None or kept[0].version < seen:
+            self.poke(gid)
 
     def poke_from_thread(self, gid: int, version: int | None = None) -> None:
         if self.loop is not None and not self.loop.is_closed():
