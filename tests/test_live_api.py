@@ -174,6 +174,7 @@ def test_moves_per_second_are_bounded(served: tuple[TestClient, dict[str, str]],
 
     client, tokens = served
     monkeypatch.setattr(live, "MOVES_PER_SECOND", 2)
+    monkeypatch.setattr(live, "_sent", {})  # (not the sends of the test run just before)
     gid = client.post("/api/live", json=NEW, headers=bearer(tokens["Ada"])).json()["id"]
     codes = [client.post(f"/api/live/{gid}/move", json={"action": "draw-offer"},
                          headers=bearer(tokens["Ada"])).status_code for _ in range(3)]
@@ -347,3 +348,41 @@ def test_a_paired_round_is_played_online_and_its_results_flow_into_the_round(
         assert "<h3>Round 5 (2 of 4 games in; 2 pending)</h3>" in page
         assert page.split("<h2>Live now</h2>")[1].split("</section>")[0].count(
             '<a href="/live/') == 2
+
+
+def test_a_stream_takes_what_its_process_wrote_only_while_it_is_the_newest(
+        tmp_path: Path) -> None:
+    """The hub hands a change this process made to the game's streams
+    (zrec.serve.live.Hub.publish), so that they do not read it back; a stream takes it
+    only when it is newer than what it has, and reads the archive when another process
+    announced a newer version (NOTIFY) or for a game whose streams all left."""
+    import asyncio
+    import dataclasses
+
+    from zrec.archive import live
+    from zrec.serve.live import Hub
+
+    with Archive.open(str(tmp_path / "a.sqlite"), create=True) as archive:
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+        state = live.move(archive, gid, "Ada", "a5-b5")
+    hub, woken = Hub(), asyncio.Event()
+    hub.waiting[gid].add(woken)
+    assert state.version == 1
+    hub.publish(gid, state, {"version": 1})
+    assert woken.is_set()
+    assert hub.fresh(gid, 0) == (state, {"version": 1})
+    assert hub.fresh(gid, 1) is None  # (not newer than what the stream has)
+    older = dataclasses.replace(state, version=0)
+    hub.publish(gid, older, {"version": 0})  # (an older change published late: not kept)
+    assert hub.fresh(gid, 0) == (state, {"version": 1})
+    woken.clear()
+    hub.heard_from(gid, 1)  # (this process's own NOTIFY: nothing newer, nobody woken)
+    assert hub.fresh(gid, 0) == (state, {"version": 1}) and not woken.is_set()
+    hub.heard_from(gid, 2)  # (another process made version 2: read the archive)
+    assert hub.fresh(gid, 0) is None and woken.is_set()
+    hub.heard_from(gid, None)  # (a note without a version: read the archive)
+    assert hub.fresh(gid, 0) is None
+    hub.leave(gid, woken)
+    assert (hub.latest, hub.heard, dict(hub.waiting)) == ({}, {}, {})
+    hub.publish(gid, state, {"version": 1})  # (nobody follows it: nothing kept)
+    assert hub.latest == {}

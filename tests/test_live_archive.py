@@ -197,6 +197,31 @@ def test_a_game_played_on_from_where_this_process_left_it_is_the_game_replayed()
         kept.get(7, [*tags, ("Board", "open")], ["a4-b5", "c5xa4", "a1-a2"])
 
 
+def test_the_game_kept_after_a_move_never_stands_for_the_archive(archive: Archive) -> None:
+    """A move keeps the game it checked (zrec.archive.live._Replayed.put), so that
+    reading it back does not check the move again; what the archive holds still
+    decides: a move whose transaction was rolled back is not in the game, and moves
+    written in the archive by another connection (another worker) are the game."""
+    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+    with pytest.raises(RuntimeError), archive.db.transaction(lock=True):
+        live.move(archive, gid, "Ada", "a5-b5")  # (checked, kept, then rolled back)
+        raise RuntimeError("the commit failed")
+    state = live.load(archive, gid)
+    assert (state.moves, state.to_move(), state.version) == ([], "White", 0)
+    assert state.record().endswith("\n\n*\n")
+    state = live.move(archive, gid, "Ada", "a4-b5")
+    assert [m for _, m, _ in state.moves] == ["a4-b5"]
+    # another worker: its moves written in the archive, this process's game is older
+    archive.db.execute("DELETE FROM live_moves WHERE live = ?", (gid,))
+    archive.db.execute("INSERT INTO live_moves (live, ply, seat, move, made) VALUES "
+                       "(?, 1, 'White', 'a5-b5', 0), (?, 2, 'Black', 'c4xa5', 0)",
+                       (gid, gid))
+    state = live.load(archive, gid)
+    assert state.to_move() == "White"
+    assert state.record(shown=True).endswith("\n\n1. a5-b5 c4xa5 *\n")
+    assert live.move(archive, gid, "Ada", "a3xc4").moves[-1][1] == "a3xc4"
+
+
 def test_two_moves_sent_at_once_are_taken_one_after_the_other(db_url: str) -> None:
     """Each through its own connection (as two server processes): the game's row is
     locked, so the second is judged after the first (not the same position twice)."""

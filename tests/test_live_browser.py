@@ -97,6 +97,7 @@ def test_two_users_play_a_game_to_its_end_and_a_spectator_follows(
     ada.click("#live-new button[type=submit]")
     ada.wait_for_url("**/live/*?seat=White")
     gid = int(ada.url.split("/live/")[1].split("?")[0])
+    ada.wait_for_selector("#live-you p:text-is('You play White')")  # (the page's script)
     assert ada.locator("#live-you").inner_text() == "You play White"
     black = ada.locator("#live-seats tr[data-seat=Black] a").get_attribute("href")
     assert black == f"{url}/live/{gid}?seat=Black"

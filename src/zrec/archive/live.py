@@ -21,7 +21,10 @@ lock only to store a finished game), replays its moves
 through the engine (:class:`zrec.play.live.LiveGame`), checks the change and writes
 it, so two moves sent at once are taken one after the other, the second judged
 after the first.  On PostgreSQL the transaction also sends ``NOTIFY zrec_live`` with
-the game's id (delivered at commit), which every server process listens for.
+the game's id and new version (delivered at commit), which every server process
+listens for.  The game a move was checked on is kept by the process
+(:class:`_Replayed`), so that reading the game back does not check the move again;
+it is used only for a game whose tags and moves in the archive begin with its own.
 
 A game ends by rule (the engine's outcome), by resignation, by agreement on a draw,
 on time (checked whenever the game is read or changed: :func:`settle`), or is aborted
@@ -186,12 +189,20 @@ class _Replayed:
                                     f"{exc.message}") from None
         else:
             game = LiveGame(tags, moves)
+        self.put(gid, game)
+        return game
+
+    def put(self, gid: int, game: LiveGame) -> None:
+        """Keep ``game`` (a copy) as the game ``gid`` replayed as far as it was played:
+        a move just checked and written is not checked again when the game is read back
+        (a move's own answer, its streams).  Kept, it is still only used for moves the
+        archive has: a transaction that wrote them and was then rolled back leaves a game
+        whose moves are not the start of the archive's, which :meth:`get` does not use."""
         with self._lock:
-            self._games[gid] = (list(tags), tuple(moves), game.copy())
+            self._games[gid] = (list(game.tags), game.moves(), game.copy())
             self._games.move_to_end(gid)
             while len(self._games) > self.KEPT:
                 self._games.popitem(last=False)
-        return game
 
 
 _REPLAYED = _Replayed()
@@ -262,9 +273,12 @@ def _roll(game: LiveGame, rng: random.Random) -> str | None:
     return None if faces is None else "".join(str(rng.randint(1, n)) for n in faces)
 
 
-def _notify(archive: Archive, gid: int) -> None:
+def _notify(archive: Archive, gid: int, version: int) -> None:
+    """``NOTIFY zrec_live`` (PostgreSQL), delivered at commit: ``ID VERSION``, the
+    game and its version after the change (a process that already has that version,
+    having made the change, need not read the game again)."""
     if archive.db.dialect == "postgresql":
-        archive.db.execute("SELECT pg_notify(?, ?)", (CHANNEL, str(gid)))
+        archive.db.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{gid} {version}"))
 
 
 def _playing(archive: Archive, user_key: str) -> int:
@@ -320,16 +334,19 @@ def create(
                 "INSERT INTO live_seats (live, seat, idx, player, norm) VALUES (?, ?, ?, ?, ?)",
                 (gid, seat, idx, player,
                  None if player is None or player.startswith(STUDY) else _key(player)))
-        _notify(archive, gid)
+        _notify(archive, gid, 0)
     return gid
 
 
-def _bump(archive: Archive, gid: int, **changes: Any) -> None:
+def _bump(archive: Archive, state: LiveState, **changes: Any) -> None:
+    """The game's row changed (its version counted up) in the transaction that read
+    ``state`` under the lock; ``state.version`` is the new one."""
     sets = ", ".join(f"{name} = ?" for name in changes)
     archive.db.execute(
         f"UPDATE live_games SET {sets}{', ' if sets else ''}version = version + 1 "
-        "WHERE id = ?", (*changes.values(), gid))
-    _notify(archive, gid)
+        "WHERE id = ?", (*changes.values(), state.id))
+    state.version += 1
+    _notify(archive, state.id, state.version)
 
 
 def take_seat(archive: Archive, gid: int, seat: str, user: str) -> LiveState:
@@ -358,7 +375,7 @@ def take_seat(archive: Archive, gid: int, seat: str, user: str) -> LiveState:
         archive.db.execute("UPDATE live_seats SET player = ?, norm = ? WHERE live = ? "
                            "AND seat = ?", (user, _key(user), gid, seat))
         tags = [(n, user if n == seat else v) for n, v in state.tags]
-        _bump(archive, gid, tags=json.dumps(tags, ensure_ascii=False))
+        _bump(archive, state, tags=json.dumps(tags, ensure_ascii=False))
         return _locked(archive, gid)
 
 
@@ -392,7 +409,7 @@ def _finish(archive: Archive, state: LiveState, result: str, termination: str | 
     state.status, state.result, state.termination = "over", result, termination
     stored = _store(archive, state.record()) if keep else None
     state.stored = stored
-    _bump(archive, state.id, status="over", result=result, termination=termination,
+    _bump(archive, state, status="over", result=result, termination=termination,
           stored=stored, roll=None, draw_offer=None)
 
 
@@ -459,6 +476,7 @@ def move(archive: Archive, gid: int, user: str, written: str, now: float | None 
         _record_move(archive, state, seat, spelled, now)
         _study_moves(archive, state, now, rng)
         _after(archive, state, now, rng)
+        _REPLAYED.put(gid, game)
         return _locked(archive, gid)
 
 
@@ -510,10 +528,12 @@ def start_study(archive: Archive, gid: int, now: float | None = None,
         return _locked(archive, gid)
 
 
-def listen(db: str, heard: Callable[[int], None], stop: threading.Event) -> None:
-    """Call ``heard`` with the id of every live game changed in the PostgreSQL archive
-    ``db`` (``NOTIFY zrec_live``, sent by the transaction that changed it), until
-    ``stop`` is set; a lost connection is made again a second later."""
+def listen(db: str, heard: Callable[[int, int | None], None], stop: threading.Event
+           ) -> None:
+    """Call ``heard`` with the id and the new version of every live game changed in
+    the PostgreSQL archive ``db`` (``NOTIFY zrec_live``, sent by the transaction that
+    changed it; the version ``None`` when the note does not say it), until ``stop`` is
+    set; a lost connection is made again a second later."""
     import psycopg
 
     while not stop.is_set():
@@ -522,8 +542,10 @@ def listen(db: str, heard: Callable[[int], None], stop: threading.Event) -> None
                 conn.execute(f"LISTEN {CHANNEL}")
                 while not stop.is_set():
                     for note in conn.notifies(timeout=1.0):
-                        if note.payload.isdigit():
-                            heard(int(note.payload))
+                        parts = note.payload.split()
+                        if 1 <= len(parts) <= 2 and all(p.isdigit() for p in parts):
+                            heard(int(parts[0]),
+                                  int(parts[1]) if len(parts) == 2 else None)
         except psycopg.Error:
             stop.wait(1.0)
 
@@ -535,7 +557,7 @@ def _after(archive: Archive, state: LiveState, now: float, rng: random.Random) -
     if ended is not None:
         _finish(archive, state, ended[0], "normal")
         return
-    _bump(archive, state.id, roll=_roll(game, rng), draw_offer=None,
+    _bump(archive, state, roll=_roll(game, rng), draw_offer=None,
           turn_started=state.turn_started,
           clocks=None if state.clock is None else json.dumps(state.clocks))
 
@@ -572,7 +594,7 @@ def act(archive: Archive, gid: int, user: str, action: str,
                                   "abort it instead")
             _finish(archive, state, ended_by(seats, mine), "resignation")
         elif action == "draw-offer":
-            _bump(archive, gid, draw_offer=mine[0])
+            _bump(archive, state, draw_offer=mine[0])
         else:
             offer = state.draw_offer
             if offer is None or offer in mine:

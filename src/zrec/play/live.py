@@ -180,6 +180,7 @@ class LiveGame:
         self.engine: Any = self.replay.engine
         self.position: Any = self.replay.start
         self.nodes: list[MoveNode] = []
+        self._texts: list[str] = []  # (each node's move as the engine spelled it)
         self._follows_turn = False
         for ply, text in enumerate(moves, 1):
             try:
@@ -194,12 +195,13 @@ class LiveGame:
         other = LiveGame.__new__(LiveGame)
         other.tags, other.replay, other.engine = list(self.tags), self.replay, self.engine
         other.position, other.nodes = self.position, list(self.nodes)
+        other._texts = list(self._texts)
         other._follows_turn = self._follows_turn
         return other
 
     def moves(self) -> tuple[str, ...]:
         """The moves played, as the engine spells them."""
-        return tuple(str(node.turn.text()) for node in self.nodes)
+        return tuple(self._texts)
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -268,7 +270,9 @@ class LiveGame:
                                    number.dots))
         self._follows_turn = number.turn
         self.position, _ = self.engine.apply(pos, move)
-        return str(spelled.text())
+        text = str(spelled.text())
+        self._texts.append(text)
+        return text
 
     def play_chosen(self, move: Any) -> str:
         """Play a move the engine made (a study player's); its spelling."""

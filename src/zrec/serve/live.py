@@ -29,12 +29,16 @@ itself and sends ``Last-Event-ID``, and nothing new is needed: WebSocket would n
 second protocol library in uvicorn, and its own checks of origin, size and rate.
 
 Where the state is: in the archive (:mod:`zrec.archive.live`), never only in a
-process.  A stream reads the game from the archive each time it is woken: by the
-move's own request in the same process, by PostgreSQL's ``NOTIFY`` from any other
-worker process (one listening connection a process, :func:`zrec.archive.live.listen`),
-when the clock of the seat to move runs out, and every :data:`KEEP_ALIVE` seconds
-anyway (a comment line keeps proxies from closing the connection).  On SQLite one
-process serves (``zrec serve`` refuses ``--workers`` above 1 for a SQLite archive).
+process.  A stream is woken by a change made through its own process (which hands
+it the game as the change's transaction committed it: :meth:`Hub.publish`), by
+PostgreSQL's ``NOTIFY`` from any worker process (one listening connection a process,
+:func:`zrec.archive.live.listen`; the game is then read from the archive when the
+note's version is newer than what the stream has), when the clock of the seat to
+move runs out, and every :data:`KEEP_ALIVE` seconds anyway (a comment line keeps
+proxies from closing the connection); but for a change its own process handed it,
+it reads the game from the archive each time.  On SQLite one process serves
+(``zrec serve`` refuses ``--workers`` above 1 for a SQLite archive), and writes one
+move at a time, in the order they came.
 
 Limits: anonymous users watch only (``401 login-needed`` for a write); a player moves
 only for its own seat (``403 not-your-seat``, ``409 not-your-turn``); a user plays at
@@ -124,10 +128,24 @@ class SeatRequest(BaseModel):
 class Hub:
     """The streams of this process waiting for a change of a live game: each waits on
     an :class:`asyncio.Event` of its own, set by :meth:`poke` (from the event loop's
-    thread) or :meth:`poke_from_thread` (the PostgreSQL listener's thread)."""
+    thread) or :meth:`poke_from_thread` (the PostgreSQL listener's thread).
+
+    A change made by this process is handed to its streams with the poke
+    (:meth:`publish`): the game as the transaction that made it committed it, and what
+    ``GET /api/live/{id}`` answers for it, so that a stream does not read the game
+    back nor write its record again (a move's stream read it: a third of a move's
+    time).  A stream takes it only when its version is newer than the one it has, and
+    reads the archive whenever another process announced a newer version still
+    (:attr:`heard`, from ``NOTIFY``) or it woke for another reason (the clock, the
+    keep-alive): the archive stays what a stream follows, this is only the last
+    state this process wrote."""
 
     def __init__(self) -> None:
         self.waiting: dict[int, set[asyncio.Event]] = collections.defaultdict(set)
+        #: game -> (its state, its JSON) as this process's last change of it left it
+        self.latest: dict[int, tuple[store.LiveState, dict[str, Any]]] = {}
+        #: game -> the newest version another process announced (``NOTIFY``)
+        self.heard: dict[int, int] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.listener: threading.Thread | None = None
         self.stop = threading.Event()
@@ -143,19 +161,66 @@ class Hub:
             self._reads = asyncio.Semaphore(READS_AT_ONCE)
         return self._reads
 
-    def writes(self) -> asyncio.Semaphore:
-        """The moves written at once in this process (each opens the archive)."""
+    def writes(self, dialect: str) -> asyncio.Semaphore:
+        """The moves written at once in this process: on SQLite one (a SQLite archive
+        has one writer at a time: writers let in together waited for its lock in
+        SQLite's busy handler, which sleeps up to 100 ms between tries, and that was
+        the largest part of a move's delay at 200 games: p50 1.1 s), taken in the order
+        they came; on PostgreSQL :data:`WRITES_AT_ONCE` (moves of different games lock
+        different rows)."""
         if self._writes is None:
-            self._writes = asyncio.Semaphore(WRITES_AT_ONCE)
+            self._writes = asyncio.Semaphore(1 if dialect == "sqlite" else WRITES_AT_ONCE)
         return self._writes
 
     def poke(self, gid: int) -> None:
         for event in self.waiting.get(gid, ()):
             event.set()
 
-    def poke_from_thread(self, gid: int) -> None:
+    def publish(self, gid: int, state: store.LiveState, shown: dict[str, Any]) -> None:
+        """The game as a change this process made (and committed) left it, ``shown``
+        its JSON: handed to the game's streams, which are woken."""
+        if gid in self.waiting:
+            kept = self.latest.get(gid)
+            if kept is None or kept[0].version < state.version:
+                self.latest[gid] = (state, shown)
+        self.poke(gid)
+
+    def fresh(self, gid: int, version: int
+              ) -> tuple[store.LiveState, dict[str, Any]] | None:
+        """The game as this process last changed it, if that is newer than
+        ``version`` and no other process announced a newer one still; else ``None``
+        (read the archive)."""
+        kept = self.latest.get(gid)
+        if kept is None or kept[0].version <= version:
+            return None
+        if self.heard.get(gid, -1) > kept[0].version:
+            return None
+        return kept
+
+    def heard_from(self, gid: int, version: int | None) -> None:
+        """Another process (or this one) changed the game: its version ``version``
+        (``None``: not said, so always newer).  The note of a change this process
+        made and handed its streams already (:meth:`publish`) wakes nobody."""
+        if gid not in self.waiting:
+            return
+        seen = 2**62 if version is None else version
+        self.heard[gid] = max(self.heard.get(gid, -1), seen)
+        kept = self.latest.get(gid)
+        if kept is None or kept[0].version < seen:
+            self.poke(gid)
+
+    def poke_from_thread(self, gid: int, version: int | None = None) -> None:
         if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_soon_threadsafe(self.poke, gid)
+            self.loop.call_soon_threadsafe(self.heard_from, gid, version)
+
+    def leave(self, gid: int, woken: asyncio.Event) -> None:
+        """A stream of the game ends: what is kept for the game's streams goes with
+        the last."""
+        self.waiting[gid].discard(woken)
+        if not self.waiting[gid]:
+            del self.waiting[gid]
+            self.latest.pop(gid, None)
+            self.heard.pop(gid, None)
 
     def listen(self, db: str) -> None:
         """Start this process's PostgreSQL listener (once)."""
@@ -274,7 +339,8 @@ async def post_live(request: Request, who: Player, archive: Writer) -> Response:
                         status_code=201)
 
 
-def _move(archive: Archive, who: Caller, gid: int, asked: MoveRequest) -> dict[str, Any]:
+def _move(archive: Archive, who: Caller, gid: int, asked: MoveRequest
+          ) -> tuple[store.LiveState, dict[str, Any]]:
     try:
         if asked.move is not None:
             state = store.move(archive, gid, who.name or "", asked.move)
@@ -282,7 +348,7 @@ def _move(archive: Archive, who: Caller, gid: int, asked: MoveRequest) -> dict[s
             state = store.act(archive, gid, who.name or "", asked.action or "")
     except store.LiveRefused as exc:
         raise _refused(exc) from None
-    return state.to_json()
+    return state, state.to_json()
 
 
 @router.post("/api/live/{gid}/move", tags=["live"],
@@ -296,24 +362,70 @@ async def post_move(request: Request, who: Player, gid: GameId) -> Response:
                        "an action ({\"action\": \"resign\"}), not both or neither")
     _rate(who)
     hub = hub_of(request)
-    async with hub.writes():
-        answer = await run_in_threadpool(_written, request, _move, who, gid, asked)
-    hub.poke(gid)
+    async with hub.writes(settings_of(request).dialect):
+        state, answer = await run_in_threadpool(_written, request, _move, who, gid, asked)
+    hub.publish(gid, state, answer)
     return JSONResponse(answer)
 
 
+#: read-write connections this process keeps for the moves of live games, by archive
+#: (a move opened one: on PostgreSQL a new server process a move)
+_WRITERS: dict[str, list[Archive]] = {}
+_writers_lock = threading.Lock()
+
+
+def _idle_writer(db: str) -> Archive | None:
+    """A kept read-write connection to ``db``, open and in no transaction, its cached
+    dictionaries dropped (another process may have added some)."""
+    with _writers_lock:
+        idle = _WRITERS.get(db, [])
+        while idle:
+            archive = idle.pop()
+            if _idle_ok(archive):
+                archive.texts.forget()
+                return archive
+            archive.close()
+    return None
+
+
+def _idle_ok(archive: Archive) -> bool:
+    conn = archive.db.conn
+    try:
+        if archive.db.dialect == "sqlite":
+            return not conn.in_transaction
+        return not (conn.closed or conn.broken) and conn.info.transaction_status == 0
+    except Exception:  # (closed) noqa: BLE001
+        return False
+
+
 def _written(request: Request, change: Any, *args: Any) -> Any:
-    """``change(archive, *args)`` on the archive opened read-write, closed after."""
-    with writing(settings_of(request)) as archive:
-        return change(archive, *args)
+    """``change(archive, *args)`` on the archive read-write: a connection this process
+    keeps for the moves (at most :data:`WRITES_AT_ONCE`), or a new one; a connection
+    whose change failed is closed, not kept."""
+    settings = settings_of(request)
+    archive = _idle_writer(settings.db) or Archive.open(settings.db, wait=settings.wait)
+    kept = False
+    try:
+        done = change(archive, *args)
+        with _writers_lock:
+            idle = _WRITERS.setdefault(settings.db, [])
+            if len(idle) < WRITES_AT_ONCE and _idle_ok(archive):
+                idle.append(archive)
+                kept = True
+        return done
+    finally:
+        if not kept:
+            archive.close()
 
 
-def _take(archive: Archive, who: Caller, gid: int, seat: str) -> dict[str, Any]:
+def _take(archive: Archive, who: Caller, gid: int, seat: str
+          ) -> tuple[store.LiveState, dict[str, Any]]:
     try:
         store.take_seat(archive, gid, seat, who.name or "")
-        return store.start_study(archive, gid).to_json()
+        state = store.start_study(archive, gid)
     except store.LiveRefused as exc:
         raise _refused(exc) from None
+    return state, state.to_json()
 
 
 @router.post("/api/live/{gid}/seat", tags=["live"], summary="Take an open seat",
@@ -322,9 +434,10 @@ async def post_seat(request: Request, who: Player, gid: GameId) -> Response:
     asked = await _message(request, SeatRequest)
     _rate(who)
     hub = hub_of(request)
-    async with hub.writes():
-        answer = await run_in_threadpool(_written, request, _take, who, gid, asked.seat)
-    hub.poke(gid)
+    async with hub.writes(settings_of(request).dialect):
+        state, answer = await run_in_threadpool(_written, request, _take, who, gid,
+                                                asked.seat)
+    hub.publish(gid, state, answer)
     return JSONResponse(answer)
 
 
@@ -424,7 +537,7 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
         woken = asyncio.Event()
         hub.waiting[gid].add(woken)
         hub.open += 1
-        version = -1
+        version, shown = -1, None
         try:
             yield "retry: 1000\n\n"
             while True:
@@ -434,7 +547,7 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
                 sent = max(sent, len(state.moves))
                 if state.version != version:
                     version = state.version
-                    yield _sse("state", state.to_json())
+                    yield _sse("state", state.to_json() if shown is None else shown)
                 if state.status != "playing":
                     return
                 wait = KEEP_ALIVE
@@ -446,6 +559,11 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
                 except asyncio.TimeoutError:
                     yield ": keep-alive\n\n"
                 woken.clear()  # (before reading: a change made while it reads wakes it again)
+                kept = hub.fresh(gid, state.version)
+                if kept is not None:
+                    state, shown = kept
+                    continue
+                shown = None
                 try:
                     async with hub.reads():
                         state = await run_in_threadpool(_read, request, gid)
@@ -456,9 +574,7 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
                     woken.set()
         finally:
             hub.open -= 1
-            hub.waiting[gid].discard(woken)
-            if not hub.waiting[gid]:
-                del hub.waiting[gid]
+            hub.leave(gid, woken)
 
     return StreamingResponse(events(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
