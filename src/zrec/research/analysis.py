@@ -53,6 +53,7 @@ from zrec.rules.base import Chance, MoveNumber
 from zrec.rules.loops import WIN
 
 __all__ = [
+    "ANALYSIS_TAG",
     "DEFAULT_DEPTH",
     "DEFAULT_PLAYOUTS",
     "LUCK_SHARE",
@@ -425,8 +426,20 @@ def _judge(engine: Any, start: Any, spec: str) -> _AlphaBeta | _Mcts:
 # -- a game ------------------------------------------------------------------------------
 
 
+#: the tag an analysed record names its analysis in (:mod:`zrec.research.annotate`)
+ANALYSIS_TAG = "Analysis"
+
+
 def _prepared(game: Game, player: str | None) -> tuple[Any, Any, list[Any], str, Any]:
-    """The engine, start, steps of the main line, player and judge of a game."""
+    """The engine, start, steps of the main line, player and judge of a game; a record
+    analysed already is refused (its marks, comments and lines would be written in a
+    second time beside the new ones)."""
+    done = game.tag(ANALYSIS_TAG)
+    if done is not None:
+        raise AnalysisError(
+            f"the record is analysed already ({ANALYSIS_TAG} {done}): analyse it as it was "
+            "written, without that analysis's marks, comments and lines"
+        )
     try:
         replay = prepare(game)
         steps = positions(replay, game.line)

@@ -66,7 +66,12 @@ def analyse_json(request: AnalyseRequest) -> dict[str, Any]:
     ``zrec analyse --format json`` gives a game's: ``seats``, ``moves``, ``summary``)."""
     from zrec.budget import current
     from zrec.notation.writer import write_game
-    from zrec.research.analysis import AnalysisError, analyse_game, analysis_player
+    from zrec.research.analysis import (
+        ANALYSIS_TAG,
+        AnalysisError,
+        analyse_game,
+        analysis_player,
+    )
     from zrec.research.annotate import annotated
     from zrec.serve.board_records import checked
 
@@ -81,6 +86,10 @@ def analyse_json(request: AnalyseRequest) -> dict[str, Any]:
                            f"not {request.player.strip()!r}")
         spec = analysis_player(spec)
     game = checked(request.text.encode("utf-8")).game
+    if game.tag(ANALYSIS_TAG) is not None:
+        raise ApiError(400, "analysed-already", f"the record is analysed already "
+                       f"({ANALYSIS_TAG} {game.tag(ANALYSIS_TAG)}): send it as it was written, "
+                       "without that analysis's marks, comments and lines")
     if not isinstance(game.line.moves, tuple):
         from dataclasses import replace
 
@@ -101,7 +110,7 @@ def analyse_json(request: AnalyseRequest) -> dict[str, Any]:
     "/analyse",
     summary="The computer analysis of a record (every move of its main line judged by a "
     "search player): the record with marks, comments, best lines and a summary",
-    responses={400: {"description": "An error: bad-player, player-refuses"},
+    responses={400: {"description": "An error: bad-player, player-refuses, analysed-already"},
                413: {"description": "An error"},
                422: {"description": "invalid-record, no-engine, over-budget"},
                429: {"description": "too-many-requests: this client's requests at once"},
