@@ -55,7 +55,10 @@ def analyse(
         ),
     ] = None,
     seed: Annotated[
-        int, typer.Option("--seed", help="The same seed gives the same analysis.")
+        int,
+        typer.Option(
+            "--seed", min=0, max=2**63 - 1, help="The same seed gives the same analysis."
+        ),
     ] = 0,
     jobs: JobsOpt = 1,
     output_format: Annotated[
