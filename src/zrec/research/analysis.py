@@ -29,8 +29,10 @@ Each seat's summary (:class:`SeatSummary`) gives its moves, average loss, accura
 the luck of its rolls (:mod:`zrec.research.luck`).  Every move draws on a generator of
 its own, made from the seed, the game's number and the move's (:func:`move_rng`), so
 the analysis of a game is the same in any process and for any ``--jobs``.  The engine
-protocol alone is used (legal moves, apply, outcome, chance), with the searches native
-where the engine has a compiled kernel.
+protocol alone is used (legal moves, apply, outcome, chance); where the engine has a
+compiled kernel, ``alphabeta``'s search and ``mcts``'s random playouts run in it, while
+``mcts``'s tree is grown in Python (Awéthi, which has no kernel, is the slowest to
+analyse).
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ an editor).  What one request may cost is bounded: the player is one of ``/api/r
 search players within its web budgets (:data:`zrec.serve.board_player.WEB_BUDGETS`:
 ``alphabeta`` at most 6 deep, ``mcts`` at most 1000 playouts; by default the game's,
 ``alphabeta:4`` or ``mcts:200``); the analysis runs in the pool of expensive work
-(:mod:`zrec.serve.work`) with a budget of :data:`ANALYSE_SECONDS`, checked after each
+(:mod:`zrec.serve.work`) with a budget of :data:`ANALYSE_SECONDS` and the pool's own
+(:data:`~zrec.serve.work.WORK_SECONDS`): 40 s in all, checked after each
 move judged (``over-budget`` past it, a worker that does not stop killed); at most
 :data:`AT_ONCE` analyses run at once in a server process (``busy`` for another,
 answered before its body is read).
@@ -38,7 +39,8 @@ __all__ = ["ANALYSE_SECONDS", "AT_ONCE", "AnalyseRequest", "analyse_json", "rout
 
 router = APIRouter(prefix="/api", tags=["board"])
 
-#: seconds an analysis may run (its wait for a worker included)
+#: seconds an analysis may run beyond the pool's own budget for any work (its wait
+#: for a worker included)
 ANALYSE_SECONDS = 30.0
 #: analyses at once in one server process; another request is answered ``busy``
 AT_ONCE = 1
