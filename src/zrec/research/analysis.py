@@ -31,8 +31,7 @@ its own, made from the seed, the game's number and the move's (:func:`move_rng`)
 the analysis of a game is the same in any process and for any ``--jobs``.  The engine
 protocol alone is used (legal moves, apply, outcome, chance); where the engine has a
 compiled kernel, ``alphabeta``'s search and ``mcts``'s random playouts run in it, while
-``mcts``'s tree is grown in Python (Awéthi, which has no kernel, is the slowest to
-analyse).
+``mcts``'s tree is grown in Python.
 """
 
 from __future__ import annotations
