@@ -126,7 +126,9 @@ def planted_dice(seed: int, after: int = 6) -> tuple[Game, int]:
     play as the default judge (``mcts:200``, the analysis's generator of the ply) would;
     the shepherds play a random move the judge finds no blunder (of three drawn, else
     the judge's), so that a ``??`` elsewhere could only come from the analysis being
-    unlike itself.  The game and the blunder's ply."""
+    unlike itself.  (So the game shows that the blunder is found, and that the analysis
+    is its judge's; not that a sound move is never marked: ``mcts:200`` is noisy in this
+    game, see docs/analysis.md's limits.)  The game and the blunder's ply."""
     tags = {"Shepherd1": "A", "Wolves": "B", "Herd1": "bccwcw"}
     replay = prepare_rules(find_game("awethi"), tags)
     engine, pos = replay.engine, replay.start

@@ -145,3 +145,29 @@ def test_an_archive_of_version_11_gets_the_tables_of_analysis(db_url: str) -> No
     with Archive.open(db_url) as archive:
         assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "13"
         assert int(archive.db.value("SELECT count(*) FROM analysis_seats")) == 4
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["analyse", "--seed", str(2**63), "samples/culin-opening.zrec"],
+         "Invalid value for '--seed': Input should be less than or equal to"),
+        (["analyse", "--seed", "-1", "samples/culin-opening.zrec"],
+         "Invalid value for '--seed': Input should be greater than or equal to 0"),
+        (["archive", "analyse", "--seed", str(2**63)],
+         "Invalid value for '--seed': Input should be less than or equal to"),
+        (["archive", "search", "--mark", "??", "--max-ply", str(10**20)],
+         "Invalid value for '--max-ply': Input should be less than or equal to"),
+    ],
+)  # fmt: skip
+def test_a_seed_or_ply_past_what_the_archive_stores_is_refused_in_words(
+    args: list[str], message: str, tmp_path: Path
+) -> None:
+    """A seed past a BIGINT, or a ply past any game's, is a usage error (exit 2), not a
+    traceback from the database after the work is done."""
+    db = str(tmp_path / "a.sqlite")
+    Archive.open(db, create=True).close()
+    extra = ["--db", db] if args[0] == "archive" else []
+    done = runner.invoke(app, [*args, *extra], env={"COLUMNS": "200"})
+    assert done.exit_code == 2, done.output
+    assert message in done.stderr, done.stderr

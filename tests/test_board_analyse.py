@@ -55,6 +55,22 @@ def test_the_record_comes_back_analysed_as_zrec_analyse_writes_it(
     # nothing was written: the archive holds no game
     with Archive.open(db) as archive:
         assert archive.count() == 0
+    # the analysed record is refused (its marks, comments and lines would be written in
+    # twice), here and by zrec analyse
+    again = analyse(client, done["text"], 400)
+    message = (
+        'the record is analysed already (Analysis alphabeta:4, seed 0): send it as it was '
+        "written, without that analysis's marks, comments and lines"
+    )
+    assert again["error"] == {"code": "analysed-already", "message": message}
+    source.write_text(done["text"], encoding="utf-8")
+    refused = CliRunner().invoke(app, ["analyse", str(source)])
+    assert refused.exit_code == 1
+    assert refused.stderr.splitlines()[0] == (
+        f"zrec: {source}: game 1: the record is analysed already (Analysis alphabeta:4, "
+        "seed 0): analyse it as it was written, without that analysis's marks, comments "
+        "and lines"
+    )
     # another player, within the web's budgets, and another seed
     other = analyse(client, text, player="mcts:16", seed=3)
     assert (other["player"], other["seed"]) == ("mcts:16", 3)

@@ -44,6 +44,14 @@ def test_the_game_on_the_board_is_analysed_by_the_server(
     marked = [m for m in page.locator("#board-moves .board-move").all_inner_texts() if "??" in m]
     assert marked == ["5. a7-b8??"] and blunder == 9
     page.screenshot(path=shots / "board-analysed.png", full_page=True)
+    # asked again, the board sends the record as it was written: the same analysis,
+    # written in once
+    with page.expect_response("**/api/analyse") as again:
+        page.click("#board-analyse-start")
+    assert again.value.status == 200
+    page.wait_for_selector("#board-analyse-start:enabled")
+    board.settle(page)
+    assert board.text(page) == text
     # a player beyond the web's budget is refused in words
     page.fill("#board-analyse-player", "mcts:5000")
     page.click("#board-analyse-start")

@@ -19,6 +19,7 @@ import test_serve_login_browser as login
 from serving import served
 from zrec.cli import app
 from zrec.serve import create_app
+from zrec.serve.puzzle import PUZZLE_TEXT
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,6 +74,14 @@ def test_the_page_hides_the_solution_and_the_api_judges_a_move(folder: Path) -> 
             assert missing.status_code == 404
             assert missing.json()["error"]["message"] == message
             assert client.get(f"/board?puzzle={gid}").status_code == 404
+        # a record longer than any puzzle's is refused unread, in words
+        long = position.replace("\n\n*\n", "\n\n{" + "x" * PUZZLE_TEXT + "} *\n")
+        refused = client.post("/api/puzzle", json={"id": 1, "text": long})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == {
+            "code": "bad-request",
+            "message": "body.text: String should have at most 16384 characters",
+        }
 
 
 @pytest.fixture

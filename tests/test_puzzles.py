@@ -65,8 +65,7 @@ def test_dice_games_give_none_and_an_archive_gives_its_analysed_games(tmp_path: 
     solo = str(ROOT / "samples" / "awethi-solo.zrec")
     result = runner.invoke(app, ["puzzles", solo])
     assert result.exit_code == 0
-    assert result.output == ("0 puzzles from 1 game (1 left out: alphabeta does not play "
-                             "them, or they cannot be replayed)\n")
+    assert result.output == "0 puzzles from 1 game (1 left out: alphabeta does not play them)\n"
     club = [str(p) for p in sorted((ROOT / "samples" / "club").glob("round*.zrec"))]
     from_files = runner.invoke(app, ["puzzles", *club])
     assert from_files.output.endswith(
@@ -81,3 +80,21 @@ def test_dice_games_give_none_and_an_archive_gives_its_analysed_games(tmp_path: 
         "1 puzzle from 6 games (4 more the same as one before)\n")
     # the same puzzle, named by its game's archive id rather than its file
     assert from_archive.output.replace("\n", " ").count("From game #1, before ply 2") == 1
+
+
+def test_a_record_that_cannot_be_read_or_replayed_is_said(tmp_path: Path) -> None:
+    """Each is named with its place and reason on standard error, the other games give
+    their puzzles, and the exit code is 1."""
+    club = (ROOT / "samples" / "club" / "round1.zrec").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.zrec"
+    bad.write_text('[Game "mosona"]\n\n1. a1-a9 *\n\n[Game "mosona"\n\n*\n\n' + club,
+                   encoding="utf-8")
+    result = runner.invoke(app, ["puzzles", str(bad)])
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == (f"zrec: {bad}, game 1: ply 1, move 1 (White): a1-a9 is illegal: a9 "
+                        "is not a point of this board")
+    assert lines[1].startswith(f"{bad}:5:1: found '[Game', which is not a well-formed tag pair")
+    assert lines[4] == "  (game 2)"
+    assert lines[5] == ("1 puzzle from 3 games (1 more the same as one before) (2 that cannot "
+                        "be read or replayed, said above)")

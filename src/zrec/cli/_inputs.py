@@ -11,8 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum
+from typing import TYPE_CHECKING
 
-__all__ = ["Format", "Source", "unique"]
+if TYPE_CHECKING:
+    from zrec.notation.json.convert import JsonRecord
+    from zrec.notation.reader import Record
+
+__all__ = ["Format", "Source", "problem_of", "unique"]
 
 
 class Format(str, Enum):
@@ -37,3 +42,14 @@ def unique(files: Iterable[str]) -> list[str]:
         if file != "-" or "-" not in out:
             out.append(file)
     return out
+
+
+def problem_of(record: Record | JsonRecord, name: str) -> str:
+    """Why a record of the input ``name`` cannot be read, as the commands say it: the
+    place and the reason, and the game's number in its file."""
+    from zrec.notation.reader import Record
+
+    if isinstance(record, Record):
+        assert record.problem is not None
+        return f"{record.problem.format()}\n  (game {record.number})"
+    return f"zrec: {record.message(name)}"

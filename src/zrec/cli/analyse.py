@@ -20,13 +20,11 @@ from zrec.cli._app import (
     progress_bar,
     write_to,
 )
-from zrec.cli._inputs import unique
+from zrec.cli._inputs import problem_of, unique
 from zrec.notation.inputs import display_name, read_input
 
 if TYPE_CHECKING:
-    from zrec.notation.json.convert import JsonRecord
     from zrec.notation.model import Game
-    from zrec.notation.reader import Record
     from zrec.research.analysis import Analysis
 
 #: what a worker needs to analyse one game: its number among every input's games, the
@@ -55,7 +53,10 @@ def analyse(
         ),
     ] = None,
     seed: Annotated[
-        int, typer.Option("--seed", help="The same seed gives the same analysis.")
+        int,
+        typer.Option(
+            "--seed", min=0, max=2**63 - 1, help="The same seed gives the same analysis."
+        ),
     ] = 0,
     jobs: JobsOpt = 1,
     output_format: Annotated[
@@ -137,7 +138,7 @@ def _games(files: list[str]) -> tuple[list[Game], list[str]]:
             for record in read_input(stream, file, display_name(file)):
                 count += 1
                 if record.game is None:
-                    broken.append(_problem(record, display_name(file)))
+                    broken.append(problem_of(record, display_name(file)))
                     continue
                 game = record.game
                 if not isinstance(game.line.moves, tuple):
@@ -155,15 +156,6 @@ def _games(files: list[str]) -> tuple[list[Game], list[str]]:
     if not games:
         raise typer.Exit(EXIT_INVALID)
     return games, names
-
-
-def _problem(record: Record | JsonRecord, name: str) -> str:
-    from zrec.notation.reader import Record
-
-    if isinstance(record, Record):
-        assert record.problem is not None
-        return f"{record.problem.format()}\n  (game {record.number})"
-    return f"zrec: {record.message(name)}"
 
 
 def _json(name: str, number: int, game: Game, analysis: Analysis) -> dict[str, Any]:

@@ -54,7 +54,9 @@ def archive_analyse(
             "Default: alphabeta:4 where it plays the game, else mcts:200.",
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="The analysis's seed.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=2**63 - 1, help="The analysis's seed.")
+    ] = 0,
     again: Annotated[
         bool, typer.Option("--again", help="Analyse again a game analysed by that player "
                            "and budget (its analysis replaced).")

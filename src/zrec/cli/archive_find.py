@@ -169,8 +169,8 @@ def _finder(export: bool) -> Any:
         ] = None,
         max_ply: Annotated[
             Optional[int],  # noqa: UP045
-            typer.Option("--max-ply", min=1, help="With --mark: the marked move at this ply or "
-                         "before."),
+            typer.Option("--max-ply", min=1, max=10**9,
+                         help="With --mark: the marked move at this ply or before."),
         ] = None,
         ids: Annotated[
             Optional[list[int]],  # noqa: UP045

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from zrec.cli._app import OutputOpt, app, fail, open_input, write_to
-from zrec.cli._inputs import unique
+from zrec.cli._app import EXIT_INVALID, OutputOpt, app, fail, open_input, write_to
+from zrec.cli._inputs import problem_of, unique
 from zrec.notation.inputs import display_name, read_input
 
 if TYPE_CHECKING:
@@ -47,12 +47,17 @@ def _from_archive(db: str) -> Iterator[tuple[Game, str, int | None]]:
             yield read_game(stored.text, f"game #{gid}"), f"game #{gid}", int(depth)
 
 
-def _from_files(files: list[str]) -> Iterator[tuple[Game, str, int | None]]:
+def _from_files(files: list[str], broken: list[str]) -> Iterator[tuple[Game, str, int | None]]:
+    """The games of the files; a record that cannot be read is said on standard error
+    (the place and the reason) and added to ``broken``."""
     for file in files:
         with open_input(file) as stream:
             for record in read_input(stream, file, display_name(file)):
                 if record.game is not None:
                     yield record.game, f"{display_name(file)}, game {record.number}", None
+                else:
+                    broken.append(problem_of(record, display_name(file)))
+                    typer.echo(broken[-1], err=True)
 
 
 @app.command()
@@ -72,14 +77,17 @@ def puzzles(
     material or the game and every other move does not.  Each puzzle is a record: the
     position as its Setup, a comment saying where it comes from, and the solution as
     its main line; a position met in an earlier game is given once.  Games alphabeta
-    does not play (dice, more than two seats) give none.  See docs/analysis.md."""
+    does not play (dice, more than two seats) give none.  A record that cannot be read
+    or replayed is said on standard error, and the exit code is then 1 (the puzzles of
+    the others are written).  See docs/analysis.md."""
     from zrec.notation.writer import games_text
-    from zrec.research.puzzles import PuzzleError, find_puzzles, puzzle_record
+    from zrec.research.puzzles import PuzzleError, UnplayableError, find_puzzles, puzzle_record
 
+    broken: list[str] = []  # records that cannot be read, or replayed
     if len(sources) == 1 and _is_archive(sources[0]):
         games = _from_archive(sources[0])
     else:
-        games = _from_files(unique(sources))
+        games = _from_files(unique(sources), broken)
     found: list[Game] = []
     seen: set[tuple[tuple[str, str], ...]] = set()
     read = left = again = 0
@@ -95,10 +103,14 @@ def puzzles(
                     continue
                 seen.add(key)
                 found.append(record)
+        except UnplayableError as exc:
+            broken.append(f"zrec: {source}: {exc}")
+            typer.echo(broken[-1], err=True)
         except PuzzleError:
             left += 1
     if not read:
-        fail("no game to take puzzles from")
+        fail("no game to take puzzles from" + (" (the games above cannot be read)"
+                                               if broken else ""))
     with write_to(output) as out:
         for text in games_text(found):
             out.write(text)
@@ -107,5 +119,9 @@ def puzzles(
     if again:
         line += f" ({again} more the same as one before)"
     if left:
-        line += f" ({left} left out: alphabeta does not play them, or they cannot be replayed)"
+        line += f" ({left} left out: alphabeta does not play them)"
+    if broken:
+        line += f" ({len(broken)} that cannot be read or replayed, said above)"
     typer.echo(line, err=True)
+    if broken:
+        raise typer.Exit(EXIT_INVALID)

@@ -29,8 +29,9 @@ Each seat's summary (:class:`SeatSummary`) gives its moves, average loss, accura
 the luck of its rolls (:mod:`zrec.research.luck`).  Every move draws on a generator of
 its own, made from the seed, the game's number and the move's (:func:`move_rng`), so
 the analysis of a game is the same in any process and for any ``--jobs``.  The engine
-protocol alone is used (legal moves, apply, outcome, chance), with the searches native
-where the engine has a compiled kernel.
+protocol alone is used (legal moves, apply, outcome, chance); where the engine has a
+compiled kernel, ``alphabeta``'s search and ``mcts``'s random playouts run in it, while
+``mcts``'s tree is grown in Python.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from zrec.rules.base import Chance, MoveNumber
 from zrec.rules.loops import WIN
 
 __all__ = [
+    "ANALYSIS_TAG",
     "DEFAULT_DEPTH",
     "DEFAULT_PLAYOUTS",
     "LUCK_SHARE",
@@ -425,8 +427,20 @@ def _judge(engine: Any, start: Any, spec: str) -> _AlphaBeta | _Mcts:
 # -- a game ------------------------------------------------------------------------------
 
 
+#: the tag an analysed record names its analysis in (:mod:`zrec.research.annotate`)
+ANALYSIS_TAG = "Analysis"
+
+
 def _prepared(game: Game, player: str | None) -> tuple[Any, Any, list[Any], str, Any]:
-    """The engine, start, steps of the main line, player and judge of a game."""
+    """The engine, start, steps of the main line, player and judge of a game; a record
+    analysed already is refused (its marks, comments and lines would be written in a
+    second time beside the new ones)."""
+    done = game.tag(ANALYSIS_TAG)
+    if done is not None:
+        raise AnalysisError(
+            f"the record is analysed already ({ANALYSIS_TAG} {done}): analyse it as it was "
+            "written, without that analysis's marks, comments and lines"
+        )
     try:
         replay = prepare(game)
         steps = positions(replay, game.line)

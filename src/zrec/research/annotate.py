@@ -28,7 +28,7 @@ from dataclasses import replace
 
 from zrec.notation.model import Comment, Game, Line, MoveNode
 from zrec.play.walk import written_number
-from zrec.research.analysis import MARKS, Analysis, Judged
+from zrec.research.analysis import ANALYSIS_TAG, MARKS, Analysis, Judged
 
 __all__ = [
     "EVALUATION_TAG",
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 #: the tag naming the analysis's player and seed
-TAG = "Analysis"
+TAG = ANALYSIS_TAG
 #: the tag of the values of the evaluation chart
 EVALUATION_TAG = "Evaluation"
 #: the NAG of each mark, where a move has a suffix of its own
@@ -154,7 +154,7 @@ def annotated(game: Game, analysis: Analysis) -> Game:
         if mark is not None:
             if node.suffix is None:
                 node = replace(node, suffix=mark)
-            elif NAGS[mark] not in node.nags:
+            elif node.suffix != mark and NAGS[mark] not in node.nags:
                 node = replace(node, nags=(*node.nags, NAGS[mark]))
         if node.number is None:
             written = written_number(judged.number, follows_turn)

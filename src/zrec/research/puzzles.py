@@ -29,7 +29,15 @@ from zrec.research import alphabeta
 from zrec.rules.base import MoveNumber
 from zrec.rules.loops import WIN
 
-__all__ = ["DEPTH", "Puzzle", "PuzzleError", "depth_of", "find_puzzles", "puzzle_record"]
+__all__ = [
+    "DEPTH",
+    "Puzzle",
+    "PuzzleError",
+    "UnplayableError",
+    "depth_of",
+    "find_puzzles",
+    "puzzle_record",
+]
 
 #: the depth of the search of a game not analysed by ``alphabeta``
 DEPTH = 4
@@ -38,6 +46,11 @@ DEPTH = 4
 class PuzzleError(ValueError):
     """A game that gives no puzzles: it cannot be replayed, or alphabeta does not play
     it."""
+
+
+class UnplayableError(PuzzleError):
+    """A game that cannot be replayed (a bad tag, an illegal move): a mistake of its
+    record, said where it is, unlike a game alphabeta does not play."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +86,7 @@ def find_puzzles(game: Game, depth: int | None = None) -> Iterator[Puzzle]:
         replay = prepare(game)
         steps = positions(replay, game.line)
     except (GameSetupError, ReplayError) as exc:
-        raise PuzzleError(str(exc)) from None
+        raise UnplayableError(str(exc)) from None
     engine = replay.engine
     why = alphabeta.refusal(engine, replay.start)
     if why is not None:

@@ -14,7 +14,8 @@ an editor).  What one request may cost is bounded: the player is one of ``/api/r
 search players within its web budgets (:data:`zrec.serve.board_player.WEB_BUDGETS`:
 ``alphabeta`` at most 6 deep, ``mcts`` at most 1000 playouts; by default the game's,
 ``alphabeta:4`` or ``mcts:200``); the analysis runs in the pool of expensive work
-(:mod:`zrec.serve.work`) with a budget of :data:`ANALYSE_SECONDS`, checked after each
+(:mod:`zrec.serve.work`) with a budget of :data:`ANALYSE_SECONDS` and the pool's own
+(:data:`~zrec.serve.work.WORK_SECONDS`): 40 s in all, checked after each
 move judged (``over-budget`` past it, a worker that does not stop killed); at most
 :data:`AT_ONCE` analyses run at once in a server process (``busy`` for another,
 answered before its body is read).
@@ -38,7 +39,8 @@ __all__ = ["ANALYSE_SECONDS", "AT_ONCE", "AnalyseRequest", "analyse_json", "rout
 
 router = APIRouter(prefix="/api", tags=["board"])
 
-#: seconds an analysis may run (its wait for a worker included)
+#: seconds an analysis may run beyond the pool's own budget for any work (its wait
+#: for a worker included)
 ANALYSE_SECONDS = 30.0
 #: analyses at once in one server process; another request is answered ``busy``
 AT_ONCE = 1
@@ -66,7 +68,12 @@ def analyse_json(request: AnalyseRequest) -> dict[str, Any]:
     ``zrec analyse --format json`` gives a game's: ``seats``, ``moves``, ``summary``)."""
     from zrec.budget import current
     from zrec.notation.writer import write_game
-    from zrec.research.analysis import AnalysisError, analyse_game, analysis_player
+    from zrec.research.analysis import (
+        ANALYSIS_TAG,
+        AnalysisError,
+        analyse_game,
+        analysis_player,
+    )
     from zrec.research.annotate import annotated
     from zrec.serve.board_records import checked
 
@@ -81,6 +88,10 @@ def analyse_json(request: AnalyseRequest) -> dict[str, Any]:
                            f"not {request.player.strip()!r}")
         spec = analysis_player(spec)
     game = checked(request.text.encode("utf-8")).game
+    if game.tag(ANALYSIS_TAG) is not None:
+        raise ApiError(400, "analysed-already", f"the record is analysed already "
+                       f"({ANALYSIS_TAG} {game.tag(ANALYSIS_TAG)}): send it as it was written, "
+                       "without that analysis's marks, comments and lines")
     if not isinstance(game.line.moves, tuple):
         from dataclasses import replace
 
@@ -101,7 +112,7 @@ def analyse_json(request: AnalyseRequest) -> dict[str, Any]:
     "/analyse",
     summary="The computer analysis of a record (every move of its main line judged by a "
     "search player): the record with marks, comments, best lines and a summary",
-    responses={400: {"description": "An error: bad-player, player-refuses"},
+    responses={400: {"description": "An error: bad-player, player-refuses, analysed-already"},
                413: {"description": "An error"},
                422: {"description": "invalid-record, no-engine, over-budget"},
                429: {"description": "too-many-requests: this client's requests at once"},

@@ -22,9 +22,15 @@ from zrec.archive import StoredGame
 from zrec.serve.errors import ApiError, not_found
 from zrec.serve.opening import Reader
 
-__all__ = ["PuzzleRequest", "puzzle_of", "router"]
+__all__ = ["PUZZLE_TEXT", "PuzzleRequest", "puzzle_of", "router"]
 
 router = APIRouter(prefix="/api", tags=["board"])
+
+#: the longest record the board may send (characters): a puzzle's position and the
+#: moves tried on it, a few hundred; the record is read in the server's own process
+#: (only its first move is judged), so a long one is refused unread rather than let
+#: slow every other page, as records sent to the pool's routes are not
+PUZZLE_TEXT = 16 * 1024
 
 
 class PuzzleRequest(BaseModel):
@@ -32,7 +38,7 @@ class PuzzleRequest(BaseModel):
     solution anyway."""
 
     id: int = Field(ge=0, le=2**62)
-    text: str = Field(max_length=2 * 1024 * 1024)
+    text: str = Field(max_length=PUZZLE_TEXT)
     reveal: bool = False
 
 

@@ -12,11 +12,17 @@
 
   function status(text) { z.byId("board-analyse-status").textContent = text; }
 
+  // the record as it was before the last analysis, and that analysis's record: asked
+  // again on the analysed record, the board sends the record as it was written (the
+  // server refuses a record analysed already)
+  var written = null, shown = null;
+
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     if (!z.state.text) { return; }
     var player = z.byId("board-analyse-player").value.trim();
-    var body = { text: z.state.text };
+    var text = z.state.text === shown && written !== null ? written : z.state.text;
+    var body = { text: text };
     if (player) { body.player = player; }
     var start = z.byId("board-analyse-start");
     start.disabled = true;
@@ -29,7 +35,10 @@
           return m + " " + s.marks[m];
         }).join(", ") + ")";
       }).join("; ") + ".");
-      return z.load(done.text, 0);
+      return z.load(done.text, 0).then(function () {
+        written = text;
+        shown = z.state.text;  // (as the board holds it)
+      });
     }).catch(function (error) {
       start.disabled = false;
       status("");
