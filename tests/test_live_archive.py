@@ -278,3 +278,6 @@ def test_an_archive_of_version_12_gets_the_tables_of_live_play(db_url: str) -> N
         again = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
         assert [m for _, m, _ in live.load(archive, again).moves] == []
         assert live.move(archive, again, "Ada", "a5-b5").status == "playing"
+        shown = live.broadcast(archive, "Eddie", '[Game "mosona"]\n[White "Gray, Gus"]\n'
+                               '[Black "Brown, Bea"]\n[Result "*"]\n\n1. a5-b5 *\n')
+        assert [live.load(archive, g).broadcast for g in (again, shown)] == [False, True]

@@ -7,8 +7,10 @@ worker process can answer for it and a worker killed mid-game loses nothing:
 - ``live_games``: the record's tags (JSON), the time control and each seat's time
   left, when the turn to move began, the dice rolled for it, the status (``playing``,
   ``over``), result and termination, a draw offered, a version counted up at every
-  change (what a stream of the game follows), and the id of the stored game once it
-  is over;
+  change (what a stream of the game follows), the id of the stored game once it
+  is over, and whether it is a broadcast (a game played on a real board and recorded
+  on the recording board: its moves and its end come only from the arbiter's record,
+  :func:`recorded`, never from a seat's move or action);
 - ``live_seats``: who plays each seat: a user (by name, and its key), a study player
   (``study:greedy``), or nobody yet (whoever opens the seat's link and is logged in
   takes it);
@@ -105,6 +107,7 @@ class LiveState:
     round: str | None
     created: float
     creator: str
+    broadcast: bool = False
     _game: LiveGame | None = field(default=None, repr=False)
 
     def replayed(self) -> LiveGame:
@@ -113,6 +116,11 @@ class LiveState:
         if self._game is None:
             self._game = _REPLAYED.get(self.id, self.tags, [m for _, m, _ in self.moves])
         return self._game
+
+    def names(self) -> dict[str, str]:
+        """The players the record names, by seat (its seat tags; ``?``: none yet)."""
+        tags = dict(self.tags)
+        return {seat: tags.get(seat, "?") for seat in self.seats}
 
     def to_move(self) -> str | None:
         """The seat to move, ``None`` once the game is over."""
@@ -146,7 +154,7 @@ class LiveState:
             "result": self.result,
             "termination": self.termination,
             "seats": dict(self.seats),
-            "names": {seat: dict(self.tags).get(seat, "?") for seat in self.seats},
+            "names": self.names(),
             "ply": len(self.moves),
             "moves": [m for _, m, _ in self.moves],
             "roll": None if self.roll is None else list(self.roll),
@@ -158,6 +166,7 @@ class LiveState:
             "game_id": self.stored,
             "event": self.event,
             "round": self.round,
+            "broadcast": self.broadcast,
         }
 
 
@@ -209,8 +218,8 @@ _REPLAYED = _Replayed()
 
 
 _SELECT = ("SELECT id, game, tags, clock, clocks, turn_started, roll, status, result, "
-           "termination, draw_offer, version, stored, event, round, created, creator "
-           "FROM live_games WHERE id = ?")
+           "termination, draw_offer, version, stored, event, round, created, creator, "
+           "broadcast FROM live_games WHERE id = ?")
 
 
 def _changing(archive: Archive) -> Any:
@@ -250,7 +259,7 @@ def _state(archive: Archive, row: Any) -> LiveState:
         version=int(row[11]), stored=None if row[12] is None else int(row[12]),
         event=None if row[13] is None else str(row[13]),
         round=None if row[14] is None else str(row[14]),
-        created=float(row[15]), creator=str(row[16]),
+        created=float(row[15]), creator=str(row[16]), broadcast=bool(row[17]),
     )
 
 
@@ -353,6 +362,7 @@ def take_seat(archive: Archive, gid: int, seat: str, user: str) -> LiveState:
     """The user takes the open seat ``seat``; the game after."""
     with archive.db.transaction(lock=True):
         state = _locked(archive, gid)
+        _not_broadcast(state)
         if state.status != "playing":
             raise LiveRefused(409, "game-over", f"live game #{gid} is over: its seats "
                               "are no longer taken")
@@ -384,6 +394,14 @@ def _locked(archive: Archive, gid: int) -> LiveState:
     if row is None:
         raise LiveRefused(404, "not-found", f"there is no live game #{gid}")
     return _state(archive, row)
+
+
+def _not_broadcast(state: LiveState) -> None:
+    """:class:`LiveRefused` ``broadcast`` for a broadcast: its moves and its end come
+    from the arbiter's recording board (:func:`recorded`), not from its seats."""
+    if state.broadcast:
+        raise LiveRefused(409, "broadcast", f"live game #{state.id} is a broadcast of a "
+                          "recorded game: its moves come from the recording board")
 
 
 def _seat_of(state: LiveState, user: str) -> list[str]:
@@ -450,6 +468,7 @@ def move(archive: Archive, gid: int, user: str, written: str, now: float | None 
     rng = rng or random.Random(secrets.randbits(128))
     with _changing(archive):
         state = _locked(archive, gid)
+        _not_broadcast(state)
         if state.status != "playing":
             raise LiveRefused(409, "game-over", f"live game #{gid} is over ({state.result}"
                               f"{', ' + state.termination if state.termination else ''}): "
@@ -572,6 +591,7 @@ def act(archive: Archive, gid: int, user: str, action: str,
                           f"{', '.join(ACTIONS)}")
     with _changing(archive):
         state = _locked(archive, gid)
+        _not_broadcast(state)
         mine = _seat_of(state, user)
         if not mine:
             raise LiveRefused(403, "not-your-seat", f"{user} plays no seat of live game "
@@ -607,8 +627,8 @@ def act(archive: Archive, gid: int, user: str, action: str,
 def live_games(archive: Archive, status: str | None = "playing", event: str | None = None,
                limit: int = 200) -> list[dict[str, Any]]:
     """The live games (the latest first; an event's: in the order they were made, a
-    round's boards in order): id, game, seats, plies, status, result, event and
-    round."""
+    round's boards in order): id, game, seats, the players the record names (its seat
+    tags), plies, status, result, event, round and whether it is a broadcast."""
     where, args = [], []
     if status is not None:
         where.append("g.status = ?")
@@ -617,7 +637,8 @@ def live_games(archive: Archive, status: str | None = "playing", event: str | No
         where.append("g.event = ?")
         args.append(event)
     sql = ("SELECT g.id, g.game, g.status, g.result, g.event, g.round, g.stored, "
-           "(SELECT count(*) FROM live_moves m WHERE m.live = g.id) FROM live_games g"
+           "(SELECT count(*) FROM live_moves m WHERE m.live = g.id), g.tags, g.broadcast "
+           "FROM live_games g"
            + (" WHERE " + " AND ".join(where) if where else "")
            + (" ORDER BY g.id " if event is not None else " ORDER BY g.id DESC ")
            + "LIMIT ?")
@@ -631,9 +652,16 @@ def live_games(archive: Archive, status: str | None = "playing", event: str | No
             f"SELECT live, seat, player FROM live_seats WHERE live IN ({marks}) "
             "ORDER BY live, idx", part):
             seats.setdefault(int(live), {})[str(seat)] = None if player is None else str(player)
-    return [{"id": int(r[0]), "game": str(r[1]), "status": str(r[2]), "result": str(r[3]),
-             "event": r[4], "round": r[5], "game_id": r[6], "ply": int(r[7]),
-             "seats": seats.get(int(r[0]), {})} for r in rows]
+    out = []
+    for r in rows:
+        held = seats.get(int(r[0]), {})
+        named = dict(json.loads(r[8]))
+        out.append({"id": int(r[0]), "game": str(r[1]), "status": str(r[2]),
+                    "result": str(r[3]), "event": r[4], "round": r[5], "game_id": r[6],
+                    "ply": int(r[7]), "seats": held,
+                    "names": {seat: str(named.get(seat, "?")) for seat in held},
+                    "broadcast": bool(r[9])})
+    return out
 
 
 # -- broadcasts: a game recorded on the recording board, followed live ------------------
@@ -658,8 +686,10 @@ def _broadcast_record(text: str) -> tuple[list[tuple[str, str]], list[str], str,
 
 def broadcast(archive: Archive, arbiter: str, text: str, now: float | None = None) -> int:
     """A live game that follows a game recorded on the recording board by ``arbiter``:
-    its tags, players and hidden setup are the record's (``text``), the arbiter holds
-    every seat, and the moves already recorded are played; its id.  Raises
+    its tags, players and hidden setup are the record's (``text``), it is marked a
+    broadcast (its moves and its end come only from :func:`recorded`), the arbiter
+    holds every seat (its live games count it), and the moves already recorded are
+    played; its id.  Raises
     :class:`LiveRefused`."""
     now = time.time() if now is None else now
     tags, moves, _, _ = _broadcast_record(text)
@@ -673,8 +703,8 @@ def broadcast(archive: Archive, arbiter: str, text: str, now: float | None = Non
             raise LiveRefused(429, "too-many-games", f"{arbiter} already plays or made "
                               f"{MAX_LIVE} live games that are not over: finish one first")
         gid = archive.db.insert(
-            "INSERT INTO live_games (game, tags, status, creator, created, event, round) "
-            "VALUES (?, ?, 'playing', ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO live_games (game, tags, status, creator, created, event, round, "
+            "broadcast) VALUES (?, ?, 'playing', ?, ?, ?, ?, 1) RETURNING id",
             (started.replay.rules.name, json.dumps(tags, ensure_ascii=False),
              _key(arbiter), now, values.get("Event"), values.get("Round")))
         for idx, seat in enumerate(started.seats):
@@ -688,9 +718,9 @@ def broadcast(archive: Archive, arbiter: str, text: str, now: float | None = Non
 
 
 def is_broadcast(state: LiveState) -> bool:
-    """Whether the live game follows a recording board: its maker holds every seat."""
-    return bool(state.seats) and all(
-        p is not None and _key(p) == state.creator for p in state.seats.values())
+    """Whether the live game follows a recording board (made by :func:`broadcast`, so
+    marked in the archive: a game whose maker holds every seat is not one)."""
+    return state.broadcast
 
 
 def recorded(archive: Archive, gid: int, arbiter: str, text: str,
@@ -703,7 +733,11 @@ def recorded(archive: Archive, gid: int, arbiter: str, text: str,
     tags, moves, result, termination = _broadcast_record(text)
     with _changing(archive):
         state = _locked(archive, gid)
-        if not is_broadcast(state) or state.creator != _key(arbiter):
+        if not is_broadcast(state):
+            raise LiveRefused(409, "not-a-broadcast", f"live game #{gid} is not a broadcast"
+                              f" of a recorded game: its moves are sent by its players "
+                              f"(POST /api/live/{gid}/move)")
+        if state.creator != _key(arbiter):
             raise LiveRefused(403, "not-your-seat", f"live game #{gid} is not a broadcast "
                               f"of {arbiter}'s: only its arbiter records it")
         if state.status != "playing":

@@ -10,7 +10,11 @@ The API (the names are kept exactly; organisers' scripts use them):
   ``"study:greedy"`` (``random``, ``greedy``, ``mcts:N``, ``alphabeta:D``, with the
   budgets of :data:`LIVE_BUDGETS`) is a study player, whose moves the server makes;
 - ``POST /api/live/{id}/move`` with ``{"move": TEXT}`` (only the user of the seat to
-  move) or ``{"action": "resign" | "draw-offer" | "draw-accept" | "abort"}``;
+  move) or ``{"action": "resign" | "draw-offer" | "draw-accept" | "abort"}`` (not on
+  a broadcast: ``409 broadcast``);
+- ``POST /api/live/broadcast`` with ``{"record"}`` (a game recorded on the recording
+  board, followed live) and ``POST /api/live/{id}/record`` with the record after each
+  change: a broadcast's moves and end come only from there;
 - ``GET /api/live/{id}``: ``{"record", "to_move", "status", "result", ...}``;
 - ``GET /api/live/{id}/stream``: Server-Sent Events, an ``event: move`` for each move
   as it is made (its ``id`` the ply, so that a client that reconnects with
@@ -757,5 +761,7 @@ def live_game_page(request: Request, archive: Reader, gid: GameId,
     state = current(request, archive, gid)
     title = f"Live game #{gid}" + (f": {state.event}" if state.event else "") + (
         f", round {state.round}" if state.round else "")
+    held = [p for p in state.seats.values() if p is not None]
     return render(request, "live.html", title=title, state=state, seat=seat or "",
-                  links=seat_links(request, gid, state.seats))
+                  links=seat_links(request, gid, state.seats),
+                  arbiter=held[0] if state.broadcast and held else None)

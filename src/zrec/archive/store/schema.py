@@ -81,9 +81,10 @@ average loss in it; ``analysis_marks``, each marked move (ply, seat, ``?!``, ``?
 ``??``), for a search by mark.  Its statements only make tables.
 
 Version 13 adds live play (:mod:`zrec.archive.live`): ``live_games`` (a game played
-on ``zrec serve``: its record's tags, clock, status and result, the game stored once it
-is over), ``live_seats`` (who plays each seat: a user, a study player, or nobody yet)
-and ``live_moves`` (its moves in order, each as the engine spells it, with when it was
+on ``zrec serve``, or broadcast from the recording board: its record's tags, clock,
+status and result, whether it is a broadcast, the game stored once it is over),
+``live_seats`` (who plays each seat: a user, a study player, or nobody yet) and
+``live_moves`` (its moves in order, each as the engine spells it, with when it was
 made).  Its statements make the tables only where they are missing.
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
@@ -359,7 +360,8 @@ CREATE TABLE IF NOT EXISTS live_games (
     version INTEGER NOT NULL DEFAULT 0,
     stored BIGINT,
     event TEXT,
-    round TEXT
+    round TEXT,
+    broadcast INTEGER NOT NULL DEFAULT 0 CHECK (broadcast IN (0, 1))
 );
 CREATE INDEX IF NOT EXISTS live_games_status ON live_games (status, id);
 CREATE INDEX IF NOT EXISTS live_games_event ON live_games (event, round);

@@ -2,7 +2,9 @@
    pushed by it (Server-Sent Events, /api/live/{id}/stream), and, for the player of
    the seat to move, the clicks of a move offered and checked by the engines behind
    /api/live/{id}/position (the record with what no seat may see is the server's
-   alone), the move sent to /api/live/{id}/move. No rule of any game is written
+   alone), the move sent to /api/live/{id}/move. A broadcast (a game recorded on
+   the recording board) is only followed: its moves come from the arbiter's board,
+   and the page offers no move and no action. No rule of any game is written
    here. A record's text is never parsed as HTML: the board's SVG is read with
    DOMParser and imported, everything else is set as text. */
 (function () {
@@ -55,7 +57,7 @@
   }
   function norm(name) { return (name || "").normalize("NFC").toLowerCase(); }
   function mySeats() {
-    if (!game || !user) { return []; }
+    if (!game || !user || game.broadcast) { return []; }
     return Object.keys(game.seats).filter(function (s) { return norm(game.seats[s]) === norm(user); });
   }
   function myTurn() { return game && game.status === "playing" && mySeats().indexOf(game.to_move) >= 0; }
@@ -69,10 +71,11 @@
     var list = byId("live-moves");
     clear(list);
     state.moves.forEach(function (m) { list.appendChild(make("li", null, m)); });
+    list.scrollTop = list.scrollHeight;  // (the latest move in sight)
     Object.keys(state.seats).forEach(function (s) {
       var row = document.querySelector("#live-seats tr[data-seat=\"" + CSS.escape(s) + "\"] .live-player");
       var kept = state.names[s] && state.names[s] !== "?" ? "open, kept for " + state.names[s] : "open";
-      if (row) { row.textContent = state.seats[s] || kept; }
+      if (row) { row.textContent = state.broadcast ? state.names[s] : state.seats[s] || kept; }
     });
     var turn;
     if (state.status === "over") {
@@ -92,12 +95,15 @@
     }
     you();
     var mine = mySeats();
-    byId("live-actions").hidden = !(state.status === "playing" && mine.length);
-    var offered = state.draw_offer && mine.indexOf(state.draw_offer) < 0;
-    [["resign", state.ply > 0], ["draw-offer", state.ply > 0 && !state.draw_offer],
-     ["draw-accept", offered], ["abort", state.ply === 0]].forEach(function (shown) {
-      document.querySelector("#live-actions button[data-action=\"" + shown[0] + "\"]").hidden = !shown[1];
-    });
+    var actions = byId("live-actions");  // (none on a broadcast's page)
+    if (actions) {
+      actions.hidden = !(state.status === "playing" && mine.length);
+      var offered = state.draw_offer && mine.indexOf(state.draw_offer) < 0;
+      [["resign", state.ply > 0], ["draw-offer", state.ply > 0 && !state.draw_offer],
+       ["draw-accept", offered], ["abort", state.ply === 0]].forEach(function (shown) {
+        actions.querySelector("button[data-action=\"" + shown[0] + "\"]").hidden = !shown[1];
+      });
+    }
     tick();
     if (changed || !pos) { clicks = []; position(); }
   }
@@ -106,6 +112,7 @@
     var box = byId("live-you");
     clear(box);
     if (!game || game.status !== "playing") { return; }
+    if (game.broadcast) { box.appendChild(make("p", null, "You are watching")); return; }
     var mine = mySeats();
     if (mine.length) { box.appendChild(make("p", null, "You play " + mine.join(", "))); return; }
     if (asked && game.seats[asked] === null) {
