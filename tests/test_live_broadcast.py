@@ -309,6 +309,7 @@ def test_a_long_broadcast_is_followed_from_its_event_page_in_chromium(
     row = watcher.locator(f".live-now tr[data-live='{gid}'] td").all_inner_texts()
     assert row[:5] == [str(gid), "mosona", "3",
                        "White: Dunn, Dov, Black: Adams, Ada (broadcast)", "60"]
+    watcher.locator(".live-now").screenshot(path=shots / "broadcast-event-live-now.png")
     watcher.click(f".live-now tr[data-live='{gid}'] a")
     watcher.wait_for_url(f"**/live/{gid}")
     watcher.wait_for_selector("#live-moves li:nth-child(60)")
