@@ -681,7 +681,7 @@ def broadcast(archive: Archive, arbiter: str, text: str, now: float | None = Non
             archive.db.execute(
                 "INSERT INTO live_seats (live, seat, idx, player, norm) VALUES (?, ?, ?, ?, ?)",
                 (gid, seat, idx, arbiter, _key(arbiter)))
-        _notify(archive, gid)
+        _notify(archive, gid, 0)
     if moves:
         recorded(archive, gid, arbiter, text, now)
     return gid
@@ -745,5 +745,5 @@ def recorded(archive: Archive, gid: int, arbiter: str, text: str,
         elif ended is not None:
             _finish(archive, state, ended[0], "normal")
         else:
-            _bump(archive, gid, turn_started=state.turn_started)
+            _bump(archive, state, turn_started=state.turn_started)
         return _locked(archive, gid)

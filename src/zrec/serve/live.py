@@ -687,11 +687,13 @@ async def post_broadcast(request: Request, who: Player, archive: Writer) -> Resp
     return JSONResponse({"id": gid, "url": f"{base}/live/{gid}"}, status_code=201)
 
 
-def _recorded(archive: Archive, who: Caller, gid: int, text: str) -> dict[str, Any]:
+def _recorded(archive: Archive, who: Caller, gid: int, text: str
+              ) -> tuple[store.LiveState, dict[str, Any]]:
     try:
-        return store.recorded(archive, gid, who.name or "", text).to_json()
+        state = store.recorded(archive, gid, who.name or "", text)
     except store.LiveRefused as exc:
         raise _refused(exc) from None
+    return state, state.to_json()
 
 
 @router.post("/api/live/{gid}/record", tags=["live"],
@@ -702,10 +704,10 @@ async def post_record(request: Request, who: Player, gid: GameId) -> Response:
     asked = await _record_message(request)
     _rate(who)
     hub = hub_of(request)
-    async with hub.writes():
-        answer = await run_in_threadpool(_written, request, _recorded, who, gid,
-                                         asked.record)
-    hub.poke(gid)
+    async with hub.writes(settings_of(request).dialect):
+        state, answer = await run_in_threadpool(_written, request, _recorded, who, gid,
+                                                asked.record)
+    hub.publish(gid, state, answer)
     return JSONResponse(answer)
 
 
