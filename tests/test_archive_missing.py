@@ -47,6 +47,7 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "schedule": ["T", "--round-robin"],
         "seat": ["T"],
         "ratings": [],
+        "analyse": [],
     }
 
 
