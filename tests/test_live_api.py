@@ -149,6 +149,14 @@ def test_a_study_player_takes_a_seat(served: tuple[TestClient, dict[str, str]]) 
         "White": "study:mcts:5000", "Black": "Ada"}}, headers=bearer(tokens["Ada"]))) == (
         400, "bad-seats", "seats.White: player mcts:5000: over the web, mcts searches with a "
         "budget of at most 1000 (playouts); zrec play takes more")
+    # study players alone would play the whole game in the request, under the archive's
+    # write lock (with free captures, a random game may never end): refused, no game made
+    before = client.get("/api/live").json()
+    assert error(client.post("/api/live", json={**NEW, "seats": {
+        "White": "study:random", "Black": "study:greedy"}}, headers=bearer(tokens["Ada"]))) == (
+        400, "bad-seats", "seats: a live game needs a person's seat (a user, or an open "
+        "seat): study players alone play with zrec study")
+    assert client.get("/api/live").json() == before
 
 
 def test_bad_games_are_refused_in_words(served: tuple[TestClient, dict[str, str]]) -> None:

@@ -325,6 +325,11 @@ def create(
     except LiveError as exc:
         raise _refused(exc) from None
     order = list(started.seats)
+    if all((seats.get(seat) or "").startswith(STUDY) for seat in order):
+        # (played to its end at once, in the request and under the archive's lock: a
+        # game of study players alone is zrec study's)
+        raise LiveRefused(400, "bad-seats", "seats: a live game needs a person's seat (a "
+                          "user, or an open seat): study players alone play with zrec study")
     with archive.db.transaction(lock=True):
         if _playing(archive, _key(creator)) >= MAX_LIVE:
             raise LiveRefused(429, "too-many-games", f"{creator} already plays or made "
