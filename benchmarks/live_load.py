@@ -100,7 +100,10 @@ async def play(base: str, gid: int, moves: list[str], tokens: tuple[str, str],
     seen: dict[int, float] = {}
     ready = asyncio.Event()
     limits = httpx.Limits(max_connections=4)
-    async with httpx.AsyncClient(base_url=base, limits=limits) as watcher, \
+    # the opponent's page follows the game, logged in (an anonymous address may follow
+    # only a few games at once: zrec.serve.live.STREAMS_PER_CLIENT)
+    watching = {"Authorization": f"Bearer {tokens[1]}"}
+    async with httpx.AsyncClient(base_url=base, limits=limits, headers=watching) as watcher, \
             httpx.AsyncClient(base_url=base, limits=limits) as mover:
         task = asyncio.create_task(follow(watcher, f"/api/live/{gid}/stream", seen, ready))
         await ready.wait()

@@ -394,3 +394,55 @@ def test_a_stream_takes_what_its_process_wrote_only_while_it_is_the_newest(
     assert (hub.latest, hub.heard, dict(hub.waiting)) == ({}, {}, {})
     hub.publish(gid, state, {"version": 1})  # (nobody follows it: nothing kept)
     assert hub.latest == {}
+
+
+def test_an_anonymous_client_follows_a_few_games_at_once(tmp_path: Path) -> None:
+    """A few anonymous clients cannot take every stream of a process and leave the
+    players none: one address has at most STREAMS_PER_CLIENT streams open (429 in words
+    beyond, a closed one freeing its place); a logged-in user is not held to it."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from serving import served as serving
+    from zrec.serve.live import STREAMS_PER_CLIENT
+
+    db = str(tmp_path / "archive.sqlite")
+    tokens = make_users(db)
+    with serving(tmp_path, db) as url:
+        request = urllib.request.Request(url + "/api/live", json.dumps(NEW).encode(), {
+            "Content-Type": "application/json", **bearer(tokens["Ada"])})
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            gid = json.loads(answer.read())["id"]
+        where = urlsplit(url)
+
+        def opened(headers: str = "") -> tuple[socket.socket, str]:
+            sock = socket.create_connection((where.hostname, where.port or 80), timeout=20)
+            sock.sendall(f"GET /api/live/{gid}/stream HTTP/1.1\r\nHost: x\r\n{headers}"
+                         "\r\n".encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += sock.recv(4096)
+            return sock, head.decode("latin-1")
+
+        streams = [opened() for _ in range(STREAMS_PER_CLIENT)]
+        assert all(head.startswith("HTTP/1.1 200") for _, head in streams)
+        refused, head = opened()
+        assert head.startswith("HTTP/1.1 429"), head
+        assert "Retry-After: 5" in head.replace("retry-after", "Retry-After")
+        assert (f"this client follows {STREAMS_PER_CLIENT} live games at once already: "
+                "close one first") in head + refused.recv(4096).decode()
+        refused.close()
+        logged_in, head = opened(f"Authorization: Bearer {tokens['Bob']}\r\n")
+        assert head.startswith("HTTP/1.1 200"), head  # (a user is answerable)
+        streams[0][0].close()
+        deadline = time.monotonic() + 10
+        while True:  # the server sees the stream closed, and frees its place
+            again, head = opened()
+            again.close()
+            if head.startswith("HTTP/1.1 200") or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert head.startswith("HTTP/1.1 200"), head
+        for sock, _ in streams[1:]:
+            sock.close()
+        logged_in.close()

@@ -50,7 +50,8 @@ most :data:`zrec.archive.live.MAX_LIVE` games at once (``429 too-many-games``) a
 sends at most :data:`MOVES_PER_SECOND` moves or actions a second to a server process
 (``429 too-many-requests``); a message is at most :data:`MAX_MESSAGE` bytes
 (``413 too-large``); at most :data:`MAX_STREAMS` streams are open in a process at
-once (``503 busy``).  Every refusal is JSON with a code and a message naming the
+once (``503 busy``), at most :data:`STREAMS_PER_CLIENT` of one anonymous client
+(``429 too-many-requests``).  Every refusal is JSON with a code and a message naming the
 place and the reason.
 """
 
@@ -74,13 +75,13 @@ from starlette.concurrency import run_in_threadpool
 
 from zrec.archive import Archive, ArchiveError
 from zrec.archive import live as store
-from zrec.serve.access import Caller, needs
+from zrec.serve.access import Caller, caller, client_key, needs
 from zrec.serve.errors import ERROR, ApiError
 from zrec.serve.opening import Reader, Writer, reading, settings_of, writing
 from zrec.serve.templating import render
 
 __all__ = ["KEEP_ALIVE", "LIVE_BUDGETS", "MAX_MESSAGE", "MAX_STREAMS", "MOVES_PER_SECOND",
-           "router"]
+           "STREAMS_PER_CLIENT", "router"]
 
 router = APIRouter()
 log = logging.getLogger("zrec.serve")
@@ -95,6 +96,10 @@ MOVES_PER_SECOND = 5
 KEEP_ALIVE = 15.0
 #: streams open at once in one server process
 MAX_STREAMS = 400
+#: streams an anonymous client (its address, as the pool of expensive work counts
+#: clients) may have open at once in one process: a few anonymous clients cannot take
+#: every stream and leave the players none
+STREAMS_PER_CLIENT = 8
 #: the streams' reads, and the moves' writes, under way at once in one process
 READS_AT_ONCE, WRITES_AT_ONCE = 8, 16
 #: the largest budget of each search player in a live seat (its moves are made while
@@ -154,6 +159,8 @@ class Hub:
         self.listener: threading.Thread | None = None
         self.stop = threading.Event()
         self.open = 0
+        #: client -> its streams open (:data:`STREAMS_PER_CLIENT`)
+        self.clients: collections.Counter[str] = collections.Counter()
         self._reads: asyncio.Semaphore | None = None
         self._writes: asyncio.Semaphore | None = None
 
@@ -533,6 +540,13 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
     if hub.open >= MAX_STREAMS:
         raise ApiError(503, "busy", f"this server follows {MAX_STREAMS} live games at "
                        "once already: try again in a moment", headers={"Retry-After": "5"})
+    # an anonymous client (its address) follows a few games at once; a logged-in one,
+    # answerable for what they do, up to the process's streams
+    client = client_key(request) if caller(request).name is None else ""
+    if client and hub.clients[client] >= STREAMS_PER_CLIENT:
+        raise ApiError(429, "too-many-requests", f"this client follows {STREAMS_PER_CLIENT} "
+                       "live games at once already: close one first",
+                       headers={"Retry-After": "5"})
     if settings_of(request).dialect == "postgresql":
         hub.listen(settings_of(request).db)
 
@@ -541,6 +555,7 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
         woken = asyncio.Event()
         hub.waiting[gid].add(woken)
         hub.open += 1
+        hub.clients[client] += 1
         version, shown = -1, None
         try:
             yield "retry: 1000\n\n"
@@ -578,6 +593,9 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
                     woken.set()
         finally:
             hub.open -= 1
+            hub.clients[client] -= 1
+            if not hub.clients[client]:
+                del hub.clients[client]
             hub.leave(gid, woken)
 
     return StreamingResponse(events(), media_type="text/event-stream",

@@ -243,17 +243,33 @@
     });
   });
 
-  call("GET", "/api/live/" + id).then(function (state) {
-    show(state);
-    var source = new EventSource("/api/live/" + id + "/stream?after=" + state.ply);
+  // the game followed: a stream the server refused or ended (busy, too many at once,
+  // a worker restarted) is opened again after a wait that grows to 30 s, from the last
+  // move seen (a network error the browser retries by itself)
+  var seen = 0, over = false, wait = 1000;
+  function follow() {
+    var source = new EventSource("/api/live/" + id + "/stream?after=" + seen);
     source.addEventListener("state", function (event) {
       var now = JSON.parse(event.data);
       show(now);
-      if (now.status !== "playing") { source.close(); }
+      wait = 1000;
+      if (now.status !== "playing") { over = true; source.close(); }
     });
     source.addEventListener("move", function (event) {
       var m = JSON.parse(event.data);
+      seen = Math.max(seen, m.ply);
       app.setAttribute("data-last-move", m.ply + ". " + m.move);
     });
+    source.addEventListener("error", function () {
+      if (source.readyState !== EventSource.CLOSED || over) { return; }
+      setTimeout(follow, wait);
+      wait = Math.min(wait * 2, 30000);
+    });
+  }
+
+  call("GET", "/api/live/" + id).then(function (state) {
+    show(state);
+    seen = state.ply;
+    follow();
   }, function (e) { problem(e.message); });
 })();
