@@ -26,12 +26,29 @@
       said.appendChild(g);
     }
   }
+  // one record on its way at a time, and at most four a second (the server takes five
+  // moves or actions a second from a user): a change made meanwhile is sent after, the
+  // newest record only; a refusal for going too fast (429) is sent again a second later
+  var busy = false, last = 0, GAP = 250;
   function push() {
-    if (id === null || over || z.state.text === sent) { return; }
+    if (id === null || over || busy || z.state.text === sent) { return; }
+    var early = last + GAP - Date.now();
+    if (early > 0) { busy = true; setTimeout(function () { busy = false; push(); }, early); return; }
     var text = z.state.text;
-    sent = text;
+    busy = true;
+    last = Date.now();
     z.call("POST", "/api/live/" + id + "/record", JSON.stringify({ record: text }), "application/json")
-      .then(show, function (e) { sent = null; z.failed(e); });
+      .then(function (state) {
+        busy = false;
+        sent = text;
+        show(state);
+        push();
+      }, function (e) {
+        busy = false;
+        if (e && e.code === "too-many-requests") { setTimeout(push, 1000); return; }
+        sent = null;
+        z.failed(e);
+      });
   }
   start.addEventListener("click", function () {
     var text = z.state.text;
