@@ -32,6 +32,10 @@ the analysis of a game is the same in any process and for any ``--jobs``.  The e
 protocol alone is used (legal moves, apply, outcome, chance); where the engine has a
 compiled kernel, ``alphabeta``'s search and ``mcts``'s random playouts run in it, while
 ``mcts``'s tree is grown in Python.
+
+Past 500 lines, and one piece on purpose: the judges of the two players, the values,
+losses, marks and summaries they give are one reading of a move, and each depends on
+the others' definitions (the luck, which is another question, is in its own module).
 """
 
 from __future__ import annotations

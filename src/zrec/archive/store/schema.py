@@ -90,6 +90,10 @@ made).  Its statements make the tables only where they are missing.
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
 by a newer zrec is refused rather than damaged.
+
+Just past 500 lines, and one piece on purpose: it is the archive's one list of tables
+and of the steps between versions, read in order; each version's statements stand
+beside the ones before them.
 """
 
 from __future__ import annotations
