@@ -281,3 +281,64 @@ def test_an_archive_of_version_12_gets_the_tables_of_live_play(db_url: str) -> N
         shown = live.broadcast(archive, "Eddie", '[Game "mosona"]\n[White "Gray, Gus"]\n'
                                '[Black "Brown, Bea"]\n[Result "*"]\n\n1. a5-b5 *\n')
         assert [live.load(archive, g).broadcast for g in (again, shown)] == [False, True]
+
+
+def test_a_draw_of_three_seats_is_agreed_by_every_person_playing(archive: Archive) -> None:
+    """With three seats a draw needs every person's agreement: one accepting is not
+    enough; who agreed so far is kept; a study player neither blocks nor agrees."""
+    gid = live.create(archive, "Ada", "awethi", {}, {
+        "Shepherd1": "Ada", "Shepherd2": "Bob", "Wolves": "Cy"})
+    live.move(archive, gid, "Ada", "H")
+    offered = live.act(archive, gid, "Ada", "draw-offer")
+    assert (offered.draw_offer, offered.draw_agreed) == ("Shepherd1", ["Shepherd1"])
+    state = live.act(archive, gid, "Bob", "draw-accept")
+    assert state.status == "playing"
+    assert state.to_json()["draw_agreed"] == ["Shepherd1", "Shepherd2"]
+    assert refused(live.act, archive, gid, "Bob", "draw-accept") == (
+        409, "agreed-already", f"Bob agreed to the draw of live game #{gid} already: it "
+        "waits for Wolves")
+    state = live.act(archive, gid, "Cy", "draw-accept")
+    assert (state.status, state.result, state.termination) == (
+        "over", "1/2-1/2-1/2", "agreement")
+    assert state.stored is not None
+
+    gid = live.create(archive, "Ada", "awethi", {}, {
+        "Shepherd1": "Ada", "Shepherd2": "study:greedy", "Wolves": "Bob"})
+    live.move(archive, gid, "Ada", "H")
+    live.act(archive, gid, "Ada", "draw-offer")
+    state = live.act(archive, gid, "Bob", "draw-accept")  # (the study player: no say)
+    assert (state.status, state.result) == ("over", "1/2-1/2-1/2")
+
+    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "study:greedy"})
+    assert refused(live.act, archive, gid, "Ada", "draw-offer") == (
+        409, "no-draw", f"live game #{gid} has no other player to agree to a draw (study "
+        "players neither offer nor accept one)")
+
+
+TEAMS = {"South": "Ada", "West": "Bob", "North": "Cy", "East": "Dee"}
+
+
+def test_a_team_resigns_agrees_and_loses_on_time_as_one(archive: Archive) -> None:
+    """Under a reading whose seats play in teams (Stone Warriors, Ludii's: South and
+    East against West and North) a team is one party."""
+    gid = live.create(archive, "Ada", "stonewarriors", {"Ruleset": "ludii"}, TEAMS)
+    live.move(archive, gid, "Ada", "e2-f3")
+    live.act(archive, gid, "Ada", "draw-offer")
+    assert refused(live.act, archive, gid, "Dee", "draw-accept") == (
+        409, "agreed-already", f"Dee agreed to the draw of live game #{gid} already: it "
+        "waits for West+North")
+    state = live.act(archive, gid, "Cy", "draw-accept")  # (North, for West and North)
+    assert (state.status, state.result) == ("over", "1/2-1/2-1/2-1/2")
+
+    gid = live.create(archive, "Ada", "stonewarriors", {"Ruleset": "ludii"}, TEAMS)
+    live.move(archive, gid, "Ada", "e2-e3")
+    state = live.act(archive, gid, "Bob", "resign")  # (West: West and North lose)
+    assert (state.result, state.termination) == ("1-0-0-1", "resignation")
+    assert archive.game(state.stored or 0).valid
+
+    gid = live.create(archive, "Ada", "stonewarriors", {"Ruleset": "ludii"}, TEAMS, "5",
+                      now=0.0)
+    live.move(archive, gid, "Ada", "f2-g3", now=1.0)
+    assert live.settle(archive, gid, now=7.0)  # (West's flag fell)
+    state = live.load(archive, gid)
+    assert (state.result, state.termination) == ("1-0-0-1", "time forfeit")

@@ -6,7 +6,8 @@ worker process can answer for it and a worker killed mid-game loses nothing:
 
 - ``live_games``: the record's tags (JSON), the time control and each seat's time
   left, when the turn to move began, the dice rolled for it, the status (``playing``,
-  ``over``), result and termination, a draw offered, a version counted up at every
+  ``over``), result and termination, a draw offered and the seats that agreed to it
+  so far, a version counted up at every
   change (what a stream of the game follows), the id of the stored game once it
   is over, and whether it is a broadcast (a game played on a real board and recorded
   on the recording board: its moves and its end come only from the arbiter's record,
@@ -114,6 +115,8 @@ class LiveState:
     created: float
     creator: str
     broadcast: bool = False
+    #: the seats that agreed to the draw offered (the offer's seats first), in seat order
+    draw_agreed: list[str] = field(default_factory=list)
     _game: LiveGame | None = field(default=None, repr=False)
 
     def replayed(self) -> LiveGame:
@@ -165,6 +168,7 @@ class LiveState:
             "moves": [m for _, m, _ in self.moves],
             "roll": None if self.roll is None else list(self.roll),
             "draw_offer": self.draw_offer,
+            "draw_agreed": list(self.draw_agreed) if self.draw_offer else None,
             "clock": None if self.clock is None else self.clock.text(),
             "clocks": None if self.clock is None else {
                 seat: round(left, 3) for seat, left in self.left(now).items()},
@@ -225,7 +229,7 @@ _REPLAYED = _Replayed()
 
 _SELECT = ("SELECT id, game, tags, clock, clocks, turn_started, roll, status, result, "
            "termination, draw_offer, version, stored, event, round, created, creator, "
-           "broadcast FROM live_games WHERE id = ?")
+           "broadcast, draw_agreed FROM live_games WHERE id = ?")
 
 
 def _changing(archive: Archive) -> Any:
@@ -266,6 +270,7 @@ def _state(archive: Archive, row: Any) -> LiveState:
         event=None if row[13] is None else str(row[13]),
         round=None if row[14] is None else str(row[14]),
         created=float(row[15]), creator=str(row[16]), broadcast=bool(row[17]),
+        draw_agreed=[] if not row[18] else [str(s) for s in json.loads(row[18])],
     )
 
 
@@ -428,7 +433,9 @@ def _timed_out(archive: Archive, state: LiveState, now: float) -> bool:
         return False
     if state.left(now).get(seat, 1.0) > 0:
         return False
-    _finish(archive, state, ended_by(state.replayed().seats, [seat]), "time forfeit")
+    game = state.replayed()
+    _finish(archive, state, ended_by(game.seats, [seat], parties=game.parties()),
+            "time forfeit")
     return True
 
 
@@ -439,7 +446,7 @@ def _finish(archive: Archive, state: LiveState, result: str, termination: str | 
     stored = _store(archive, state.record()) if keep else None
     state.stored = stored
     _bump(archive, state, status="over", result=result, termination=termination,
-          stored=stored, roll=None, draw_offer=None)
+          stored=stored, roll=None, draw_offer=None, draw_agreed=None)
 
 
 def _store(archive: Archive, text: str) -> int | None:
@@ -587,7 +594,7 @@ def _after(archive: Archive, state: LiveState, now: float, rng: random.Random) -
     if ended is not None:
         _finish(archive, state, ended[0], "normal")
         return
-    _bump(archive, state, roll=_roll(game, rng), draw_offer=None,
+    _bump(archive, state, roll=_roll(game, rng), draw_offer=None, draw_agreed=None,
           turn_started=state.turn_started,
           clocks=None if state.clock is None else json.dumps(state.clocks))
 
@@ -612,7 +619,7 @@ def act(archive: Archive, gid: int, user: str, action: str,
                               f"{action}")
         if _timed_out(archive, state, now):
             return state
-        seats = state.replayed().seats
+        game = state.replayed()
         if action == "abort":
             if state.moves:
                 raise LiveRefused(409, "too-late", f"live game #{gid} has begun ("
@@ -623,16 +630,53 @@ def act(archive: Archive, gid: int, user: str, action: str,
             if not state.moves:
                 raise LiveRefused(409, "too-early", f"live game #{gid} has no move yet: "
                                   "abort it instead")
-            _finish(archive, state, ended_by(seats, mine), "resignation")
-        elif action == "draw-offer":
-            _bump(archive, state, draw_offer=mine[0])
+            _finish(archive, state, ended_by(game.seats, mine, parties=game.parties()),
+                    "resignation")
         else:
-            offer = state.draw_offer
-            if offer is None or offer in mine:
-                raise LiveRefused(409, "no-offer", f"no other player of live game #{gid} "
-                                  "offers a draw")
-            _finish(archive, state, ended_by(seats, draw=True), "agreement")
+            _draw(archive, state, user, mine, action)
         return _locked(archive, gid)
+
+
+def _draw(archive: Archive, state: LiveState, user: str, mine: list[str],
+          action: str) -> None:
+    """A draw offered or accepted by ``user`` (its seats ``mine``).  A draw is agreed
+    by every party (:meth:`LiveGame.parties`: a seat, or a team as one) that has a
+    person in it (a user, or a seat still open); a party of study players alone
+    neither agrees nor blocks, so a draw needs two parties of persons.  A draw offered
+    while one stands joins it; the offer and its agreements end with the next move."""
+    gid = state.id
+    game = state.replayed()
+    people = [party for party in game.parties()
+              if any(not (state.seats.get(seat) or "").startswith(STUDY) for seat in party)]
+    if len(people) < 2:
+        raise LiveRefused(409, "no-draw", f"live game #{gid} has no other player to agree "
+                          "to a draw (study players neither offer nor accept one)")
+    offer = state.draw_offer
+    if offer is None and action == "draw-accept":
+        raise LiveRefused(409, "no-offer", f"no other player of live game #{gid} "
+                          "offers a draw")
+    agreed = set(state.draw_agreed) if offer is not None else set()
+    ours = [party for party in people if set(party) & set(mine)]
+    if offer is not None and all(set(party) & agreed for party in ours):
+        if action == "draw-offer":
+            return  # (offered already: nothing changes)
+        if offer in mine:
+            raise LiveRefused(409, "no-offer", f"no other player of live game #{gid} "
+                              "offers a draw")
+        raise LiveRefused(409, "agreed-already", f"{user} agreed to the draw of live game "
+                          f"#{gid} already: it waits for {_waiting(people, agreed)}")
+    agreed |= set(mine)
+    if all(set(party) & agreed for party in people):
+        _finish(archive, state, ended_by(game.seats, draw=True), "agreement")
+        return
+    ordered = [seat for seat in game.seats if seat in agreed]
+    _bump(archive, state, draw_offer=offer or mine[0], draw_agreed=json.dumps(ordered))
+
+
+def _waiting(people: list[tuple[str, ...]], agreed: set[str]) -> str:
+    """The parties that have not agreed to a draw yet, in words (a team: its seats
+    joined with ``+``)."""
+    return ", ".join("+".join(party) for party in people if not set(party) & agreed)
 
 
 def live_games(archive: Archive, status: str | None = "playing", event: str | None = None,

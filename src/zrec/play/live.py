@@ -16,7 +16,7 @@ record as ``zrec fmt`` writes it.  Nothing here names a game.
 - :meth:`LiveGame.play` checks a written move (with the turn's roll, when the turn
   rolls dice: the server rolls them, and the roll is written in the record);
 - :func:`ended_by` gives the result of a game ended off the board (resignation, time,
-  agreement) for each seat;
+  agreement) for each seat, a team of seats as one party (:meth:`LiveGame.parties`);
 - :class:`Clock` is a time control ``SECONDS+INCREMENT`` (the ``TimeControl`` tag of
   PGN) and the time left to each seat.
 
@@ -278,6 +278,19 @@ class LiveGame:
         """Play a move the engine made (a study player's); its spelling."""
         return self._append(move)
 
+    def parties(self) -> list[tuple[str, ...]]:
+        """The parties of the game, each the seats that win or lose together: under a
+        reading whose seats play in teams (its engine's ``teams``, a team number for
+        each seat, as its results score teammates alike), each team; else each seat
+        alone.  A party resigns, runs out of time and agrees to a draw as one."""
+        teams = getattr(self.engine, "teams", None)
+        if teams is None:
+            return [(seat,) for seat in self.seats]
+        found: dict[Any, list[str]] = {}
+        for seat, team in zip(self.seats, teams, strict=True):
+            found.setdefault(team, []).append(seat)
+        return [tuple(seats) for seats in found.values()]
+
     def hidden(self) -> list[str]:
         """The tags of a hidden setup the rules drew (the order of a herd): what no
         seat may see while the game is played."""
@@ -314,9 +327,15 @@ def _hidden(game: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def ended_by(seats: Sequence[str], losers: Sequence[str] = (), draw: bool = False) -> str:
+def ended_by(seats: Sequence[str], losers: Sequence[str] = (), draw: bool = False,
+             parties: Sequence[Sequence[str]] = ()) -> str:
     """The result token of a game ended off the board: every seat ½ (``draw``), else
-    the ``losers`` 0 and every other seat 1."""
+    the ``losers`` 0 and every other seat 1; a seat of a party (``parties``: a team,
+    :meth:`LiveGame.parties`) with a loser in it loses with it."""
     if draw:
         return result_token([Fraction(1, 2)] * len(seats))
-    return result_token([Fraction(0 if seat in losers else 1) for seat in seats])
+    lost = set(losers)
+    for party in parties:
+        if lost & set(party):
+            lost |= set(party)
+    return result_token([Fraction(0 if seat in lost else 1) for seat in seats])

@@ -365,7 +365,8 @@ CREATE TABLE IF NOT EXISTS live_games (
     stored BIGINT,
     event TEXT,
     round TEXT,
-    broadcast INTEGER NOT NULL DEFAULT 0 CHECK (broadcast IN (0, 1))
+    broadcast INTEGER NOT NULL DEFAULT 0 CHECK (broadcast IN (0, 1)),
+    draw_agreed TEXT
 );
 CREATE INDEX IF NOT EXISTS live_games_status ON live_games (status, id);
 CREATE INDEX IF NOT EXISTS live_games_event ON live_games (event, round);

@@ -319,6 +319,9 @@ class TeamStoneWarriors(BaseEngine[TeamPosition, TeamMove]):
 
     seats: tuple[str, ...] = SEATS
     squares: tuple[str, ...] = POINTS
+    #: each seat's team (what play off the board, zrec.play.live, takes a party by:
+    #: a team resigns, loses on time and agrees to a draw as one)
+    teams: tuple[int, ...] = TEAM
 
     def __init__(self, title: str, options: Mapping[str, str]) -> None:
         self.title = title

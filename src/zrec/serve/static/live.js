@@ -84,7 +84,11 @@
       turn = "Waiting for players";
     } else {
       turn = state.to_move + " to move" + (state.roll ? " · rolled " + state.roll.join("") : "");
-      if (state.draw_offer) { turn += " · " + state.draw_offer + " offers a draw"; }
+      if (state.draw_offer) {
+        turn += " · " + state.draw_offer + " offers a draw";
+        var also = (state.draw_agreed || []).filter(function (s) { return s !== state.draw_offer; });
+        if (also.length) { turn += " (" + also.join(", ") + " agreed)"; }
+      }
     }
     byId("live-turn").textContent = turn;
     byId("live-stored").textContent = "";
@@ -98,7 +102,8 @@
     var actions = byId("live-actions");  // (none on a broadcast's page)
     if (actions) {
       actions.hidden = !(state.status === "playing" && mine.length);
-      var offered = state.draw_offer && mine.indexOf(state.draw_offer) < 0;
+      var agreed = state.draw_agreed || [];
+      var offered = state.draw_offer && mine.some(function (s) { return agreed.indexOf(s) < 0; });
       [["resign", state.ply > 0], ["draw-offer", state.ply > 0 && !state.draw_offer],
        ["draw-accept", offered], ["abort", state.ply === 0]].forEach(function (shown) {
         actions.querySelector("button[data-action=\"" + shown[0] + "\"]").hidden = !shown[1];
