@@ -283,10 +283,10 @@ class LiveGame:
         reading whose seats play in teams (its engine's ``teams``, a team number for
         each seat, as its results score teammates alike), each team; else each seat
         alone.  A party resigns, runs out of time and agrees to a draw as one."""
-        teams = getattr(self.engine, "teams", None)
-        if teams is None:
+        teams = self.engine.teams
+        if not teams:
             return [(seat,) for seat in self.seats]
-        found: dict[Any, list[str]] = {}
+        found: dict[int, list[str]] = {}
         for seat, team in zip(self.seats, teams, strict=True):
             found.setdefault(team, []).append(seat)
         return [tuple(seats) for seats in found.values()]

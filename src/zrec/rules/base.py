@@ -115,6 +115,11 @@ class Engine(Protocol[P, M]):
         """The seats of this record, in order ("White", "Black"; or the shepherd seats
         in play, then "Wolves")."""
 
+    @property
+    def teams(self) -> tuple[int, ...]:
+        """Each seat's team, where the seats play in teams (empty: each seat alone):
+        a game ended off the board, by resignation or time, is lost by the team."""
+
     # -- positions -------------------------------------------------------------
 
     def start(self) -> P:

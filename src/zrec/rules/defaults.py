@@ -61,6 +61,8 @@ class BaseEngine(ABC, Generic[P, M]):
     seats: tuple[str, ...]
     #: Every rule option with the value this engine plays (none by default).
     options: Mapping[str, str] = MappingProxyType({})
+    #: Each seat's team, where the seats play in teams (none by default: each seat alone).
+    teams: tuple[int, ...] = ()
 
     # -- what every game states ------------------------------------------------------
 

@@ -319,8 +319,8 @@ class TeamStoneWarriors(BaseEngine[TeamPosition, TeamMove]):
 
     seats: tuple[str, ...] = SEATS
     squares: tuple[str, ...] = POINTS
-    #: each seat's team (what play off the board, zrec.play.live, takes a party by:
-    #: a team resigns, loses on time and agrees to a draw as one)
+    #: each seat's team (live play, zrec.play.live, takes a team as one party: it
+    #: resigns, loses on time and agrees to a draw as one)
     teams: tuple[int, ...] = TEAM
 
     def __init__(self, title: str, options: Mapping[str, str]) -> None:
