@@ -342,3 +342,40 @@ def test_a_team_resigns_agrees_and_loses_on_time_as_one(archive: Archive) -> Non
     assert live.settle(archive, gid, now=7.0)  # (West's flag fell)
     state = live.load(archive, gid)
     assert (state.result, state.termination) == ("1-0-0-1", "time forfeit")
+
+
+def test_a_game_played_live_is_stored_even_when_the_archive_has_its_moves(
+        archive: Archive) -> None:
+    """Two quick resignations after the same move between the same players are two
+    games played: the second is stored too (the import judged it a copy of the first
+    and stored nothing, and the game ended with no stored game, silently)."""
+    ids = []
+    for _ in range(2):
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+        live.move(archive, gid, "Ada", "a5-b5")
+        state = live.act(archive, gid, "Bob", "resign")
+        assert (state.result, state.termination) == ("1-0", "resignation")
+        assert state.stored is not None, f"game {len(ids) + 1} not stored"
+        ids.append(state.stored)
+    assert ids[0] != ids[1] and archive.count() == 2
+    assert state.to_json()["not_stored"] is None
+
+
+def test_a_broadcast_of_a_game_the_archive_has_keeps_that_games_id(
+        archive: Archive) -> None:
+    """A game broadcast that the archive has already (its record imported before) is
+    not stored again: the broadcast keeps the id of the stored game and says why."""
+    from zrec.archive.store.ingest import Importer
+    from zrec.notation.inputs import read_input
+
+    text = ('[Game "mosona"]\n[Event "Club"]\n[White "Gray, Gus"]\n[Black "Brown, Bea"]\n'
+            '[Result "1-0"]\n[Termination "resignation"]\n\n1. a5-b5 c4xa5 2. a3xc4 1-0\n')
+    [kept] = Importer(archive).import_records(
+        read_input(text.encode(), "-", "club.zrec"), "club.zrec", source=False).ids
+    gid = live.broadcast(archive, "Ada", text.replace('"1-0"', '"*"').replace(
+        '[Termination "resignation"]\n', "").replace(" 1-0\n", " *\n"))
+    state = live.recorded(archive, gid, "Ada", text)
+    assert (state.status, state.result, state.stored) == ("over", "1-0", kept)
+    assert state.not_stored == f"the same game as #{kept}: not stored again"
+    assert live.load(archive, gid).to_json()["not_stored"] == state.not_stored
+    assert archive.count() == 1

@@ -7,11 +7,11 @@ worker process can answer for it and a worker killed mid-game loses nothing:
 - ``live_games``: the record's tags (JSON), the time control and each seat's time
   left, when the turn to move began, the dice rolled for it, the status (``playing``,
   ``over``), result and termination, a draw offered and the seats that agreed to it
-  so far, a version counted up at every
-  change (what a stream of the game follows), the id of the stored game once it
-  is over, and whether it is a broadcast (a game played on a real board and recorded
-  on the recording board: its moves and its end come only from the arbiter's record,
-  :func:`recorded`, never from a seat's move or action);
+  so far, a version counted up at every change (what a stream of the game follows),
+  the id of the stored game once it is over (and why it is not a game of its own,
+  when it is not), and whether it is a broadcast (a game played on a real board and
+  recorded on the recording board: its moves and its end come only from the
+  arbiter's record, :func:`recorded`, never from a seat's move or action);
 - ``live_seats``: who plays each seat: a user (by name, and its key), a study player
   (``study:greedy``), or nobody yet (whoever opens the seat's link and is logged in
   takes it);
@@ -34,7 +34,13 @@ on time (checked whenever the game is read or changed: :func:`settle`), or is ab
 before its first move.  A game that ended with a result is imported as any other
 record (:class:`zrec.archive.store.ingest.Importer`, no source) with its ``Event``,
 ``Round``, players, ``Date``, ``TimeControl`` and ``Termination`` tags, so it is in
-the standings, ratings and explorer at once; an aborted game is not stored.
+the standings, ratings and explorer at once; an aborted game is not stored.  A game
+played live is a game of its own even when the archive has one with the same players
+and moves (two quick resignations after the same first move): it is stored all the
+same, never judged a copy.  A broadcast may be a game the archive has already (its
+record imported, or broadcast before): it then keeps the id of that game, and
+``not_stored`` says so in the import's words; a record the import refuses is not
+stored, and ``not_stored`` says why.
 
 Refusals are :class:`LiveRefused` with a stable code and the HTTP status the server
 answers them with; each message names the place and the reason.
@@ -117,6 +123,9 @@ class LiveState:
     broadcast: bool = False
     #: the seats that agreed to the draw offered (the offer's seats first), in seat order
     draw_agreed: list[str] = field(default_factory=list)
+    #: why the finished game is not stored as a game of its own (the import's words: a
+    #: broadcast of a game the archive has, whose id ``stored`` is), else ``None``
+    not_stored: str | None = None
     _game: LiveGame | None = field(default=None, repr=False)
 
     def replayed(self) -> LiveGame:
@@ -174,6 +183,7 @@ class LiveState:
                 seat: round(left, 3) for seat, left in self.left(now).items()},
             "version": self.version,
             "game_id": self.stored,
+            "not_stored": self.not_stored,
             "event": self.event,
             "round": self.round,
             "broadcast": self.broadcast,
@@ -229,7 +239,7 @@ _REPLAYED = _Replayed()
 
 _SELECT = ("SELECT id, game, tags, clock, clocks, turn_started, roll, status, result, "
            "termination, draw_offer, version, stored, event, round, created, creator, "
-           "broadcast, draw_agreed FROM live_games WHERE id = ?")
+           "broadcast, draw_agreed, not_stored FROM live_games WHERE id = ?")
 
 
 def _changing(archive: Archive) -> Any:
@@ -271,6 +281,7 @@ def _state(archive: Archive, row: Any) -> LiveState:
         round=None if row[14] is None else str(row[14]),
         created=float(row[15]), creator=str(row[16]), broadcast=bool(row[17]),
         draw_agreed=[] if not row[18] else [str(s) for s in json.loads(row[18])],
+        not_stored=None if row[19] is None else str(row[19]),
     )
 
 
@@ -443,24 +454,34 @@ def _finish(archive: Archive, state: LiveState, result: str, termination: str | 
             keep: bool = True) -> None:
     """The game over with ``result``; stored as an import unless ``keep`` is False."""
     state.status, state.result, state.termination = "over", result, termination
-    stored = _store(archive, state.record()) if keep else None
-    state.stored = stored
+    stored, why = (_store(archive, state.record(), copies=not state.broadcast) if keep
+                   else (None, None))
+    state.stored, state.not_stored = stored, why
     _bump(archive, state, status="over", result=result, termination=termination,
-          stored=stored, roll=None, draw_offer=None, draw_agreed=None)
+          stored=stored, not_stored=why, roll=None, draw_offer=None, draw_agreed=None)
 
 
-def _store(archive: Archive, text: str) -> int | None:
-    """The finished game imported as any record (no source); its id."""
+def _store(archive: Archive, text: str, copies: bool) -> tuple[int | None, str | None]:
+    """The finished game imported as any record (no source): its id, and ``None``; or,
+    when the import stores it not (``copies``: not even as a copy of a stored game),
+    the id of the stored game it is a copy of (``None``: refused) and why, in the
+    import's words."""
     from zrec.archive.store.ingest import Importer
+    from zrec.archive.store.outcome import Notice
     from zrec.notation.inputs import read_input
 
     if archive.db.dialect == "postgresql":  # (an import's lock: imports take turns)
         archive.db.execute("SELECT pg_advisory_xact_lock(7317)")
 
-    importer = Importer(archive)
+    notices: list[Notice] = []
+    importer = Importer(archive, notify=notices.append, copies=copies)
     result = importer.import_records(read_input(text.encode("utf-8"), "-", "<live>"),
                                      "<live>", source=False)
-    return result.ids[0] if result.ids else None
+    if result.ids:
+        return result.ids[0], None
+    if not notices:
+        return None, "the import stored nothing"
+    return notices[0].other, notices[0].message
 
 
 def settle(archive: Archive, gid: int, now: float | None = None) -> bool:
@@ -830,7 +851,8 @@ def recorded(archive: Archive, gid: int, arbiter: str, text: str,
             _finish(archive, state, result, said)
             if state.stored is None:  # (the whole change is undone)
                 raise LiveRefused(400, "bad-record", f"record: live game #{gid} ended "
-                                  f"{result} ({said}) cannot be stored: check its record")
+                                  f"{result} ({said}) cannot be stored: "
+                                  f"{state.not_stored or 'check its record'}")
         elif ended is not None:
             _finish(archive, state, ended[0], "normal")
         else:

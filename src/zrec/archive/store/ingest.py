@@ -102,7 +102,9 @@ def _now() -> str:
 
 
 class Importer:
-    """Imports files into one archive; ``notify`` is shown every :class:`Notice`."""
+    """Imports files into one archive; ``notify`` is shown every :class:`Notice`;
+    ``copies``: duplicates and truncated copies are stored too (step 2 and 3 above
+    skipped)."""
 
     def __init__(
         self,
@@ -110,8 +112,12 @@ class Importer:
         keep_invalid: bool = False,
         notify: Callable[[Notice], None] | None = None,
         batch: int = BATCH,
+        copies: bool = False,
     ) -> None:
         self.archive = archive
+        #: store a game even when a stored game has its moves and players (a game played
+        #: live on zrec serve is a game of its own, never a copy of a record)
+        self.copies = copies
         self.db = archive.db
         self.keep_invalid = keep_invalid
         self.notify = notify or (lambda notice: None)
@@ -298,12 +304,12 @@ class Importer:
             stored.append(gid)
             return [notice("invalid", f"kept, flagged invalid, as #{gid}: {problem}", gid)]
         found: list[Notice] = []
-        same = self._same(fact, rows)
+        same = None if self.copies else self._same(fact, rows)
         if same is not None:
             counts.duplicates += 1
             rows.source(same, sid, fact)
             return [notice("duplicate", f"the same game as #{same}: not stored again", None, same)]
-        longer = self._longer(fact, rows)
+        longer = None if self.copies else self._longer(fact, rows)
         if longer is not None:
             gid, plies = longer
             counts.truncated += 1

@@ -366,7 +366,8 @@ CREATE TABLE IF NOT EXISTS live_games (
     event TEXT,
     round TEXT,
     broadcast INTEGER NOT NULL DEFAULT 0 CHECK (broadcast IN (0, 1)),
-    draw_agreed TEXT
+    draw_agreed TEXT,
+    not_stored TEXT
 );
 CREATE INDEX IF NOT EXISTS live_games_status ON live_games (status, id);
 CREATE INDEX IF NOT EXISTS live_games_event ON live_games (event, round);

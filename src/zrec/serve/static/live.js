@@ -97,6 +97,9 @@
       a.href = "/games/" + state.game_id;
       byId("live-stored").appendChild(a);
     }
+    if (state.not_stored) {  // (a broadcast of a stored game, or a record refused)
+      byId("live-stored").appendChild(make("span", "live-not-stored", " " + state.not_stored));
+    }
     you();
     var mine = mySeats();
     var actions = byId("live-actions");  // (none on a broadcast's page)
