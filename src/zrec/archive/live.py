@@ -334,8 +334,9 @@ def create(
 ) -> int:
     """A new live game made by the user ``creator``: ``seats`` maps each seat to the
     user who plays it (the name as the accounts store it), a study
-    player (``study:greedy``) or ``None`` (an open seat); its id.  Raises
-    :class:`LiveRefused`."""
+    player (``study:greedy``) or ``None`` (an open seat); its id.  The study players
+    whose turns come first play them in the same transaction (a game is never left
+    made without them).  Raises :class:`LiveRefused`."""
     now = time.time() if now is None else now
     rng = rng or random.Random(secrets.randbits(128))
     try:
@@ -371,6 +372,7 @@ def create(
                 (gid, seat, idx, player,
                  None if player is None or player.startswith(STUDY) else _key(player)))
         _notify(archive, gid, 0)
+        start_study(archive, gid, now, rng)
     return gid
 
 
@@ -385,8 +387,10 @@ def _bump(archive: Archive, state: LiveState, **changes: Any) -> None:
     _notify(archive, state.id, state.version)
 
 
-def take_seat(archive: Archive, gid: int, seat: str, user: str) -> LiveState:
-    """The user takes the open seat ``seat``; the game after."""
+def take_seat(archive: Archive, gid: int, seat: str, user: str, now: float | None = None,
+              rng: random.Random | None = None) -> LiveState:
+    """The user takes the open seat ``seat``, and the study players whose turns come
+    first play them (:func:`start_study`), in one transaction; the game after."""
     with archive.db.transaction(lock=True):
         state = _locked(archive, gid)
         _not_broadcast(state)
@@ -413,7 +417,7 @@ def take_seat(archive: Archive, gid: int, seat: str, user: str) -> LiveState:
                            "AND seat = ?", (user, _key(user), gid, seat))
         tags = [(n, user if n == seat else v) for n, v in state.tags]
         _bump(archive, state, tags=json.dumps(tags, ensure_ascii=False))
-        return _locked(archive, gid)
+        return start_study(archive, gid, now, rng)
 
 
 def _locked(archive: Archive, gid: int) -> LiveState:
@@ -765,7 +769,7 @@ def broadcast(archive: Archive, arbiter: str, text: str, now: float | None = Non
     its tags, players and hidden setup are the record's (``text``), it is marked a
     broadcast (its moves and its end come only from :func:`recorded`), the arbiter
     holds every seat (its live games count it), and the moves already recorded are
-    played; its id.  Raises
+    played, all in one transaction (a record refused leaves no game); its id.  Raises
     :class:`LiveRefused`."""
     now = time.time() if now is None else now
     tags, moves, _, _ = _broadcast_record(text)
@@ -788,8 +792,8 @@ def broadcast(archive: Archive, arbiter: str, text: str, now: float | None = Non
                 "INSERT INTO live_seats (live, seat, idx, player, norm) VALUES (?, ?, ?, ?, ?)",
                 (gid, seat, idx, arbiter, _key(arbiter)))
         _notify(archive, gid, 0)
-    if moves:
-        recorded(archive, gid, arbiter, text, now)
+        if moves:
+            recorded(archive, gid, arbiter, text, now)
     return gid
 
 

@@ -326,7 +326,6 @@ def _create(archive: Archive, who: Caller, asked: LiveRequest) -> int:
     try:
         gid = store.create(archive, who.name or "", asked.game, asked.options, seats,
                            asked.clock, tags, event=asked.event, round_=asked.round)
-        store.start_study(archive, gid)
     except store.LiveRefused as exc:
         raise _refused(exc) from None
     return gid
@@ -432,8 +431,7 @@ def _written(request: Request, change: Any, *args: Any) -> Any:
 def _take(archive: Archive, who: Caller, gid: int, seat: str
           ) -> tuple[store.LiveState, dict[str, Any]]:
     try:
-        store.take_seat(archive, gid, seat, who.name or "")
-        state = store.start_study(archive, gid)
+        state = store.take_seat(archive, gid, seat, who.name or "")
     except store.LiveRefused as exc:
         raise _refused(exc) from None
     return state, state.to_json()
@@ -615,7 +613,13 @@ Recorder = Annotated[Caller, Depends(needs("record"))]
 def _online(archive: Archive, who: Caller, name: str, asked: RoundRequest
             ) -> list[tuple[int, int, dict[str, str | None]]]:
     """A live game for each board of the round without a result or a live game yet:
-    (board, id, seats)."""
+    (board, id, seats), made in one transaction (a board refused leaves none made)."""
+    with archive.db.transaction(lock=True):
+        return _round_games(archive, who, name, asked)
+
+
+def _round_games(archive: Archive, who: Caller, name: str, asked: RoundRequest
+                 ) -> list[tuple[int, int, dict[str, str | None]]]:
     from zrec.serve.accounts import find_user
     from zrec.serve.events import loaded
     from zrec.serve.results import recording
