@@ -128,3 +128,39 @@ def test_a_game_is_made_with_its_study_players_first_moves(db_url: str) -> None:
                                                          "Black": "Ada"})
         state = live.load(archive, gid)
         assert (len(state.moves), state.to_move(), state.version) == (1, "Black", 1)
+
+
+def test_a_round_of_more_boards_than_a_user_plays_goes_online(
+        db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boards an arbiter puts online count for their players, not for the arbiter:
+    a round of more boards than MAX_LIVE goes online whole (its last boards were
+    refused, 429), and the arbiter may still make a game of their own."""
+    from test_serve_results import SWISS, swiss_round_5_begun
+    from zrec.serve.accounts import add_user, new_token
+
+    monkeypatch.setattr(live, "MAX_LIVE", 2)  # (round 5 has 3 boards without a result)
+    swiss_round_5_begun(db_url, tmp_path)
+    with Archive.open(db_url) as archive:
+        for name in ("Eddie", "Brown, Bea"):
+            add_user(archive, name, "editor", "a good password 1")
+        tokens = {name: new_token(archive, name) for name in ("Eddie", "Brown, Bea")}
+    with TestClient(create_app(db_url)) as client:
+        made = client.post(f"/api/events/{SWISS}/live", json={"round": 5},
+                           headers=bearer(tokens["Eddie"]))
+        assert made.status_code == 201, made.text
+        assert [g["board"] for g in made.json()["games"]] == [2, 3, 4]
+        for _ in range(2):
+            mine = client.post("/api/live", json={"game": "mosona", "seats": {
+                "White": "Eddie", "Black": None}}, headers=bearer(tokens["Eddie"]))
+            assert mine.status_code == 201, mine.text
+        assert error(client.post("/api/live", json={"game": "mosona", "seats": {
+            "White": "Eddie", "Black": None}}, headers=bearer(tokens["Eddie"]))) == (
+            429, "too-many-games", "Eddie already plays or made 2 live games that are not "
+            "over: finish one first")
+        # Brown, Bea plays board 2: it counts for her
+        client.post("/api/live", json={"game": "mosona", "seats": {
+            "White": "Brown, Bea", "Black": None}}, headers=bearer(tokens["Brown, Bea"]))
+        assert error(client.post("/api/live", json={"game": "mosona", "seats": {
+            "White": "Brown, Bea", "Black": None}}, headers=bearer(tokens["Brown, Bea"]))
+        ) == (429, "too-many-games", "Brown, Bea already plays or made 2 live games that "
+              "are not over: finish one first")

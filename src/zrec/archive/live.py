@@ -74,7 +74,8 @@ __all__ = ["ACTIONS", "CHANNEL", "MAX_LIVE", "STUDY", "LiveRefused", "LiveState"
            "broadcast", "create", "is_broadcast", "listen", "live_games", "load", "move",
            "recorded", "settle", "start_study", "take_seat"]
 
-#: the live games a user may be playing (seated in, or made and not over) at once
+#: the live games a user may be playing at once (not over, and seated in or made by
+#: them; a board of a paired round counts for its players, not for its arbiter)
 MAX_LIVE = 20
 #: what a seat's player is written with when it is a study player (``study:greedy``)
 STUDY = "study:"
@@ -313,10 +314,13 @@ def _notify(archive: Archive, gid: int, version: int) -> None:
 
 
 def _playing(archive: Archive, user_key: str) -> int:
+    """The live games not over that count against the user's :data:`MAX_LIVE`: those
+    in which they hold a seat, and those they made, but for the boards of a paired
+    round they put online (made for their players)."""
     return int(archive.db.value(
         "SELECT count(DISTINCT g.id) FROM live_games g LEFT JOIN live_seats s ON "
-        "s.live = g.id WHERE g.status = 'playing' AND (s.norm = ? OR g.creator = ?)",
-        (user_key, user_key)))
+        "s.live = g.id WHERE g.status = 'playing' AND (s.norm = ? OR (g.creator = ? "
+        "AND g.paired = 0))", (user_key, user_key)))
 
 
 def create(
@@ -331,10 +335,13 @@ def create(
     rng: random.Random | None = None,
     event: str | None = None,
     round_: str | None = None,
+    paired: bool = False,
 ) -> int:
     """A new live game made by the user ``creator``: ``seats`` maps each seat to the
     user who plays it (the name as the accounts store it), a study
-    player (``study:greedy``) or ``None`` (an open seat); its id.  The study players
+    player (``study:greedy``) or ``None`` (an open seat); its id.  ``paired``: a board
+    of a paired round put online by an arbiter, ``creator``, for its players: it does
+    not count against the arbiter's live games (:data:`MAX_LIVE`).  The study players
     whose turns come first play them in the same transaction (a game is never left
     made without them).  Raises :class:`LiveRefused`."""
     now = time.time() if now is None else now
@@ -354,17 +361,17 @@ def create(
         raise LiveRefused(400, "bad-seats", "seats: a live game needs a person's seat (a "
                           "user, or an open seat): study players alone play with zrec study")
     with archive.db.transaction(lock=True):
-        if _playing(archive, _key(creator)) >= MAX_LIVE:
+        if not paired and _playing(archive, _key(creator)) >= MAX_LIVE:
             raise LiveRefused(429, "too-many-games", f"{creator} already plays or made "
                               f"{MAX_LIVE} live games that are not over: finish one first")
         gid = archive.db.insert(
             "INSERT INTO live_games (game, tags, clock, clocks, roll, status, creator, "
-            "created, event, round) VALUES (?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?) "
-            "RETURNING id",
+            "created, event, round, paired) VALUES (?, ?, ?, ?, ?, 'playing', ?, ?, ?, ?, "
+            "?) RETURNING id",
             (started.replay.rules.name, json.dumps(written, ensure_ascii=False),
              None if timing is None else timing.text(),
              None if timing is None else json.dumps({s: timing.seconds for s in order}),
-             _roll(started, rng), _key(creator), now, event, round_))
+             _roll(started, rng), _key(creator), now, event, round_, int(paired)))
         for idx, seat in enumerate(order):
             player = names.get(seat)
             archive.db.execute(

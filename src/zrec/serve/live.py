@@ -46,7 +46,8 @@ move at a time, in the order they came.
 
 Limits: anonymous users watch only (``401 login-needed`` for a write); a player moves
 only for its own seat (``403 not-your-seat``, ``409 not-your-turn``); a user plays at
-most :data:`zrec.archive.live.MAX_LIVE` games at once (``429 too-many-games``) and
+most :data:`zrec.archive.live.MAX_LIVE` games at once (``429 too-many-games``; a
+round's boards put online count for their players, not the arbiter) and
 sends at most :data:`MOVES_PER_SECOND` moves or actions a second to a server process
 (``429 too-many-requests``); a message is at most :data:`MAX_MESSAGE` bytes
 (``413 too-large``); at most :data:`MAX_STREAMS` streams are open in a process at
@@ -649,7 +650,7 @@ def _round_games(archive: Archive, who: Caller, name: str, asked: RoundRequest
                 [("Event", event.name), ("Round", board.value), *(
                     (seat, player) for seat, player in zip(found.seats, board.players,
                                                            strict=True))],
-                event=event.name, round_=board.value)
+                event=event.name, round_=board.value, paired=True)
         except store.LiveRefused as exc:
             raise _refused(exc) from None
         made.append((board.board, gid, seats))

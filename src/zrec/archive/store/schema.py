@@ -82,7 +82,8 @@ average loss in it; ``analysis_marks``, each marked move (ply, seat, ``?!``, ``?
 
 Version 13 adds live play (:mod:`zrec.archive.live`): ``live_games`` (a game played
 on ``zrec serve``, or broadcast from the recording board: its record's tags, clock,
-status and result, whether it is a broadcast, the game stored once it is over),
+status and result, whether it is a broadcast or a board of a paired round, the game
+stored once it is over),
 ``live_seats`` (who plays each seat: a user, a study player, or nobody yet) and
 ``live_moves`` (its moves in order, each as the engine spells it, with when it was
 made).  Its statements make the tables only where they are missing.
@@ -367,7 +368,8 @@ CREATE TABLE IF NOT EXISTS live_games (
     round TEXT,
     broadcast INTEGER NOT NULL DEFAULT 0 CHECK (broadcast IN (0, 1)),
     draw_agreed TEXT,
-    not_stored TEXT
+    not_stored TEXT,
+    paired INTEGER NOT NULL DEFAULT 0 CHECK (paired IN (0, 1))
 );
 CREATE INDEX IF NOT EXISTS live_games_status ON live_games (status, id);
 CREATE INDEX IF NOT EXISTS live_games_event ON live_games (event, round);
