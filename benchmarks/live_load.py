@@ -202,6 +202,10 @@ def main() -> None:
                                             "Black": f"player{2 * i + 1}"}}, timeout=30)
             answer.raise_for_status()
             gids.append(answer.json()["id"])
+            taken = httpx.post(  # (Black is kept for its player, who takes it)
+                f"{base}/api/live/{gids[-1]}/seat", json={"seat": "Black"},
+                headers={"Authorization": f"Bearer {tokens[2 * i + 1]}"}, timeout=30)
+            taken.raise_for_status()
         server_cpu, own_cpu = cpu_of(server.pid), time.process_time()
         result = asyncio.run(main_async(args, base, gids, moves, tokens))
         result["server_cpu_s"] = round(cpu_of(server.pid) - server_cpu, 1)

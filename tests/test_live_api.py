@@ -55,6 +55,15 @@ NEW = {"game": "mosona", "options": {}, "seats": {"White": "Ada", "Black": "Bob"
        "clock": "300+2", "event": "Live Cup", "round": "1"}
 
 
+def take(client: TestClient, tokens: dict[str, str], gid: int, seat: str = "Black",
+         who: str = "Bob") -> None:
+    """``who`` takes the seat kept for them (a seat named for a user other than the
+    game's maker is theirs once they open its link)."""
+    taken = client.post(f"/api/live/{gid}/seat", json={"seat": seat},
+                        headers=bearer(tokens[who]))
+    assert taken.status_code == 200, taken.text
+
+
 def test_two_players_play_a_game_to_its_end_and_it_is_archived(
         served: tuple[TestClient, dict[str, str]]) -> None:
     client, tokens = served
@@ -64,6 +73,7 @@ def test_two_players_play_a_game_to_its_end_and_it_is_archived(
     assert made.json()["seats"] == {
         "White": f"http://testserver/live/{gid}?seat=White",
         "Black": f"http://testserver/live/{gid}?seat=Black"}
+    take(client, tokens, gid)
     now = client.get(f"/api/live/{gid}").json()
     assert (now["to_move"], now["status"], now["result"]) == ("White", "playing", "*")
     for ply, move in enumerate(CHAIN_GAME):
@@ -89,6 +99,7 @@ def test_two_players_play_a_game_to_its_end_and_it_is_archived(
 def test_who_may_move(served: tuple[TestClient, dict[str, str]]) -> None:
     client, tokens = served
     gid = client.post("/api/live", json=NEW, headers=bearer(tokens["Ada"])).json()["id"]
+    take(client, tokens, gid)
     assert error(client.post(f"/api/live/{gid}/move", json={"move": "a5-b5"})) == (
         401, "login-needed", "log in to play: anonymous visitors only read")
     assert error(client.post(f"/api/live/{gid}/move", json={"move": "a5-b5"},
@@ -221,6 +232,7 @@ def test_the_stream_pushes_each_move_and_resumes_after_the_last_event_id(
                 return json.loads(answer.read())
 
         gid = post("/api/live", NEW, "Ada")["id"]
+        post(f"/api/live/{gid}/seat", {"seat": "Black"}, "Bob")
         found: list[tuple[float, str, str, dict[str, Any]]] = []
         # the first state, then for each of 4 moves: the move and the state after
         reader = threading.Thread(target=read_events,
@@ -292,6 +304,7 @@ def test_no_seat_sees_a_hidden_herd_while_the_game_is_played(
     client, tokens = served
     gid = client.post("/api/live", json={"game": "awethi", "seats": {
         "Shepherd1": "Ada", "Wolves": "Bob"}}, headers=bearer(tokens["Ada"])).json()["id"]
+    take(client, tokens, gid, "Wolves")
     now = client.get(f"/api/live/{gid}").json()
     assert "Herd1" not in now["record"] and now["roll"] is not None
     board = client.get(f"/api/live/{gid}/position").json()
@@ -371,7 +384,8 @@ def test_a_stream_takes_what_its_process_wrote_only_while_it_is_the_newest(
     from zrec.serve.live import Hub
 
     with Archive.open(str(tmp_path / "a.sqlite"), create=True) as archive:
-        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                          seat_others=True)
         state = live.move(archive, gid, "Ada", "a5-b5")
     hub, woken = Hub(), asyncio.Event()
     hub.waiting[gid].add(woken)

@@ -55,7 +55,8 @@ def test_a_game_played_to_its_end_is_stored_as_an_import(archive: Archive) -> No
 
 
 def test_only_the_seat_to_move_moves_and_every_move_is_checked(archive: Archive) -> None:
-    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                      seat_others=True)
     assert refused(live.move, archive, gid, "Cy", "a5-b5") == (
         403, "not-your-seat", f"Cy plays no seat of live game #{gid}: only its players move")
     assert refused(live.move, archive, gid, "Bob", "a5-b5") == (
@@ -67,13 +68,15 @@ def test_only_the_seat_to_move_moves_and_every_move_is_checked(archive: Archive)
 
 
 def test_resign_draw_and_abort(archive: Archive) -> None:
-    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                      seat_others=True)
     assert refused(live.act, archive, gid, "Ada", "resign")[1] == "too-early"
     state = live.act(archive, gid, "Bob", "abort")
     assert (state.status, state.result, state.stored) == ("over", "*", None)
     assert archive.count() == 0
 
-    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                      seat_others=True)
     live.move(archive, gid, "Ada", "a5-b5")
     assert refused(live.act, archive, gid, "Ada", "abort")[1] == "too-late"
     assert refused(live.act, archive, gid, "Bob", "draw-accept")[1] == "no-offer"
@@ -88,7 +91,7 @@ def test_resign_draw_and_abort(archive: Archive) -> None:
 
 def test_the_clock_ends_the_game_on_time(archive: Archive) -> None:
     gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
-                      "10+1", now=100.0)
+                      "10+1", now=100.0, seat_others=True)
     live.move(archive, gid, "Ada", "a5-b5", now=150.0)  # (the first move: no clock yet)
     live.move(archive, gid, "Bob", "c4xa5", now=154.0)  # Black: 10 - 4 + 1 = 7
     state = live.load(archive, gid)
@@ -102,7 +105,7 @@ def test_the_clock_ends_the_game_on_time(archive: Archive) -> None:
 
 def test_a_move_after_the_flag_fell_ends_the_game_and_is_not_played(archive: Archive) -> None:
     gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"}, "5",
-                      now=0.0)
+                      now=0.0, seat_others=True)
     live.move(archive, gid, "Ada", "a5-b5", now=1.0)
     state = live.move(archive, gid, "Bob", "c4xa5", now=7.0)
     assert (state.status, state.result, len(state.moves)) == ("over", "1-0", 1)
@@ -159,7 +162,7 @@ def test_a_three_seat_awethi_game_with_a_study_player_is_played_to_its_end(
     plays; the dice of every turn are in the record."""
     gid = live.create(archive, "Ada", "awethi", {}, {
         "Shepherd1": "Ada", "Shepherd2": "study:greedy", "Wolves": "Bob"}, None,
-        [("Event", "Herding"), ("Round", "1")])
+        [("Event", "Herding"), ("Round", "1")], seat_others=True)
     rng = random.Random(5)
     while (state := live.load(archive, gid)).status == "playing":
         seat, game = state.to_move(), state.replayed()
@@ -202,7 +205,8 @@ def test_the_game_kept_after_a_move_never_stands_for_the_archive(archive: Archiv
     reading it back does not check the move again; what the archive holds still
     decides: a move whose transaction was rolled back is not in the game, and moves
     written in the archive by another connection (another worker) are the game."""
-    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                      seat_others=True)
     with pytest.raises(RuntimeError), archive.db.transaction(lock=True):
         live.move(archive, gid, "Ada", "a5-b5")  # (checked, kept, then rolled back)
         raise RuntimeError("the commit failed")
@@ -228,7 +232,8 @@ def test_two_moves_sent_at_once_are_taken_one_after_the_other(db_url: str) -> No
     import threading
 
     with Archive.open(db_url, create=True) as archive:
-        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                          seat_others=True)
     outcomes: list[str] = []
     start = threading.Barrier(4)
 
@@ -258,7 +263,8 @@ def test_an_archive_of_version_12_gets_the_tables_of_live_play(db_url: str) -> N
     from zrec.archive.store.schema import VERSION
 
     with Archive.open(db_url, create=True) as archive:
-        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                          seat_others=True)
         for ply, text in enumerate(CHAIN_GAME):
             state = live.move(archive, gid, "Bob" if ply % 2 else "Ada", text)
         assert state.stored is not None
@@ -275,7 +281,8 @@ def test_an_archive_of_version_12_gets_the_tables_of_live_play(db_url: str) -> N
         assert int(archive.db.value("SELECT count(*) FROM live_games")) == 0
         assert [(a.spec, a.seed) for a in analyses_of(archive, stored)] == [
             ("alphabeta:4", 7)]
-        again = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+        again = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                            seat_others=True)
         assert [m for _, m, _ in live.load(archive, again).moves] == []
         assert live.move(archive, again, "Ada", "a5-b5").status == "playing"
         shown = live.broadcast(archive, "Eddie", '[Game "mosona"]\n[White "Gray, Gus"]\n'
@@ -287,7 +294,7 @@ def test_a_draw_of_three_seats_is_agreed_by_every_person_playing(archive: Archiv
     """With three seats a draw needs every person's agreement: one accepting is not
     enough; who agreed so far is kept; a study player neither blocks nor agrees."""
     gid = live.create(archive, "Ada", "awethi", {}, {
-        "Shepherd1": "Ada", "Shepherd2": "Bob", "Wolves": "Cy"})
+        "Shepherd1": "Ada", "Shepherd2": "Bob", "Wolves": "Cy"}, seat_others=True)
     live.move(archive, gid, "Ada", "H")
     offered = live.act(archive, gid, "Ada", "draw-offer")
     assert (offered.draw_offer, offered.draw_agreed) == ("Shepherd1", ["Shepherd1"])
@@ -303,7 +310,7 @@ def test_a_draw_of_three_seats_is_agreed_by_every_person_playing(archive: Archiv
     assert state.stored is not None
 
     gid = live.create(archive, "Ada", "awethi", {}, {
-        "Shepherd1": "Ada", "Shepherd2": "study:greedy", "Wolves": "Bob"})
+        "Shepherd1": "Ada", "Shepherd2": "study:greedy", "Wolves": "Bob"}, seat_others=True)
     live.move(archive, gid, "Ada", "H")
     live.act(archive, gid, "Ada", "draw-offer")
     state = live.act(archive, gid, "Bob", "draw-accept")  # (the study player: no say)
@@ -321,7 +328,8 @@ TEAMS = {"South": "Ada", "West": "Bob", "North": "Cy", "East": "Dee"}
 def test_a_team_resigns_agrees_and_loses_on_time_as_one(archive: Archive) -> None:
     """Under a reading whose seats play in teams (Stone Warriors, Ludii's: South and
     East against West and North) a team is one party."""
-    gid = live.create(archive, "Ada", "stonewarriors", {"Ruleset": "ludii"}, TEAMS)
+    gid = live.create(archive, "Ada", "stonewarriors", {"Ruleset": "ludii"}, TEAMS,
+                      seat_others=True)
     live.move(archive, gid, "Ada", "e2-f3")
     live.act(archive, gid, "Ada", "draw-offer")
     assert refused(live.act, archive, gid, "Dee", "draw-accept") == (
@@ -330,14 +338,15 @@ def test_a_team_resigns_agrees_and_loses_on_time_as_one(archive: Archive) -> Non
     state = live.act(archive, gid, "Cy", "draw-accept")  # (North, for West and North)
     assert (state.status, state.result) == ("over", "1/2-1/2-1/2-1/2")
 
-    gid = live.create(archive, "Ada", "stonewarriors", {"Ruleset": "ludii"}, TEAMS)
+    gid = live.create(archive, "Ada", "stonewarriors", {"Ruleset": "ludii"}, TEAMS,
+                      seat_others=True)
     live.move(archive, gid, "Ada", "e2-e3")
     state = live.act(archive, gid, "Bob", "resign")  # (West: West and North lose)
     assert (state.result, state.termination) == ("1-0-0-1", "resignation")
     assert archive.game(state.stored or 0).valid
 
     gid = live.create(archive, "Ada", "stonewarriors", {"Ruleset": "ludii"}, TEAMS, "5",
-                      now=0.0)
+                      now=0.0, seat_others=True)
     live.move(archive, gid, "Ada", "f2-g3", now=1.0)
     assert live.settle(archive, gid, now=7.0)  # (West's flag fell)
     state = live.load(archive, gid)
@@ -351,7 +360,8 @@ def test_a_game_played_live_is_stored_even_when_the_archive_has_its_moves(
     and stored nothing, and the game ended with no stored game, silently)."""
     ids = []
     for _ in range(2):
-        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"})
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                          seat_others=True)
         live.move(archive, gid, "Ada", "a5-b5")
         state = live.act(archive, gid, "Bob", "resign")
         assert (state.result, state.termination) == ("1-0", "resignation")

@@ -211,7 +211,7 @@ def test_a_turn_of_no_click_is_played_with_its_button(server: str, browser: Brow
     token = ada.locator("#live-new").get_attribute("data-csrf") or ""
     answer = ada.request.post(url + "/api/live", data={
         "game": "awethi", "options": {}, "clock": None,
-        "seats": {"Shepherd1": "Ada", "Wolves": "Bob"}}, headers={"X-CSRF-Token": token})
+        "seats": {"Shepherd1": "Ada", "Wolves": "Ada"}}, headers={"X-CSRF-Token": token})
     assert answer.status == 201, answer.text()
     gid = answer.json()["id"]
     ada.goto(f"{url}/live/{gid}?seat=Shepherd1")

@@ -164,3 +164,46 @@ def test_a_round_of_more_boards_than_a_user_plays_goes_online(
             "White": "Brown, Bea", "Black": None}}, headers=bearer(tokens["Brown, Bea"]))
         ) == (429, "too-many-games", "Brown, Bea already plays or made 2 live games that "
               "are not over: finish one first")
+
+
+def test_a_seat_named_for_another_user_is_kept_for_them_until_they_take_it(
+        served: tuple[TestClient, dict[str, str], str]) -> None:
+    """Ada names Bob for Black: the seat is kept for Bob (anybody could be seated
+    without being asked, and played for); the game begins once he takes it; the
+    answer keeps its shape."""
+    client, tokens, _ = served
+    made = client.post("/api/live", json={"game": "mosona", "options": {}, "seats": {
+        "White": "Ada", "Black": "Bob"}, "clock": None}, headers=bearer(tokens["Ada"]))
+    assert made.status_code == 201, made.text
+    gid = made.json()["id"]
+    assert made.json() == {"id": gid, "seats": {
+        "White": f"http://testserver/live/{gid}?seat=White",
+        "Black": f"http://testserver/live/{gid}?seat=Black"}}
+    now = client.get(f"/api/live/{gid}").json()
+    assert (now["seats"], now["names"]) == ({"White": "Ada", "Black": None},
+                                            {"White": "Ada", "Black": "Bob"})
+    assert '<td class="live-player">open, kept for Bob</td>' in client.get(
+        f"/live/{gid}?seat=Black").text
+    assert error(client.post(f"/api/live/{gid}/move", json={"move": "a5-b5"},
+                             headers=bearer(tokens["Ada"]))) == (
+        409, "seats-open", f"live game #{gid} waits for players in the seats Black: no "
+        "move before they are taken")
+    assert error(client.post(f"/api/live/{gid}/move", json={"action": "resign"},
+                             headers=bearer(tokens["Bob"]))) == (
+        403, "not-your-seat", f"Bob plays no seat of live game #{gid}: only its players "
+        "resign")
+    assert error(client.post(f"/api/live/{gid}/seat", json={"seat": "Black"},
+                             headers=bearer(tokens["Cy"]))) == (
+        403, "not-your-seat", f"seat Black of live game #{gid} is kept for Bob")
+    taken = client.post(f"/api/live/{gid}/seat", json={"seat": "Black"},
+                        headers=bearer(tokens["Bob"]))
+    assert taken.json()["seats"] == {"White": "Ada", "Black": "Bob"}
+    played = client.post(f"/api/live/{gid}/move", json={"move": "a5-b5"},
+                         headers=bearer(tokens["Ada"]))
+    assert played.status_code == 200 and played.json()["ply"] == 1
+    # Bob's own seat, named by himself, is his at once
+    mine = client.post("/api/live", json={"game": "mosona", "seats": {
+        "White": "Cy", "Black": "bob"}}, headers=bearer(tokens["Bob"])).json()["id"]
+    assert client.get(f"/api/live/{mine}").json()["seats"] == {"White": None, "Black": "Bob"}
+    page = client.get(f"/live/{gid}?seat=Black").text
+    assert '<td class="live-player">Bob</td>' in page

@@ -67,6 +67,7 @@ def test_a_move_through_one_process_reaches_the_streams_of_another_and_a_killed_
         two_servers: tuple[str, list[Any], dict[str, str]]) -> None:
     db, ((first, one), (_, two)), tokens = two_servers
     gid = post(one, "/api/live", NEW, tokens["Ada"])["id"]
+    post(two, f"/api/live/{gid}/seat", {"seat": "Black"}, tokens["Bob"])  # (kept for Bob)
     found: list[tuple[float, str, str, dict[str, Any]]] = []
     # a spectator on the second server: the first state, then a move and a state a ply
     watcher = threading.Thread(target=read_events,

@@ -14,7 +14,8 @@ worker process can answer for it and a worker killed mid-game loses nothing:
   arbiter's record, :func:`recorded`, never from a seat's move or action);
 - ``live_seats``: who plays each seat: a user (by name, and its key), a study player
   (``study:greedy``), or nobody yet (whoever opens the seat's link and is logged in
-  takes it);
+  takes it; a seat whose tag names a player is kept for that user: a seat the creator
+  named for another user, or a board's roster player);
 - ``live_moves``: the moves in order, each as the engine spells it (its roll
   included), with the seat that made it and when.
 
@@ -336,12 +337,16 @@ def create(
     event: str | None = None,
     round_: str | None = None,
     paired: bool = False,
+    seat_others: bool = False,
 ) -> int:
     """A new live game made by the user ``creator``: ``seats`` maps each seat to the
     user who plays it (the name as the accounts store it), a study
     player (``study:greedy``) or ``None`` (an open seat); its id.  ``paired``: a board
     of a paired round put online by an arbiter, ``creator``, for its players: it does
-    not count against the arbiter's live games (:data:`MAX_LIVE`).  The study players
+    not count against the arbiter's live games (:data:`MAX_LIVE`).  A seat given a
+    user other than the creator is only kept for them (its tag names them) until they
+    take it (:func:`take_seat`), and no move is taken before they do; ``seat_others``
+    (an arbiter's round): they are seated at once.  The study players
     whose turns come first play them in the same transaction (a game is never left
     made without them).  Raises :class:`LiveRefused`."""
     now = time.time() if now is None else now
@@ -374,6 +379,9 @@ def create(
              _roll(started, rng), _key(creator), now, event, round_, int(paired)))
         for idx, seat in enumerate(order):
             player = names.get(seat)
+            if (player is not None and not player.startswith(STUDY) and not seat_others
+                    and _key(player) != _key(creator)):
+                player = None  # (kept for them: they take it)
             archive.db.execute(
                 "INSERT INTO live_seats (live, seat, idx, player, norm) VALUES (?, ?, ?, ?, ?)",
                 (gid, seat, idx, player,

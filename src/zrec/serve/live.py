@@ -5,8 +5,11 @@ The API (the names are kept exactly; organisers' scripts use them):
 - ``POST /api/live`` with ``{"game", "options", "seats": {SEAT: USER or null},
   "clock"}`` (a logged-in user with the CSRF token, or an API token; optionally
   ``"event"`` and ``"round"``) makes a game and answers ``{"id", "seats": {SEAT:
-  URL}}``: each seat's link.  A seat given a user is theirs, ``null`` is open (whoever
-  opens its link and is logged in takes it: ``POST /api/live/{id}/seat``), and
+  URL}}``: each seat's link.  A seat given the maker is theirs at once; a seat given
+  another user is kept for them, who takes it by opening its link logged in (``POST
+  /api/live/{id}/seat``), and no move is taken before every person's seat is taken
+  (an arbiter's round put online seats its players at once); ``null`` is open
+  (whoever opens its link and is logged in takes it), and
   ``"study:greedy"`` (``random``, ``greedy``, ``mcts:N``, ``alphabeta:D``, with the
   budgets of :data:`LIVE_BUDGETS`) is a study player, whose moves the server makes;
 - ``POST /api/live/{id}/move`` with ``{"move": TEXT}`` (only the user of the seat to
@@ -650,7 +653,7 @@ def _round_games(archive: Archive, who: Caller, name: str, asked: RoundRequest
                 [("Event", event.name), ("Round", board.value), *(
                     (seat, player) for seat, player in zip(found.seats, board.players,
                                                            strict=True))],
-                event=event.name, round_=board.value, paired=True)
+                event=event.name, round_=board.value, paired=True, seat_others=True)
         except store.LiveRefused as exc:
             raise _refused(exc) from None
         made.append((board.board, gid, seats))

@@ -130,6 +130,11 @@
         box.appendChild(login);
         return;
       }
+      var kept = game.names[asked];
+      if (kept && kept !== "?" && norm(kept) !== norm(user)) {  // (another's: theirs to take)
+        box.appendChild(make("p", null, "The seat " + asked + " is kept for " + kept + ": you are watching"));
+        return;
+      }
       var b = make("button", "live-take", "Take the seat " + asked);
       b.type = "button";
       b.addEventListener("click", function () {
