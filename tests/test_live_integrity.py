@@ -207,3 +207,55 @@ def test_a_seat_named_for_another_user_is_kept_for_them_until_they_take_it(
     assert client.get(f"/api/live/{mine}").json()["seats"] == {"White": None, "Black": "Bob"}
     page = client.get(f"/live/{gid}?seat=Black").text
     assert '<td class="live-player">Bob</td>' in page
+
+
+def test_a_seat_asked_for_and_a_game_ended_at_once_do_not_deadlock(pg_url: str) -> None:
+    """PostgreSQL: Bob asks for his seat again (his page, opened twice) while Ada
+    resigns, which stores the game under the import's lock.  The seat took the import's
+    lock and then waited for the game's row, which the resignation held while it
+    waited for the import's lock: a deadlock, one of the two failed ("deadlock
+    detected").  Both now lock the row first.  An import holds the lock while the
+    seat, then the resignation, queue for it, so that the order is the one that
+    deadlocked."""
+    import threading
+    import time
+
+    import psycopg
+
+    with Archive.open(pg_url, create=True) as archive:
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                          seat_others=True)
+        live.move(archive, gid, "Ada", "a5-b5")
+    seat_archive, move_archive = Archive.open(pg_url), Archive.open(pg_url)
+    failed: list[str] = []
+
+    def run(change: Any, *args: Any) -> None:
+        try:
+            change(*args)
+        except Exception as exc:  # (any failure is what the test looks for)
+            failed.append(f"{type(exc).__name__}: {exc}")
+
+    importing = psycopg.connect(pg_url)
+    try:
+        importing.execute("SELECT pg_advisory_xact_lock(7317)")
+        seat = threading.Thread(target=run, args=(
+            live.take_seat, seat_archive, gid, "Black", "Bob"))
+        seat.start()
+        time.sleep(0.5)
+        resign = threading.Thread(target=run, args=(
+            live.act, move_archive, gid, "Bob", "resign"))
+        resign.start()
+        time.sleep(0.5)
+        importing.commit()  # (the import is done: the two queued go on)
+        seat.join(30)
+        resign.join(30)
+    finally:
+        importing.close()
+        seat_archive.close()
+        move_archive.close()
+    assert failed == []
+    with Archive.open(pg_url) as archive:
+        state = live.load(archive, gid)
+        assert (state.status, state.result, state.termination) == (
+            "over", "1-0", "resignation")
+        assert state.seats == {"White": "Ada", "Black": "Bob"} and state.stored is not None

@@ -30,6 +30,16 @@ listens for.  The game a move was checked on is kept by the process
 (:class:`_Replayed`), so that reading the game back does not check the move again;
 it is used only for a game whose tags and moves in the archive begin with its own.
 
+Locks on PostgreSQL are taken in one order, so that no two changes wait for each other
+in a circle (a deadlock, which PostgreSQL breaks by failing one of them): first the
+row of the one existing game a change is about (``SELECT ... FOR UPDATE``:
+:func:`_lock`), then the import's advisory lock 7317 (:func:`_import_lock`: to count a
+user's live games, or to store a finished game as imports do).  A change that takes
+7317 first (a game made: :func:`create`, :func:`broadcast`, a round put online) locks
+no row but those it made itself, which nobody else can wait for.  (A seat taken once
+took 7317 before the game's row while a move ending a game took the row before 7317.)
+On SQLite the write lock, taken at the start of every change, is the only lock.
+
 A game ends by rule (the engine's outcome), by resignation, by agreement on a draw,
 on time (checked whenever the game is read or changed: :func:`settle`), or is aborted
 before its first move.  A game that ended with a result is imported as any other
@@ -366,6 +376,7 @@ def create(
         raise LiveRefused(400, "bad-seats", "seats: a live game needs a person's seat (a "
                           "user, or an open seat): study players alone play with zrec study")
     with archive.db.transaction(lock=True):
+        _import_lock(archive)  # (first: the rows it locks after are its own)
         if not paired and _playing(archive, _key(creator)) >= MAX_LIVE:
             raise LiveRefused(429, "too-many-games", f"{creator} already plays or made "
                               f"{MAX_LIVE} live games that are not over: finish one first")
@@ -405,8 +416,9 @@ def _bump(archive: Archive, state: LiveState, **changes: Any) -> None:
 def take_seat(archive: Archive, gid: int, seat: str, user: str, now: float | None = None,
               rng: random.Random | None = None) -> LiveState:
     """The user takes the open seat ``seat``, and the study players whose turns come
-    first play them (:func:`start_study`), in one transaction; the game after."""
-    with archive.db.transaction(lock=True):
+    first play them (:func:`start_study`), in one transaction; the game after.  The
+    game's row is locked before the import's lock (the module's lock order)."""
+    with _changing(archive):
         state = _locked(archive, gid)
         _not_broadcast(state)
         if state.status != "playing":
@@ -425,6 +437,7 @@ def take_seat(archive: Archive, gid: int, seat: str, user: str, now: float | Non
         if kept not in ("?", "") and _key(kept) != _key(user):
             raise LiveRefused(403, "not-your-seat", f"seat {seat} of live game #{gid} is "
                               f"kept for {kept}")
+        _import_lock(archive)  # (a user's games counted by one change at a time)
         if _playing(archive, _key(user)) >= MAX_LIVE:
             raise LiveRefused(429, "too-many-games", f"{user} already plays {MAX_LIVE} "
                               "live games that are not over: finish one first")
@@ -480,6 +493,14 @@ def _finish(archive: Archive, state: LiveState, result: str, termination: str | 
           stored=stored, not_stored=why, roll=None, draw_offer=None, draw_agreed=None)
 
 
+def _import_lock(archive: Archive) -> None:
+    """The import's lock (PostgreSQL: advisory lock 7317, to the transaction's end;
+    SQLite: the write lock the transaction holds already): after the game's row, never
+    before it (the module's lock order)."""
+    if archive.db.dialect == "postgresql":
+        archive.db.execute("SELECT pg_advisory_xact_lock(7317)")
+
+
 def _store(archive: Archive, text: str, copies: bool) -> tuple[int | None, str | None]:
     """The finished game imported as any record (no source): its id, and ``None``; or,
     when the import stores it not (``copies``: not even as a copy of a stored game),
@@ -489,9 +510,7 @@ def _store(archive: Archive, text: str, copies: bool) -> tuple[int | None, str |
     from zrec.archive.store.outcome import Notice
     from zrec.notation.inputs import read_input
 
-    if archive.db.dialect == "postgresql":  # (an import's lock: imports take turns)
-        archive.db.execute("SELECT pg_advisory_xact_lock(7317)")
-
+    _import_lock(archive)  # (imports take turns)
     notices: list[Notice] = []
     importer = Importer(archive, notify=notices.append, copies=copies)
     result = importer.import_records(read_input(text.encode("utf-8"), "-", "<live>"),
@@ -794,6 +813,7 @@ def broadcast(archive: Archive, arbiter: str, text: str, now: float | None = Non
         raise _refused(exc) from None
     values = dict(tags)
     with archive.db.transaction(lock=True):
+        _import_lock(archive)  # (first: the rows it locks after are its own)
         if _playing(archive, _key(arbiter)) >= MAX_LIVE:
             raise LiveRefused(429, "too-many-games", f"{arbiter} already plays or made "
                               f"{MAX_LIVE} live games that are not over: finish one first")
