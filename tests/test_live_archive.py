@@ -358,7 +358,7 @@ def test_a_game_played_live_is_stored_even_when_the_archive_has_its_moves(
     """Two quick resignations after the same move between the same players are two
     games played: the second is stored too (the import judged it a copy of the first
     and stored nothing, and the game ended with no stored game, silently)."""
-    ids = []
+    ids: list[int] = []
     for _ in range(2):
         gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
                           seat_others=True)

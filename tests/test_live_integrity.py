@@ -207,6 +207,16 @@ def test_a_seat_named_for_another_user_is_kept_for_them_until_they_take_it(
     assert client.get(f"/api/live/{mine}").json()["seats"] == {"White": None, "Black": "Bob"}
     page = client.get(f"/live/{gid}?seat=Black").text
     assert '<td class="live-player">Bob</td>' in page
+    # a game Ada made for two others, that nobody began: hers to abort, and only hers
+    others = client.post("/api/live", json={"game": "mosona", "seats": {
+        "White": "Bob", "Black": "Cy"}}, headers=bearer(tokens["Ada"])).json()["id"]
+    assert error(client.post(f"/api/live/{others}/move", json={"action": "abort"},
+                             headers=bearer(tokens["Bob"]))) == (
+        403, "not-your-seat", f"Bob plays no seat of live game #{others}: only its "
+        "players abort")
+    aborted = client.post(f"/api/live/{others}/move", json={"action": "abort"},
+                          headers=bearer(tokens["Ada"]))
+    assert (aborted.json()["status"], aborted.json()["termination"]) == ("over", "abandoned")
 
 
 def test_a_seat_asked_for_and_a_game_ended_at_once_do_not_deadlock(pg_url: str) -> None:

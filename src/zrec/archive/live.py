@@ -660,8 +660,9 @@ def _after(archive: Archive, state: LiveState, now: float, rng: random.Random) -
 
 def act(archive: Archive, gid: int, user: str, action: str,
         now: float | None = None) -> LiveState:
-    """A player's ``resign``, ``draw-offer``, ``draw-accept`` or ``abort``; the game
-    after.  Raises :class:`LiveRefused`."""
+    """A player's ``resign``, ``draw-offer``, ``draw-accept`` or ``abort`` (also the
+    game's maker's, seated or not: a game made for others that nobody began); the
+    game after.  Raises :class:`LiveRefused`."""
     now = time.time() if now is None else now
     if action not in ACTIONS:
         raise LiveRefused(400, "bad-action", f"action: {action!r} is not one of "
@@ -670,7 +671,8 @@ def act(archive: Archive, gid: int, user: str, action: str,
         state = _locked(archive, gid)
         _not_broadcast(state)
         mine = _seat_of(state, user)
-        if not mine:
+        if not mine and not (action == "abort" and state.creator == _key(user)):
+            # (its maker aborts a game whose seats it kept for others, none taken yet)
             raise LiveRefused(403, "not-your-seat", f"{user} plays no seat of live game "
                               f"#{gid}: only its players {action}")
         if state.status != "playing":
