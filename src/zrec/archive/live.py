@@ -20,8 +20,8 @@ worker process can answer for it and a worker killed mid-game loses nothing:
   included), with the seat that made it and when.
 
 Every change is one transaction that reads the game's row first under a lock (SQLite:
-the write lock; PostgreSQL: ``SELECT ... FOR UPDATE`` of the row, and the import's
-lock only to store a finished game), replays its moves
+the write lock; PostgreSQL: ``SELECT ... FOR UPDATE`` of the row, and after it the
+import's lock only to count a user's games or store a finished game), replays its moves
 through the engine (:class:`zrec.play.live.LiveGame`), checks the change and writes
 it, so two moves sent at once are taken one after the other, the second judged
 after the first.  On PostgreSQL the transaction also sends ``NOTIFY zrec_live`` with

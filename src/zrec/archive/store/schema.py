@@ -82,8 +82,8 @@ average loss in it; ``analysis_marks``, each marked move (ply, seat, ``?!``, ``?
 
 Version 13 adds live play (:mod:`zrec.archive.live`): ``live_games`` (a game played
 on ``zrec serve``, or broadcast from the recording board: its record's tags, clock,
-status and result, whether it is a broadcast or a board of a paired round, the game
-stored once it is over),
+status and result, a draw offered and who agreed to it, whether it is a broadcast or a
+board of a paired round, the game stored once it is over, or why not),
 ``live_seats`` (who plays each seat: a user, a study player, or nobody yet) and
 ``live_moves`` (its moves in order, each as the engine spells it, with when it was
 made).  Its statements make the tables only where they are missing.
