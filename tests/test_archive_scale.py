@@ -62,7 +62,6 @@ def test_an_import_holds_one_chunk_of_games_whatever_the_batch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ingest, "CHUNK", 25)
-    monkeypatch.setattr(ingest, "AHEAD", 2)
     # one transaction for the whole batch, whatever the time it takes (an import
     # commits every TRANSACTION_SECONDS of its CPU or TRANSACTION_WALL of the clock
     # otherwise, and a later transaction reads the index rows of the games before it:
@@ -74,10 +73,9 @@ def test_an_import_holds_one_chunk_of_games_whatever_the_batch(
     _peak(tmp_path, _text(100, 3), "first")
     small, large = _text(100, 1), _text(400, 2)
     peaks = [_peak(tmp_path, small, "small"), _peak(tmp_path, large, "large")]
-    # what each game more in one batch adds: the facts of the chunks read ahead
-    # (ingest.AHEAD of them), and the index's entries of the batch (8 bytes a position,
-    # and their sort at the end): 1.6 to 2.1 KB a game measured; with the whole batch in
-    # one chunk, 12 KB a game
+    # what each game more in one batch adds: the facts of one chunk at a time, and the
+    # index's entries of the batch (8 bytes a position, and their sort at the end): 1.6
+    # to 2.1 KB a game measured; with the whole batch in one chunk, 12 KB a game
     per_game = (peaks[1] - peaks[0]) / 300
     assert per_game < 4_000, peaks
 

@@ -15,9 +15,8 @@ Then, in this order:
 5. a **conflict** (the event, round and players of a stored game, other moves) is
    stored and reported: both games are kept for someone to judge.
 
-Games are read and validated a few chunks ahead of each transaction, outside it
-(:data:`AHEAD`), and committed in batches that end where a part of the position and
-opening indexes does (4,096 games: their rows are written once a part, not again at each
+Games are committed in batches that end where a part of the position and opening
+indexes does (4,096 games: their rows are written once a part, not again at each
 commit) or after :data:`TRANSACTION_SECONDS` of the import's work or
 :data:`TRANSACTION_WALL` of the clock (at most ``batch`` games), each with the count
 of its file's games done, so that other writers wait for an import a second or so at
@@ -67,11 +66,6 @@ BATCH = 20_000
 #: (7.4 KB a game) and rows, whatever the size of the batch or the file (70,000 games,
 #: --jobs 2: 150.6 MB peak with 1000, 143.4 MB with 500, the same CPU time)
 CHUNK = 500
-#: the chunks read and validated ahead of a transaction, outside it: the transaction
-#: holds the lock only to judge and write them (validating is most of an import's
-#: work), so that it stores more games for each commit, and each commit writes again
-#: the pages of the indexes it touched; memory holds these chunks' facts
-AHEAD = 8
 #: a transaction commits after the chunk that takes it past this many seconds of the
 #: import's work (its process's CPU time), or whose games reach the next part of the
 #: position and opening indexes (each commit writes again every row of the part it
@@ -126,9 +120,6 @@ class Importer:
         self.events: dict[str, int] = {}
         self.options: dict[str, int] = {}  # rule options -> their id
         self._committed: float | None = None  # when the last transaction committed
-        #: chunks read ahead and not yet stored, and whether the input has ended
-        self._held: list[list[Facts]] = []
-        self._ended = False
 
     # -- files ---------------------------------------------------------------------
 
@@ -180,7 +171,6 @@ class Importer:
             counts.read = done
             return result
         found = iter(facts(done) if facts is not None else serial_facts(records, file, done))
-        self._held, self._ended = [], False
         # the games up to ``done`` were committed by an earlier, interrupted import
         # what was made before the import (the rules, the parser, the command line's
         # modules: most of the process's objects) is left out of the garbage collector's
@@ -210,39 +200,42 @@ class Importer:
         ids: list[int],
     ) -> bool:
         """Judge and store up to one batch of games in one transaction, a chunk at a
-        time, from the chunks read ahead of it (:meth:`_ahead`); whether games may
-        remain.  The ids of the games stored are added to ``ids`` once committed."""
+        time (memory holds one chunk of facts and the batch's position entries);
+        whether games may remain.  The ids of the games stored are added to ``ids``
+        once committed."""
         mine = ImportCounts()
         stored: list[int] = []
         notices: list[Notice] = []
         entries, openings, lines = Entries(POSITIONS), Entries(OPENINGS), Lines()
-        held = self._ahead(found)  # (read, and validated, outside the lock)
-        if self.db.dialect == "sqlite" and self._committed is not None:
-            time.sleep(max(0.0, self._committed + GAP_SECONDS - time.monotonic()))
+        more = True
+        asked = min(CHUNK, self.batch)
+        chunk = self._next(found, asked)  # (read, and validated, outside the lock)
         try:
             with self.db.transaction(lock=True):
                 started, clock = time.process_time(), time.monotonic()
                 taken = 0
                 part: int | None = None  # the index part of the batch's first game
-                # the chunks read ahead, then more read here while the transaction
-                # has time left and its part of the index room
-                while held or self._read(found, min(CHUNK, self.batch - taken)):
-                    chunk = held.pop(0)
+                while True:
                     taken += len(chunk)
-                    self.archive.texts.train((f.name, f.text) for f in chunk if f.readable)
-                    # the chunks before are in the database: only this one's games are
-                    # judged from memory
-                    rows = Rows(entries, openings, lines)
-                    prefetch(self.db, chunk, rows)
-                    for fact in chunk:
-                        mine.read += 1
-                        notices.extend(self._one(fact, sid, file, rows, mine, stored))
-                        if tick is not None:
-                            tick()
-                    rows.write(self.db)
-                    if sid is not None:
-                        done = (chunk[-1].number, sid)
-                        self.db.execute("UPDATE sources SET games_done = ? WHERE id = ?", done)
+                    if chunk:
+                        self.archive.texts.train((f.name, f.text) for f in chunk if f.readable)
+                        # the chunks before are in the database: only this one's games are
+                        # judged from memory
+                        rows = Rows(entries, openings, lines)
+                        prefetch(self.db, chunk, rows)
+                        for fact in chunk:
+                            mine.read += 1
+                            notices.extend(self._one(fact, sid, file, rows, mine, stored))
+                            if tick is not None:
+                                tick()
+                        rows.write(self.db)
+                        if sid is not None:
+                            done = (chunk[-1].number, sid)
+                            self.db.execute(
+                                "UPDATE sources SET games_done = ? WHERE id = ?", done)
+                    if len(chunk) < asked:
+                        more = False
+                        break
                     if stored:
                         part = stored[0] >> PART_BITS if part is None else part
                         if stored[-1] >> PART_BITS != part:
@@ -253,7 +246,8 @@ class Importer:
                         or time.monotonic() - clock >= TRANSACTION_WALL
                     ):
                         break
-                more = bool(held) or not self._ended
+                    asked = min(CHUNK, self.batch - taken)
+                    chunk = list(islice(found, asked))
                 entries.write(self.db)
                 openings.write(self.db)
                 lines.write(self.db)
@@ -271,33 +265,14 @@ class Importer:
         self._committed = time.monotonic()
         return more
 
-    def _ahead(self, found: Iterator[Facts]) -> list[list[Facts]]:
-        """The chunks read and validated before a transaction, outside it, with those a
-        transaction before left: up to :data:`AHEAD` chunks (at most a batch of games),
-        fewer when the input ends or after :data:`TRANSACTION_WALL` of the clock (a slow
-        input's games wait no longer than that for their commit)."""
-        held = self._held
-        size = sum(map(len, held))
-        clock = time.monotonic()
-        while len(held) < AHEAD and size < self.batch:
-            if not self._read(found, min(CHUNK, self.batch - size)):
-                break
-            size += len(held[-1])
-            if time.monotonic() - clock >= TRANSACTION_WALL:
-                break
-        return held
-
-    def _read(self, found: Iterator[Facts], asked: int) -> bool:
-        """Reads the next chunk of at most ``asked`` games into those held; whether
-        there was one."""
-        if self._ended or asked <= 0:
-            return False
+    def _next(self, found: Iterator[Facts], asked: int) -> list[Facts]:
+        """The next chunk of games, read before a transaction; on SQLite, at least
+        :data:`GAP_SECONDS` after the last commit, so that a writer waiting for the
+        lock gets it (PostgreSQL's lock serves its waiters in turn)."""
         chunk = list(islice(found, asked))
-        if len(chunk) < asked:
-            self._ended = True
-        if chunk:
-            self._held.append(chunk)
-        return bool(chunk)
+        if self.db.dialect == "sqlite" and self._committed is not None:
+            time.sleep(max(0.0, self._committed + GAP_SECONDS - time.monotonic()))
+        return chunk
 
     # -- one game ------------------------------------------------------------------
 
