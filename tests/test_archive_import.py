@@ -529,3 +529,16 @@ def test_records_that_differ_in_a_roll_are_two_games(db_url: str, tmp_path: Path
         result = import_file(archive, path)
         # two games, and a conflict: the same event, round and players, other moves
         assert result.counts == ImportCounts(read=2, added=2, conflicts=1)
+
+
+def test_a_game_the_rules_ended_is_known_over(corpus: list[Path]) -> None:
+    # the import looks for no longer game that a game the rules have ended could be
+    # the start of: the validator says which games they are
+    games = games_of(corpus[-2])[:40]
+    ended = [validate_record(Record(1, 1, game), "r").over for game in games]
+    cut = [
+        validate_record(Record(1, 1, first_plies(game, len(game.line.moves) // 2)), "r").over
+        for game in games
+    ]
+    assert ended == [True] * 40  # a random game is played until the rules end it
+    assert cut == [False] * 40

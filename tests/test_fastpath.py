@@ -241,6 +241,8 @@ def _check(tokens: list[TokenT]) -> bool:
     if direct is None:
         return False
     assert _same(direct, parsed)
+    # the writer writes the words the fast path kept as it writes the grammar's moves
+    assert write_game(direct) == write_game(parsed)
     return True
 
 

@@ -81,6 +81,8 @@ class GameReport:
     plies: int = 0
     checked: bool = True
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: the main line's last position ends the game by rule: no move can follow it
+    over: bool = False
 
     @property
     def valid(self) -> bool:

@@ -212,6 +212,7 @@ def validate_game(
             "the movetext",
         )
     if end.position is not None:
+        report.over = replay.engine.outcome(end.position) is not None
         for finding in judge_ending(replay.engine, end.position, game.result, tags):
             if finding.tag is not None and game.tag_span(finding.tag) is not None:
                 checker.add_at_tag(

@@ -255,10 +255,11 @@ class CommonPath:
         if dice:  # the turns made only if asked for: a rules kernel reads the words
             bounds.append(len(words))
             written = WrittenTurns(words, bounds, self.written)
-        else:  # a word a move, each turn learnt
+            moves = PlainMoves(written, numbers, all_dots, lines, columns)
+        else:  # a word a move, each turn learnt; each word is what the writer writes
             get, learn = self.turns.get, self._turn
             written = [get(word) or learn(word) for word in words]  # type: ignore[misc]
-        moves = PlainMoves(written, numbers, all_dots, lines, columns)
+            moves = PlainMoves(written, numbers, all_dots, lines, columns, words)
         return Game(tuple(tags), Line(moves), tokens[-1][1], spans)
 
     def written(self, words: list[str], bounds: list[int], start: int, stop: int) -> list[Turn]:

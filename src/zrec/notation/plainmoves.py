@@ -32,9 +32,11 @@ class PlainMoves(Sequence[MoveNode]):
     """A line of plain moves, no comments, suffixes, NAGs or variations: ``turns``,
     ``numbers`` (the number written before each move, ``None`` where none is) and
     ``dots`` (1 for ``12.``, 3 for ``12...``; 1 where no number is written), and the
-    line and column of each move.  Equal to the tuple of the moves it makes."""
+    line and column of each move; ``texts``, when the reader kept them, each move's
+    words as written, which for a plain move of one action are what the writer writes
+    of its turn.  Equal to the tuple of the moves it makes."""
 
-    __slots__ = ("_nodes", "columns", "dots", "lines", "numbers", "turns")
+    __slots__ = ("_nodes", "columns", "dots", "lines", "numbers", "texts", "turns")
 
     def __init__(
         self,
@@ -43,12 +45,14 @@ class PlainMoves(Sequence[MoveNode]):
         dots: list[int],
         lines: list[int],
         columns: list[int],
+        texts: list[str] | None = None,
     ) -> None:
         self.turns = turns
         self.numbers = numbers
         self.dots = dots
         self.lines = lines
         self.columns = columns
+        self.texts = texts
         self._nodes: tuple[MoveNode, ...] | None = None
 
     def _node(self, i: int) -> MoveNode:
@@ -96,7 +100,9 @@ class PlainMoves(Sequence[MoveNode]):
         return repr(self.nodes())
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return PlainMoves, (list(self.turns), self.numbers, self.dots, self.lines, self.columns)
+        return PlainMoves, (
+            list(self.turns), self.numbers, self.dots, self.lines, self.columns, self.texts
+        )
 
 
 __all__ = ["PlainMoves"]

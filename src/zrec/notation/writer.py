@@ -157,6 +157,13 @@ def _plain_lines(game: Game, width: int = WIDTH) -> list[str] | None:
     moves = line.moves
     if line.comments or not game.result:
         return None
+    if isinstance(moves, PlainMoves) and moves.texts is not None:  # the words as read
+        words = [
+            text if number is None else f"{number}{'...' if dots == 3 else '.'} {text}"
+            for text, number, dots in zip(moves.texts, moves.numbers, moves.dots, strict=True)
+        ]
+        words.append(game.result)
+        return _filled(words, width)
     if isinstance(moves, PlainMoves):  # plain moves as read: no node is made
         nodes: Iterable[tuple[Turn, int | None, int]] = zip(
             moves.turns, moves.numbers, moves.dots, strict=True
@@ -189,6 +196,12 @@ def _plain_lines(game: Game, width: int = WIDTH) -> list[str] | None:
             text = f"{number}{'...' if dots == 3 else '.'} {text}"
         words.append(text)
     words.append(game.result)
+    return _filled(words, width)
+
+
+def _filled(words: list[str], width: int) -> list[str]:
+    """Words joined by spaces into lines of at most ``width`` columns (a longer word
+    alone on its line), as :func:`_fill` fills atoms."""
     lines = []
     current = words[0]
     size = len(current)

@@ -141,7 +141,8 @@ class Rows:
 def prefetch(db: Any, batch: list[Facts], rows: Rows) -> None:
     """What the stored games say about this chunk, in two queries rather than
     two a game: games with the same identity, and the games a truncated copy could
-    come from (by its opening path at its last ply, or at ply 20 for a longer game)."""
+    come from (by its opening path at its last ply, or at ply 20 for a longer game;
+    none for a game the rules have ended, which no stored game goes on from)."""
     for part in parts(sorted({f.ident for f in batch})):
         for gid, ident, plies, seats in db.rows(
             "SELECT id, ident, plies, seats FROM games WHERE ident IN "
@@ -150,7 +151,7 @@ def prefetch(db: Any, batch: list[Facts], rows: Rows) -> None:
         ):
             rows.same.setdefault((int(ident), int(plies), str(seats)), int(gid))
     # a longer game's first 20 plies: ``openings_long``, written a chunk at a time
-    long = {f.paths[OPENING_PLIES] for f in batch if f.indexed and f.plies > OPENING_PLIES}
+    long = {f.paths[OPENING_PLIES] for f in batch if f.extendable and f.plies > OPENING_PLIES}
     for part in parts(sorted(long)):
         for path, gid, plies, seats in db.rows(
             "SELECT o.path, g.id, g.plies, g.seats FROM openings_long o JOIN games g "
@@ -161,7 +162,7 @@ def prefetch(db: Any, batch: list[Facts], rows: Rows) -> None:
     # a short game's path at its last ply: the packed index (few games are short),
     # and the entries of this batch's chunks before
     for fact in batch:
-        if not fact.indexed or not 0 < fact.plies <= OPENING_PLIES:
+        if not fact.extendable or fact.plies > OPENING_PLIES:
             continue
         path = fact.paths[fact.plies]
         if path in rows.by_path:

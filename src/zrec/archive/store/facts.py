@@ -226,6 +226,13 @@ class Facts:
         return self.report.valid and self.report.checked and bool(self.keys)
 
     @property
+    def extendable(self) -> bool:
+        """Indexed, with moves, and not ended by rule: a stored game may go on from
+        where it stops (a game the rules have ended is the start of no longer game, so
+        the import looks for none)."""
+        return self.indexed and self.plies > 0 and not self.report.over
+
+    @property
     def lined(self) -> bool:
         """Indexed, with moves and no dice: its first moves go into ``tree_lines``."""
         return self.indexed and self.codes is not None and self.plies > 0

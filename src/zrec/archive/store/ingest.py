@@ -351,7 +351,7 @@ class Importer:
         """A stored game whose moves this game's are the start of, with the same
         players."""
         n = fact.plies
-        if not fact.indexed or n == 0:
+        if not fact.extendable:
             return None
         seats = seats_key(fact)
         if n <= OPENING_PLIES:
