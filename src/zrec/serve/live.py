@@ -75,7 +75,7 @@ from starlette.concurrency import run_in_threadpool
 
 from zrec.archive import Archive, ArchiveError
 from zrec.archive import live as store
-from zrec.serve.access import Caller, caller, client_key, needs
+from zrec.serve.access import Caller, asked_by, client_key, needs
 from zrec.serve.errors import ERROR, ApiError
 from zrec.serve.opening import Reader, Writer, reading, settings_of, writing
 from zrec.serve.templating import render
@@ -542,7 +542,7 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
                        "once already: try again in a moment", headers={"Retry-After": "5"})
     # an anonymous client (its address) follows a few games at once; a logged-in one,
     # answerable for what they do, up to the process's streams
-    client = client_key(request) if caller(request).name is None else ""
+    client = client_key(request) if (await asked_by(request)).name is None else ""
     if client and hub.clients[client] >= STREAMS_PER_CLIENT:
         raise ApiError(429, "too-many-requests", f"this client follows {STREAMS_PER_CLIENT} "
                        "live games at once already: close one first",
@@ -560,13 +560,18 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
         try:
             yield "retry: 1000\n\n"
             while True:
-                for ply, (seat, text, _) in enumerate(state.moves, 1):
-                    if ply > sent:
-                        yield _sse("move", {"ply": ply, "seat": seat, "move": text}, ply)
+                # a change's events (its moves, then the state) go in one write: one
+                # chunk of the response, one send (each was one: a fifth of a move's
+                # time in the server was sending)
+                first = max(sent, 0)
+                news = [_sse("move", {"ply": ply, "seat": seat, "move": text}, ply)
+                        for ply, (seat, text, _) in enumerate(state.moves[first:], first + 1)]
                 sent = max(sent, len(state.moves))
                 if state.version != version:
                     version = state.version
-                    yield _sse("state", state.to_json() if shown is None else shown)
+                    news.append(_sse("state", state.to_json() if shown is None else shown))
+                if news:
+                    yield "".join(news)
                 if state.status != "playing":
                     return
                 wait = KEEP_ALIVE
