@@ -14,6 +14,7 @@ CSRF token (no browser sends one by itself).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated
@@ -25,7 +26,8 @@ from zrec.serve.opening import reading, settings_of
 from zrec.serve.problems import ApiError
 from zrec.serve.sessions import Session, same_secret
 
-__all__ = ["Caller", "Who", "asked_by", "caller", "check_csrf", "client_key", "needs"]
+__all__ = ["LOOKUPS_AT_ONCE", "Caller", "Who", "asked_by", "caller", "check_csrf",
+           "client_key", "needs"]
 
 
 #: the header a script sends the CSRF token in when it posts with a session cookie
@@ -105,6 +107,18 @@ def caller(request: Request) -> Caller:
     return found
 
 
+#: look-ups of who asks made in threads at once in a process (PostgreSQL: each holds
+#: one of the connections the process keeps, :data:`zrec.serve.opening._IDLE_MOST`; more
+#: at once opened new ones, a server process each)
+LOOKUPS_AT_ONCE = 4
+_lookups = threading.BoundedSemaphore(LOOKUPS_AT_ONCE)
+
+
+def _looked_up(request: Request) -> Caller:
+    with _lookups:
+        return caller(request)
+
+
 async def asked_by(request: Request) -> Caller:
     """:func:`caller`, from the event loop's thread.  On PostgreSQL a request with a
     token or a cookie is looked up in a thread: the look-up is a round trip to the
@@ -117,7 +131,7 @@ async def asked_by(request: Request) -> Caller:
         return found
     if settings_of(request).dialect == "postgresql" and (
             "authorization" in request.headers or "cookie" in request.headers):
-        return await run_in_threadpool(caller, request)
+        return await run_in_threadpool(_looked_up, request)
     return caller(request)
 
 
