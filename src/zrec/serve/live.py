@@ -560,18 +560,13 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
         try:
             yield "retry: 1000\n\n"
             while True:
-                # a change's events (its moves, then the state) go in one write: one
-                # chunk of the response, one send (each was one: a fifth of a move's
-                # time in the server was sending)
-                first = max(sent, 0)
-                news = [_sse("move", {"ply": ply, "seat": seat, "move": text}, ply)
-                        for ply, (seat, text, _) in enumerate(state.moves[first:], first + 1)]
+                for ply, (seat, text, _) in enumerate(state.moves, 1):
+                    if ply > sent:
+                        yield _sse("move", {"ply": ply, "seat": seat, "move": text}, ply)
                 sent = max(sent, len(state.moves))
                 if state.version != version:
                     version = state.version
-                    news.append(_sse("state", state.to_json() if shown is None else shown))
-                if news:
-                    yield "".join(news)
+                    yield _sse("state", state.to_json() if shown is None else shown)
                 if state.status != "playing":
                     return
                 wait = KEEP_ALIVE
