@@ -141,7 +141,7 @@ async def follow(stream: Http, gid: int, token: str, seen: dict[int, float],
                  ready: asyncio.Event, news: asyncio.Event) -> None:
     status = await stream.send("GET", f"/api/live/{gid}/stream", token)
     if status != 200:
-        raise RuntimeError(f"stream of live game #{gid}: {status}")
+        raise RuntimeError(f"stream {status}")
     ready.set()
     ident, rest = 0, b""
     async for chunk in stream.chunks():
@@ -166,7 +166,13 @@ async def play(where: tuple[str, int], gid: int, moves: list[str],
     stream, mover = Http(*where), Http(*where)
     task = asyncio.create_task(follow(stream, gid, tokens[1], seen, ready, news))
     try:
-        await ready.wait()
+        opened = asyncio.create_task(ready.wait())
+        await asyncio.wait([task, opened], return_when=asyncio.FIRST_COMPLETED)
+        opened.cancel()
+        if not ready.is_set():  # (the stream was refused)
+            failed = str(task.exception()) if not task.cancelled() else "cancelled"
+            errors[failed] = errors.get(failed, 0) + 1
+            return
         await asyncio.sleep(offset)
         start = time.monotonic()
         for ply, move in enumerate(moves, 1):

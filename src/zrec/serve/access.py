@@ -14,20 +14,17 @@ CSRF token (no browser sends one by itself).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
-from starlette.concurrency import run_in_threadpool
 
 from zrec.serve.opening import reading, settings_of
 from zrec.serve.problems import ApiError
 from zrec.serve.sessions import Session, same_secret
 
-__all__ = ["LOOKUPS_AT_ONCE", "Caller", "Who", "asked_by", "caller", "check_csrf",
-           "client_key", "needs"]
+__all__ = ["Caller", "Who", "caller", "check_csrf", "client_key", "needs"]
 
 
 #: the header a script sends the CSRF token in when it posts with a session cookie
@@ -107,34 +104,6 @@ def caller(request: Request) -> Caller:
     return found
 
 
-#: look-ups of who asks made in threads at once in a process (PostgreSQL: each holds
-#: one of the connections the process keeps, :data:`zrec.serve.opening._IDLE_MOST`; more
-#: at once opened new ones, a server process each)
-LOOKUPS_AT_ONCE = 4
-_lookups = threading.BoundedSemaphore(LOOKUPS_AT_ONCE)
-
-
-def _looked_up(request: Request) -> Caller:
-    with _lookups:
-        return caller(request)
-
-
-async def asked_by(request: Request) -> Caller:
-    """:func:`caller`, from the event loop's thread.  On PostgreSQL a request with a
-    token or a cookie is looked up in a thread: the look-up is a round trip to the
-    database server, and made in the event loop's thread it held every other request of
-    the process meanwhile (a quarter of a worker's time at 200 live games a move a
-    second each, ``benchmarks/live_load.py``); on SQLite it is a call cheaper than
-    handing it to a thread."""
-    found = request.scope.get("zrec.caller")
-    if isinstance(found, Caller):
-        return found
-    if settings_of(request).dialect == "postgresql" and (
-            "authorization" in request.headers or "cookie" in request.headers):
-        return await run_in_threadpool(_looked_up, request)
-    return caller(request)
-
-
 async def check_csrf(request: Request, who: Caller) -> None:
     """403 ``csrf`` unless the request carries its session's CSRF token (the form field
     ``csrf`` or the header ``X-CSRF-Token``); API tokens need none."""
@@ -158,7 +127,7 @@ def needs(action: str) -> Callable[[Request], AsyncIterator[Caller]]:
 
     async def allowed(request: Request) -> AsyncIterator[Caller]:
         try:
-            who = await asked_by(request)
+            who = caller(request)
             if who.name is None:
                 raise ApiError(401, "login-needed", f"log in to {action}: anonymous "
                                "visitors only read")

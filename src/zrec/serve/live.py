@@ -75,7 +75,7 @@ from starlette.concurrency import run_in_threadpool
 
 from zrec.archive import Archive, ArchiveError
 from zrec.archive import live as store
-from zrec.serve.access import Caller, asked_by, client_key, needs
+from zrec.serve.access import Caller, caller, client_key, needs
 from zrec.serve.errors import ERROR, ApiError
 from zrec.serve.opening import Reader, Writer, reading, settings_of, writing
 from zrec.serve.templating import render
@@ -542,7 +542,7 @@ async def stream(request: Request, gid: GameId, after: int | None = None) -> Res
                        "once already: try again in a moment", headers={"Retry-After": "5"})
     # an anonymous client (its address) follows a few games at once; a logged-in one,
     # answerable for what they do, up to the process's streams
-    client = client_key(request) if (await asked_by(request)).name is None else ""
+    client = client_key(request) if caller(request).name is None else ""
     if client and hub.clients[client] >= STREAMS_PER_CLIENT:
         raise ApiError(429, "too-many-requests", f"this client follows {STREAMS_PER_CLIENT} "
                        "live games at once already: close one first",

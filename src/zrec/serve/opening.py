@@ -81,12 +81,9 @@ def settings_of(request: Request) -> Settings:
 #: CPU (a seventh of a request); each request still reads afresh (a connection holds
 #: no transaction between requests, and the cached dictionaries are dropped)
 _IDLE: dict[str, list[Archive]] = {}
-#: the most kept: PostgreSQL, against the server's connection limit (the streams' reads
-#: of live games, :data:`zrec.serve.live.READS_AT_ONCE`, and the look-ups of who asks,
-#: :data:`zrec.serve.access.LOOKUPS_AT_ONCE`, at once: 12; two workers keep 24 with their
-#: 32 writers of live moves, of PostgreSQL's 100 by default); SQLite, about as many as
-#: there are requests under way at once (each waits its turn with its archive)
-_IDLE_MOST = {"postgresql": 12, "sqlite": 64}
+#: the most kept: PostgreSQL, against the server's connection limit; SQLite, about as
+#: many as there are requests under way at once (each waits its turn with its archive)
+_IDLE_MOST = {"postgresql": 8, "sqlite": 64}
 _idle_lock = threading.Lock()
 
 
