@@ -12,12 +12,19 @@ and the streams go through different connections, so through different processes
 the kernel hands connections out.
 
 It prints the moves made, the errors by status, the p50, p90, p99 and largest delay
-(ms), and the CPU time of the server's processes and of this load generator.
+(ms), the p50 and p99 of the move's own answer (its ``POST``: what part of the delay
+is the move's request), and the CPU time of the server's processes (and a move) and
+of this load generator.  (A game's player waits for the stream's reader to wake it,
+not polling: the generator takes less of the CPU it shares with the server.)
 
 Usage::
 
     python benchmarks/live_load.py [--games 200] [--seconds 30] [--db PATH|postgresql://...]
-        [--workers N]
+        [--workers N] [--profile FILE]
+
+``--profile FILE`` records where the server's processes spend their time while the
+games are played (``py-spy record --format raw``, 100 samples a second, idle threads
+left out; py-spy must be installed) in ``FILE``, one line a stack and its count.
 
 ``--db`` names an empty SQLite file to make (default: a new one in a temporary folder)
 or an empty PostgreSQL database.
@@ -82,31 +89,90 @@ def make_users(db: str, count: int) -> list[str]:
         return [new_token(archive, f"player{i}") for i in range(count)]
 
 
-async def follow(client: httpx.AsyncClient, url: str, seen: dict[int, float],
-                 ready: asyncio.Event) -> None:
-    async with client.stream("GET", url, timeout=None) as answer:
-        ready.set()
-        ident = 0
-        async for line in answer.aiter_lines():
-            if line.startswith("id: "):
+class Http:
+    """One HTTP/1.1 connection kept open (keep-alive), on asyncio's streams: the load
+    generator's client.  (httpx took 0.7 of a core at 200 games, on the two cores it
+    shares with the server; this takes a fraction of that for the same requests.)"""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def send(self, method: str, path: str, token: str, body: bytes = b"") -> int:
+        """Send a request with an API token; its status (the headers read, the body
+        not)."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                f"Authorization: Bearer {token}\r\n")
+        if body:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + body)
+        assert self.reader is not None
+        lines = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        self.length = -1
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            if name.lower() == "content-length":
+                self.length = int(value)
+        return int(lines[0].split()[1])
+
+    async def body(self) -> bytes:
+        """The body of a response with a length (what a JSON answer has)."""
+        assert self.reader is not None and self.length >= 0
+        return await self.reader.readexactly(self.length)
+
+    async def chunks(self) -> Any:
+        """The chunks of a chunked body (a stream's), as they come."""
+        assert self.reader is not None
+        while True:
+            size = int((await self.reader.readuntil(b"\r\n")).strip(), 16)
+            if size == 0:
+                return
+            yield (await self.reader.readexactly(size + 2))[:-2]
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def follow(stream: Http, gid: int, token: str, seen: dict[int, float],
+                 ready: asyncio.Event, news: asyncio.Event) -> None:
+    status = await stream.send("GET", f"/api/live/{gid}/stream", token)
+    if status != 200:
+        raise RuntimeError(f"stream {status}")
+    ready.set()
+    ident, rest = 0, b""
+    async for chunk in stream.chunks():
+        rest += chunk
+        *lines, rest = rest.split(b"\n")
+        for line in lines:
+            if line.startswith(b"id: "):
                 ident = int(line[4:])
-            elif line.startswith("event: move"):
+            elif line.startswith(b"event: move"):
                 seen[ident] = time.monotonic()
+                news.set()
 
 
-async def play(base: str, gid: int, moves: list[str], tokens: tuple[str, str],
-               seconds: float, offset: float, delays: list[float],
-               errors: dict[str, int]) -> None:
+async def play(where: tuple[str, int], gid: int, moves: list[str],
+               tokens: tuple[str, str], seconds: float, offset: float,
+               delays: list[float], answered: list[float], errors: dict[str, int]) -> None:
     seen: dict[int, float] = {}
-    ready = asyncio.Event()
-    limits = httpx.Limits(max_connections=4)
+    ready, news = asyncio.Event(), asyncio.Event()
     # the opponent's page follows the game, logged in (an anonymous address may follow
-    # only a few games at once: zrec.serve.live.STREAMS_PER_CLIENT)
-    watching = {"Authorization": f"Bearer {tokens[1]}"}
-    async with httpx.AsyncClient(base_url=base, limits=limits, headers=watching) as watcher, \
-            httpx.AsyncClient(base_url=base, limits=limits) as mover:
-        task = asyncio.create_task(follow(watcher, f"/api/live/{gid}/stream", seen, ready))
-        await ready.wait()
+    # only a few games at once: zrec.serve.live.STREAMS_PER_CLIENT); the moves go
+    # through another connection
+    stream, mover = Http(*where), Http(*where)
+    task = asyncio.create_task(follow(stream, gid, tokens[1], seen, ready, news))
+    try:
+        opened = asyncio.create_task(ready.wait())
+        await asyncio.wait([task, opened], return_when=asyncio.FIRST_COMPLETED)
+        opened.cancel()
+        if not ready.is_set():  # (the stream was refused)
+            failed = str(task.exception()) if not task.cancelled() else "cancelled"
+            errors[failed] = errors.get(failed, 0) + 1
+            return
         await asyncio.sleep(offset)
         start = time.monotonic()
         for ply, move in enumerate(moves, 1):
@@ -114,25 +180,34 @@ async def play(base: str, gid: int, moves: list[str], tokens: tuple[str, str],
                 break
             sent = time.monotonic()
             try:
-                answer = await mover.post(
-                    f"/api/live/{gid}/move", json={"move": move}, timeout=30,
-                    headers={"Authorization": f"Bearer {tokens[(ply - 1) % 2]}"})
-                if answer.status_code != 200:
-                    errors[str(answer.status_code)] = errors.get(str(answer.status_code), 0) + 1
+                status = await asyncio.wait_for(mover.send(
+                    "POST", f"/api/live/{gid}/move", tokens[(ply - 1) % 2],
+                    json.dumps({"move": move}).encode()), 30)
+                await mover.body()
+                if status != 200:
+                    errors[str(status)] = errors.get(str(status), 0) + 1
                     break
-            except httpx.HTTPError as exc:
+            except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError) as exc:
                 errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
                 break
-            for _ in range(300):  # (at most 3 s)
-                if ply in seen:
+            answered.append(time.monotonic() - sent)
+            # (woken by the stream's reader when a move arrives: the time it arrived is
+            # what it noted, whenever this task runs)
+            while ply not in seen and time.monotonic() - sent < 3.0:
+                news.clear()
+                try:
+                    await asyncio.wait_for(news.wait(), max(0.0, sent + 3.0 - time.monotonic()))
+                except asyncio.TimeoutError:
                     break
-                await asyncio.sleep(0.01)
             if ply in seen:
                 delays.append(seen[ply] - sent)
             else:
                 errors["not seen in 3 s"] = errors.get("not seen in 3 s", 0) + 1
             await asyncio.sleep(max(0.0, start + ply - time.monotonic()))
+    finally:
         task.cancel()
+        stream.close()
+        mover.close()
 
 
 def cpu_of(pid: int) -> float:
@@ -151,22 +226,26 @@ def cpu_of(pid: int) -> float:
     return total
 
 
-async def main_async(args: argparse.Namespace, base: str, gids: list[int],
+async def main_async(args: argparse.Namespace, where: tuple[str, int], gids: list[int],
                      moves: list[list[str]], tokens: list[str]) -> dict[str, Any]:
     delays: list[float] = []
+    answered: list[float] = []
     errors: dict[str, int] = {}
     await asyncio.gather(*(
-        play(base, gid, moves[i], (tokens[2 * i], tokens[2 * i + 1]), args.seconds,
-             i / len(gids), delays, errors) for i, gid in enumerate(gids)))
-    ordered = sorted(delays)
+        play(where, gid, moves[i], (tokens[2 * i], tokens[2 * i + 1]), args.seconds,
+             i / len(gids), delays, answered, errors) for i, gid in enumerate(gids)))
+    ordered, answers = sorted(delays), sorted(answered)
 
-    def at(q: float) -> float:
-        return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+    def at(values: list[float], q: float) -> float | None:
+        return round(1000 * values[min(len(values) - 1, int(q * len(values)))], 1) \
+            if values else None
 
     return {"games": len(gids), "moves": len(delays), "errors": errors,
-            "p50_ms": at(0.5), "p90_ms": at(0.9), "p99_ms": at(0.99),
-            "max_ms": round(1000 * ordered[-1], 1) if ordered else None,
-            "mean_ms": round(1000 * statistics.mean(ordered), 1) if ordered else None}
+            "p50_ms": at(ordered, 0.5), "p90_ms": at(ordered, 0.9),
+            "p99_ms": at(ordered, 0.99), "max_ms": at(ordered, 1.0),
+            "mean_ms": round(1000 * statistics.mean(ordered), 1) if ordered else None,
+            # the move's own answer (its POST), for where the delay is
+            "answer_p50_ms": at(answers, 0.5), "answer_p99_ms": at(answers, 0.99)}
 
 
 def main() -> None:
@@ -175,6 +254,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--db", default=None)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--profile", default=None)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="zrec-live-load-"))
     db = args.db or str(folder / "live.sqlite")
@@ -188,27 +268,38 @@ def main() -> None:
          "--workers", str(workers)], stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
+        setup = httpx.Client(base_url=base)
         for _ in range(300):
             try:
-                if httpx.get(base + "/api/health", timeout=2).status_code == 200:
+                if setup.get("/api/health", timeout=2).status_code == 200:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
         gids = []
         for i in range(args.games):
-            answer = httpx.post(base + "/api/live", headers={
+            answer = setup.post("/api/live", headers={
                 "Authorization": f"Bearer {tokens[2 * i]}"}, json={
                 "game": "mosona", "seats": {"White": f"player{2 * i}",
                                             "Black": f"player{2 * i + 1}"}}, timeout=30)
             answer.raise_for_status()
             gids.append(answer.json()["id"])
-            taken = httpx.post(  # (Black is kept for its player, who takes it)
-                f"{base}/api/live/{gids[-1]}/seat", json={"seat": "Black"},
+            taken = setup.post(  # (Black is kept for its player, who takes it)
+                f"/api/live/{gids[-1]}/seat", json={"seat": "Black"},
                 headers={"Authorization": f"Bearer {tokens[2 * i + 1]}"}, timeout=30)
             taken.raise_for_status()
+        setup.close()
+        spy = None if args.profile is None else subprocess.Popen(
+            [str(Path(sys.executable).with_name("py-spy")), "record", "--format", "raw",
+             "-r", "100", "--nonblocking", "--subprocesses", "-d", str(int(args.seconds)),
+             "-o", args.profile, "--pid", str(server.pid)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         server_cpu, own_cpu = cpu_of(server.pid), time.process_time()
-        result = asyncio.run(main_async(args, base, gids, moves, tokens))
-        result["server_cpu_s"] = round(cpu_of(server.pid) - server_cpu, 1)
+        result = asyncio.run(main_async(args, ("127.0.0.1", port), gids, moves, tokens))
+        if spy is not None:
+            spy.wait(timeout=60)
+        used = cpu_of(server.pid) - server_cpu
+        result["server_cpu_s"] = round(used, 1)
+        result["server_cpu_ms_a_move"] = round(1000 * used / max(1, result["moves"]), 2)
         result["load_cpu_s"] = round(time.process_time() - own_cpu, 1)
         result["workers"] = workers
         result["db"] = "postgresql" if db.startswith("postgresql") else "sqlite"

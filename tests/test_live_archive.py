@@ -389,3 +389,42 @@ def test_a_broadcast_of_a_game_the_archive_has_keeps_that_games_id(
     assert state.not_stored == f"the same game as #{kept}: not stored again"
     assert live.load(archive, gid).to_json()["not_stored"] == state.not_stored
     assert archive.count() == 1
+
+
+def _fields(state: live.LiveState) -> dict[str, object]:
+    import dataclasses
+
+    return {f.name: getattr(state, f.name) for f in dataclasses.fields(state)
+            if f.name != "_game"}
+
+
+def test_the_game_a_move_returns_is_the_game_the_archive_holds(archive: Archive) -> None:
+    """A move returns the game as its change left it without reading it back
+    (zrec.archive.live._bump changes the state as it changes the row): every field,
+    the record and the JSON are those read from the archive after, for a move, a
+    study player's reply, a clock, dice rolled for the next turn, and the end."""
+    gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                      "300+2", now=1_800_000_000, seat_others=True)
+    for ply, text in enumerate(CHAIN_GAME):
+        state = live.move(archive, gid, "Ada" if ply % 2 == 0 else "Bob", text,
+                          now=1_800_000_001.25 + ply)
+        stored = live.load(archive, gid)
+        assert _fields(state) == _fields(stored)
+        assert state.to_json(1_800_000_100) == stored.to_json(1_800_000_100)
+    assert (state.status, state.version, state.stored) == ("over", 16, stored.stored)
+    assert state.stored is not None
+
+    gid = live.create(archive, "Ada", "awethi", {}, {
+        "Shepherd1": "Ada", "Shepherd2": "study:greedy", "Wolves": "Bob"}, seat_others=True)
+    rng = random.Random(8)
+    for _ in range(6):
+        before = live.load(archive, gid)
+        seat, game = before.to_move(), before.replayed()
+        assert seat is not None and before.roll is not None
+        written = game.engine.spell(game.position, game.engine.sample_move(
+            game.position, before.roll, rng)).text()
+        state = live.move(archive, gid, str(before.seats[seat]), written)
+        stored = live.load(archive, gid)
+        assert state.roll is not None and len(state.moves) > len(before.moves)
+        assert _fields(state) == _fields(stored)
+        assert state.to_json(0) == stored.to_json(0)
