@@ -193,7 +193,6 @@ def test_moves_per_second_are_bounded(served: tuple[TestClient, dict[str, str]],
 
     client, tokens = served
     monkeypatch.setattr(live, "MOVES_PER_SECOND", 2)
-    monkeypatch.setattr(live, "_sent", {})  # (not the sends of the test run just before)
     gid = client.post("/api/live", json=NEW, headers=bearer(tokens["Ada"])).json()["id"]
     codes = [client.post(f"/api/live/{gid}/move", json={"action": "draw-offer"},
                          headers=bearer(tokens["Ada"])).status_code for _ in range(3)]

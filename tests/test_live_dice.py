@@ -111,7 +111,8 @@ def test_three_seats_two_people_and_a_study_player_play_to_the_end(
     ada.click("#live-new button[type=submit]")
     ada.wait_for_url("**/live/*?seat=Shepherd1")
     gid = int(ada.url.split("/live/")[1].split("?")[0])
-    assert ada.locator("#live-you").inner_text() == "You play Shepherd1"
+    # (the page says whose seat it is once its script has the game: not at its load)
+    ada.wait_for_selector("#live-you p:text-is('You play Shepherd1')")
     link = ada.locator("#live-seats tr[data-seat=Shepherd2] a").get_attribute("href")
     assert link == f"{url}/live/{gid}?seat=Shepherd2"
     log_in(bob, url, "Bob", f"/live/{gid}?seat=Shepherd2")

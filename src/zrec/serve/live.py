@@ -165,6 +165,9 @@ class Hub:
         self.open = 0
         #: client -> its streams open (:data:`STREAMS_PER_CLIENT`)
         self.clients: collections.Counter[str] = collections.Counter()
+        #: user -> when their last moves and actions came (:data:`MOVES_PER_SECOND`)
+        self.sent: dict[str, collections.deque[float]] = {}
+        self.sent_lock = threading.Lock()
         self._reads: asyncio.Semaphore | None = None
         self._writes: asyncio.Semaphore | None = None
 
@@ -255,16 +258,15 @@ def hub_of(request: Request) -> Hub:
 
 # -- limits ---------------------------------------------------------------------------
 
-_sent: dict[str, collections.deque[float]] = {}
-_sent_lock = threading.Lock()
-
-
-def _rate(who: Caller) -> None:
-    """429 when the user sent :data:`MOVES_PER_SECOND` moves in the last second."""
+def _rate(request: Request, who: Caller) -> None:
+    """429 when the user sent :data:`MOVES_PER_SECOND` moves in the last second (to
+    this process's application: its :class:`Hub` counts them)."""
     now = time.monotonic()
     key = (who.name or "").casefold()
-    with _sent_lock:
-        times = _sent.setdefault(key, collections.deque())
+    hub = hub_of(request)
+    with hub.sent_lock:
+        sent = hub.sent
+        times = sent.setdefault(key, collections.deque())
         while times and times[0] <= now - 1.0:
             times.popleft()
         if len(times) >= MOVES_PER_SECOND:
@@ -272,9 +274,9 @@ def _rate(who: Caller) -> None:
                            "moves or actions in the last second: wait a moment",
                            headers={"Retry-After": "1"})
         times.append(now)
-        if len(_sent) > 10_000:  # (users gone quiet are forgotten)
-            for name in [k for k, v in _sent.items() if not v or v[-1] <= now - 1.0]:
-                del _sent[name]
+        if len(sent) > 10_000:  # (users gone quiet are forgotten)
+            for name in [k for k, v in sent.items() if not v or v[-1] <= now - 1.0]:
+                del sent[name]
 
 
 async def _message(request: Request, model: type[Any]) -> Any:
@@ -374,7 +376,7 @@ async def post_move(request: Request, who: Player, gid: GameId) -> Response:
     if (asked.move is None) == (asked.action is None):
         raise ApiError(400, "bad-request", "body: give either a move ({\"move\": TEXT}) or "
                        "an action ({\"action\": \"resign\"}), not both or neither")
-    _rate(who)
+    _rate(request, who)
     hub = hub_of(request)
     async with hub.writes(settings_of(request).dialect):
         state, answer = await run_in_threadpool(_written, request, _move, who, gid, asked)
@@ -445,7 +447,7 @@ def _take(archive: Archive, who: Caller, gid: int, seat: str
              responses={400: ERROR, 401: ERROR, 404: ERROR, 409: ERROR, 429: ERROR})
 async def post_seat(request: Request, who: Player, gid: GameId) -> Response:
     asked = await _message(request, SeatRequest)
-    _rate(who)
+    _rate(request, who)
     hub = hub_of(request)
     async with hub.writes(settings_of(request).dialect):
         state, answer = await run_in_threadpool(_written, request, _take, who, gid,
@@ -710,7 +712,7 @@ def _broadcast(archive: Archive, who: Caller, text: str) -> int:
              responses={400: ERROR, 401: ERROR, 403: ERROR, 413: ERROR, 429: ERROR})
 async def post_broadcast(request: Request, who: Player, archive: Writer) -> Response:
     asked = await _record_message(request)
-    _rate(who)
+    _rate(request, who)
     gid = await run_in_threadpool(_broadcast, archive, who, asked.record)
     hub_of(request).poke(gid)
     base = str(request.base_url).rstrip("/")
@@ -732,7 +734,7 @@ def _recorded(archive: Archive, who: Caller, gid: int, text: str
                         413: ERROR, 429: ERROR})
 async def post_record(request: Request, who: Player, gid: GameId) -> Response:
     asked = await _record_message(request)
-    _rate(who)
+    _rate(request, who)
     hub = hub_of(request)
     async with hub.writes(settings_of(request).dialect):
         state, answer = await run_in_threadpool(_written, request, _recorded, who, gid,
