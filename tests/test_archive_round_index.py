@@ -55,7 +55,7 @@ def test_an_archive_of_version_10_gets_the_index_of_rounds_by_players(
         archive.db.execute("UPDATE meta SET value = '10' WHERE name = 'schema'")
     with Archive.open(db_url) as archive:
         assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == str(VERSION)
-        assert VERSION == 13
+        assert VERSION == 14
         assert _indexes(archive.db) == {"games_ident", "games_round_seats", "games_date"}
     # the import still tells a conflict (same event, round and players, other moves)
     other = tmp_path / "other.zrec"

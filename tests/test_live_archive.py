@@ -275,9 +275,9 @@ def test_an_archive_of_version_12_gets_the_tables_of_live_play(db_url: str) -> N
         for table in ("live_moves", "live_seats", "live_games"):
             archive.db.execute(f"DROP TABLE {table}")
         archive.db.execute("UPDATE meta SET value = '12' WHERE name = 'schema'")
-    assert VERSION == 13
+    assert VERSION == 14
     with Archive.open(db_url) as archive:
-        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "13"
+        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "14"
         assert int(archive.db.value("SELECT count(*) FROM live_games")) == 0
         assert [(a.spec, a.seed) for a in analyses_of(archive, stored)] == [
             ("alphabeta:4", 7)]
@@ -428,3 +428,28 @@ def test_the_game_a_move_returns_is_the_game_the_archive_holds(archive: Archive)
         assert state.roll is not None and len(state.moves) > len(before.moves)
         assert _fields(state) == _fields(stored)
         assert state.to_json(0) == stored.to_json(0)
+
+
+def test_an_archive_of_version_13_gains_what_live_play_keeps_besides(db_url: str) -> None:
+    """Version 13 (live play as it first landed) had no column for a draw's agreements,
+    why a game is not stored, nor a round's boards: version 14 adds them, and live
+    play reads and writes them on the archive brought up to date."""
+    from zrec.archive.store import schema
+
+    with Archive.open(db_url, create=True) as archive:
+        db = archive.db
+        for table in ("live_moves", "live_seats", "live_games"):  # back to 13, by hand
+            db.execute(f"DROP TABLE {table}")
+        for statement in schema._statements(db, schema.MIGRATIONS[13]):
+            db.execute(statement)
+        db.execute("UPDATE meta SET value = '13' WHERE name = 'schema'")
+        assert not schema._has_column(db, "live_games", "draw_agreed")
+    with Archive.open(db_url) as archive:
+        assert archive.db.value("SELECT value FROM meta WHERE name = 'schema'") == "14"
+        gid = live.create(archive, "Ada", "mosona", {}, {"White": "Ada", "Black": "Bob"},
+                          seat_others=True)
+        live.move(archive, gid, "Ada", "a5-b5")
+        assert live.act(archive, gid, "Bob", "draw-offer").draw_agreed == ["Black"]
+        state = live.act(archive, gid, "Ada", "draw-accept")
+        assert (state.status, state.result, state.termination) == (
+            "over", "1/2-1/2", "agreement")

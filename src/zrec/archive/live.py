@@ -1,6 +1,6 @@
 """Live games: games played move by move on ``zrec serve``, kept in the archive.
 
-A live game's whole state is in the archive's tables (schema 13,
+A live game's whole state is in the archive's tables (schemas 13 and 14,
 :mod:`zrec.archive.store.schema`), never only in a server's memory, so that any
 worker process can answer for it and a worker killed mid-game loses nothing:
 

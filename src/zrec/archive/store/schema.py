@@ -82,11 +82,14 @@ average loss in it; ``analysis_marks``, each marked move (ply, seat, ``?!``, ``?
 
 Version 13 adds live play (:mod:`zrec.archive.live`): ``live_games`` (a game played
 on ``zrec serve``, or broadcast from the recording board: its record's tags, clock,
-status and result, a draw offered and who agreed to it, whether it is a broadcast or a
-board of a paired round, the game stored once it is over, or why not),
+status and result, a draw offered, whether it is a broadcast, the game stored once it
+is over),
 ``live_seats`` (who plays each seat: a user, a study player, or nobody yet) and
 ``live_moves`` (its moves in order, each as the engine spells it, with when it was
-made).  Its statements make the tables only where they are missing.
+made).  Its statements make the tables only where they are missing.  Version 14
+adds to ``live_games`` who agreed to the draw offered (``draw_agreed``), why a game
+that ended is not stored as a game of its own (``not_stored``) and whether it is a
+board of a paired round (``paired``).
 
 ``meta`` holds ``schema``, the version.  :data:`MIGRATIONS` lists, for each version,
 the statements that bring an archive of the version before up to it; an archive made
@@ -366,10 +369,7 @@ CREATE TABLE IF NOT EXISTS live_games (
     stored BIGINT,
     event TEXT,
     round TEXT,
-    broadcast INTEGER NOT NULL DEFAULT 0 CHECK (broadcast IN (0, 1)),
-    draw_agreed TEXT,
-    not_stored TEXT,
-    paired INTEGER NOT NULL DEFAULT 0 CHECK (paired IN (0, 1))
+    broadcast INTEGER NOT NULL DEFAULT 0 CHECK (broadcast IN (0, 1))
 );
 CREATE INDEX IF NOT EXISTS live_games_status ON live_games (status, id);
 CREATE INDEX IF NOT EXISTS live_games_event ON live_games (event, round);
@@ -392,11 +392,18 @@ CREATE TABLE IF NOT EXISTS live_moves (
 ){without_rowid}
 """
 
+# version 14, live play: a draw's agreements, why a game is not stored, a round's boards
+_V14_LIVE_MORE = """
+ALTER TABLE live_games ADD COLUMN draw_agreed TEXT;
+ALTER TABLE live_games ADD COLUMN not_stored TEXT;
+ALTER TABLE live_games ADD COLUMN paired INTEGER NOT NULL DEFAULT 0 CHECK (paired IN (0, 1))
+"""
+
 #: version -> the statements that make it from the version before (1: from nothing)
 MIGRATIONS: dict[int, str] = {
     1: _V1, 2: _V2, 3: _V3, 4: V4_ROWS + ";\n" + _V4_INDEXES, 5: _V5_ACCOUNTS,
     6: _V6_LINES, 7: V7_LOGINS, 8: V8_SESSIONS, 9: _V9_PAIRINGS, 10: _V10_TOKEN_EXPIRY,
-    11: _V11_ROUND_SEATS, 12: _V12_ANALYSES, 13: _V13_LIVE,
+    11: _V11_ROUND_SEATS, 12: _V12_ANALYSES, 13: _V13_LIVE, 14: _V14_LIVE_MORE,
 }
 VERSION = max(MIGRATIONS)
 
@@ -505,6 +512,8 @@ def migrate(
         for step in range(version + 1, VERSION + 1):
             if step == 10 and _has_column(db, "user_tokens", "expires"):
                 pass  # (an archive turned back to version 9 by hand keeps the column)
+            elif step == 14 and _has_column(db, "live_games", "draw_agreed"):
+                pass  # (an archive turned back to an older version by hand keeps them)
             else:
                 for statement in _statements(db, MIGRATIONS[step]):
                     db.execute(statement)
